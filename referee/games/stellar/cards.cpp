@@ -1,0 +1,186 @@
+#include "referee/games/stellar/cards.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace arena::stellar {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kTypeNames = {"planet", "moon",       "asteroid",
+                                                        "cloud",  "black_hole", "satellite"};
+constexpr std::array<std::string_view, 6> kTypeLabels = {"Planet", "Moon",       "Asteroid",
+                                                         "Cloud",  "Black Hole", "Satellite"};
+// Planets carry a name in solar order (cosmetic, rules.md A2).
+constexpr std::array<std::string_view, 7> kPlanetNames = {"",        "Mercury", "Venus", "Mars",
+                                                          "Jupiter", "Saturn",  "Planet"};
+
+// Stars by number, identical for every type (rules.md A2, inferred list): 1->3 2->2 3->2 4->1
+// 5->1 6/0->0.
+constexpr std::array<std::uint8_t, 7> kStarsByNumber = {0, 3, 2, 2, 1, 1, 0};
+
+// A deck needs 4 starters placed + 44 cards played in 22 turns + 4 held at the end + 5 in the row.
+constexpr std::size_t kMinDeckSize = 57;
+constexpr std::size_t kMaxDeckSize = 255;
+
+std::string default_name(CardType type, int number) {
+  std::string num = number == kSixZero ? "6/0" : std::to_string(number);
+  if (type == CardType::planet && number != kSixZero) {
+    return fmt::format("{} {}", kPlanetNames[static_cast<std::size_t>(number)], num);
+  }
+  return fmt::format("{} {}", kTypeLabels[static_cast<std::size_t>(type)], num);
+}
+
+Deck build_standard_deck() {
+  Deck deck;
+  // Per type: 1,1,2,2,3,3,4,4,5,5,6/0; the second 3 is the type's starter.
+  for (int t = 0; t < kTypedKinds; ++t) {
+    const auto type = static_cast<CardType>(t);
+    for (int number : {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, kSixZero}) {
+      Card card;
+      card.type = type;
+      card.number = static_cast<std::uint8_t>(number);
+      card.stars = kStarsByNumber[static_cast<std::size_t>(number)];
+      card.name = default_name(type, number);
+      deck.push_back(card);
+    }
+    deck[deck.size() - 6].starter = true;  // the second 3
+  }
+  for (int number = 1; number <= 5; ++number) {
+    deck.push_back(Card{CardType::satellite, static_cast<std::uint8_t>(number), 0, false,
+                        default_name(CardType::satellite, number)});
+  }
+  return deck;
+}
+
+}  // namespace
+
+std::string_view type_name(CardType type) { return kTypeNames[static_cast<std::size_t>(type)]; }
+std::string_view type_label(CardType type) { return kTypeLabels[static_cast<std::size_t>(type)]; }
+
+Result<CardType> parse_type(std::string_view name) {
+  for (std::size_t i = 0; i < kTypeNames.size(); ++i) {
+    if (kTypeNames[i] == name) return static_cast<CardType>(i);
+  }
+  return fail(fmt::format("unknown card type \"{}\" (expected one of planet, moon, asteroid, "
+                          "cloud, black_hole, satellite)",
+                          name));
+}
+
+const Deck& standard_deck() {
+  static const Deck deck = build_standard_deck();
+  return deck;
+}
+
+namespace {
+
+Result<Card> parse_card(const nlohmann::json& j) {
+  if (!j.is_object()) return fail(std::string("is not an object"));
+  for (const auto& [key, value] : j.items()) {
+    if (key != "type" && key != "number" && key != "stars" && key != "starter" && key != "name") {
+      return fail(fmt::format("has an unknown field \"{}\"", key));
+    }
+  }
+  Card card;
+  auto type_it = j.find("type");
+  if (type_it == j.end() || !type_it->is_string()) return fail(std::string("has no \"type\" string"));
+  auto type = parse_type(type_it->get<std::string>());
+  if (!type) return fail(type.error());
+  card.type = *type;
+
+  auto num_it = j.find("number");
+  if (num_it == j.end()) return fail(std::string("has no \"number\""));
+  if (num_it->is_string() && num_it->get<std::string>() == "6/0") {
+    if (card.satellite()) return fail(std::string("is a satellite with number 6/0 (satellites are 1-5)"));
+    card.number = kSixZero;
+  } else if (num_it->is_number_integer() && num_it->get<std::int64_t>() >= 1 &&
+             num_it->get<std::int64_t>() <= 5) {
+    card.number = static_cast<std::uint8_t>(num_it->get<std::int64_t>());
+  } else {
+    return fail(fmt::format("has number {} (expected 1-5 or \"6/0\")", num_it->dump()));
+  }
+
+  auto stars_it = j.find("stars");
+  if (stars_it == j.end() || !stars_it->is_number_integer() || stars_it->get<std::int64_t>() < 0 ||
+      stars_it->get<std::int64_t>() > 3) {
+    return fail(fmt::format("has stars {} (expected an integer 0-3)",
+                            stars_it == j.end() ? "missing" : stars_it->dump()));
+  }
+  card.stars = static_cast<std::uint8_t>(stars_it->get<std::int64_t>());
+  if (card.satellite() && card.stars != 0) return fail(std::string("is a satellite with stars (satellites have none)"));
+
+  if (auto it = j.find("starter"); it != j.end()) {
+    if (!it->is_boolean()) return fail(std::string("has a \"starter\" that is not true/false"));
+    card.starter = it->get<bool>();
+  }
+  if (card.starter && card.satellite()) return fail(std::string("is a satellite marked as starter"));
+  if (card.starter && card.six_zero()) return fail(std::string("is a 6/0 marked as starter"));
+
+  if (auto it = j.find("name"); it != j.end()) {
+    if (!it->is_string() || it->get<std::string>().empty() || it->get<std::string>().size() > 40) {
+      return fail(std::string("has a \"name\" that is not a string of 1-40 characters"));
+    }
+    card.name = it->get<std::string>();
+  } else {
+    card.name = default_name(card.type, card.number);
+  }
+  return card;
+}
+
+}  // namespace
+
+Result<Deck> parse_deck(const nlohmann::json& list) {
+  if (!list.is_array()) return fail(std::string("deck list: expected a JSON array of cards"));
+  if (list.size() < kMinDeckSize || list.size() > kMaxDeckSize) {
+    return fail(fmt::format("deck list: {} cards; a deck needs {} to {} (4 starters placed, 44 "
+                            "played, 4 held at the end, 5 in the row)",
+                            list.size(), kMinDeckSize, kMaxDeckSize));
+  }
+  Deck deck;
+  std::array<int, kTypedKinds> starters{};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    auto card = parse_card(list[i]);
+    if (!card) return fail(fmt::format("deck list: card {} {}", i, card.error()));
+    if (card->starter) ++starters[static_cast<std::size_t>(card->type)];
+    deck.push_back(std::move(card).value());
+  }
+  for (int t = 0; t < kTypedKinds; ++t) {
+    int n = starters[static_cast<std::size_t>(t)];
+    if (n != 1) {
+      return fail(fmt::format("deck list: {} starter cards of type {} (exactly one per type is needed)",
+                              n, type_name(static_cast<CardType>(t))));
+    }
+  }
+  return deck;
+}
+
+nlohmann::json card_to_json(const Card& card, CardId id) {
+  nlohmann::json j = {{"id", id}, {"name", card.name}, {"type", type_name(card.type)}};
+  if (card.six_zero()) {
+    j["number"] = "6/0";
+  } else {
+    j["number"] = card.number;
+  }
+  j["stars"] = card.stars;
+  if (card.starter) j["starter"] = true;
+  return j;
+}
+
+nlohmann::json deck_to_json(const Deck& deck) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Card& card : deck) {
+    nlohmann::json j = {{"type", type_name(card.type)}, {"stars", card.stars}, {"name", card.name}};
+    if (card.six_zero()) {
+      j["number"] = "6/0";
+    } else {
+      j["number"] = card.number;
+    }
+    if (card.starter) j["starter"] = true;
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+}  // namespace arena::stellar

@@ -1,0 +1,43 @@
+#pragma once
+// Stellar as a type-erased game (game.hpp), through the adapter.
+
+#include "referee/games/adapter.hpp"
+#include "referee/games/stellar/json.hpp"
+#include "referee/games/stellar/rules.hpp"
+#include "referee/games/stellar/scoring.hpp"
+
+namespace arena::stellar {
+
+struct Traits {
+  using State = stellar::State;
+  using Action = stellar::Action;
+  using Config = stellar::Config;
+
+  static games::GameInfo info() { return {"stellar", "Stellar", kSeats, kSeats}; }
+  static Result<Config> config_from_json(const nlohmann::json& j) { return stellar::config_from_json(j); }
+  static nlohmann::json config_to_json(const Config& c) { return stellar::to_json(c); }
+  static Result<State> new_game(const Config& c, std::uint64_t seed, int) { return stellar::new_game(c, seed); }
+
+  static int seats(const State&) { return kSeats; }
+  static bool is_over(const State& s) { return stellar::is_over(s); }
+  static Seat to_act(const State& s) { return stellar::to_act(s); }
+  static void legal_actions(const State& s, std::vector<Action>& out) { stellar::legal_actions(s, out); }
+  static void apply(State& s, const Action& a) { stellar::apply(s, a); }
+  static nlohmann::json action_to_json(const Action& a) { return stellar::to_json(a); }
+  static Result<Action> action_from_json(const nlohmann::json& j) { return stellar::action_from_json(j); }
+  static nlohmann::json view(const State& s, Seat seat) { return stellar::view(s, seat); }
+  static nlohmann::json outcome_json(const State& s) { return stellar::to_json(score(s)); }
+  static std::vector<double> scores(const State& s) {
+    const auto o = score(s);
+    return {static_cast<double>(o.scores[0]), static_cast<double>(o.scores[1])};
+  }
+  static nlohmann::json state_to_json(const State& s) { return stellar::to_json(s); }
+  static Result<State> state_from_json(const nlohmann::json& j) { return stellar::state_from_json(j); }
+  static std::uint64_t hash(const State& s) { return stellar::hash(s); }
+  static void redeal_unseen(State& s, Seat seat, Rng& rng) { stellar::redeal_unseen(s, seat, rng); }
+  static Status check_invariants(const State& s) { return stellar::check_invariants(s); }
+};
+
+const games::Game& game();
+
+}  // namespace arena::stellar

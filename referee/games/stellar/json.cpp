@@ -1,0 +1,330 @@
+#include "referee/games/stellar/json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace arena::stellar {
+
+using nlohmann::json;
+
+namespace {
+
+std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+
+constexpr std::array<const char*, 7> kPhaseNames = {"choose_starter", "refresh", "take", "play",
+                                                    "place",          "keep",    "over"};
+constexpr std::array<const char*, 6> kKindNames = {"choose_starter", "refresh", "take",
+                                                   "play",           "place",   "keep"};
+
+// Reads an integer field in [lo, hi]; the error names the field and what was found.
+Result<int> int_field(const json& j, const char* key, int lo, int hi) {
+  auto it = j.find(key);
+  if (it == j.end()) return fail(fmt::format("missing \"{}\"", key));
+  if (!it->is_number_integer()) return fail(fmt::format("\"{}\" must be an integer, got {}", key, it->dump()));
+  const auto v = it->get<std::int64_t>();
+  if (v < lo || v > hi) return fail(fmt::format("\"{}\" is {}, expected {}..{}", key, v, lo, hi));
+  return static_cast<int>(v);
+}
+
+Result<std::string> string_field(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return fail(fmt::format("missing string \"{}\"", key));
+  return it->get<std::string>();
+}
+
+Result<bool> face_field(const json& j) {
+  auto face = string_field(j, "face");
+  if (!face) return fail(face.error());
+  if (*face == "up") return true;
+  if (*face == "down") return false;
+  return fail(fmt::format("\"face\" is \"{}\", expected \"up\" or \"down\"", *face));
+}
+
+Status only_keys(const json& j, std::initializer_list<const char*> keys) {
+  for (const auto& [key, value] : j.items()) {
+    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
+      return fail(fmt::format("unknown field \"{}\"", key));
+    }
+  }
+  return {};
+}
+
+json card_json(const State& s, int id) { return card_to_json(card(s, id), static_cast<CardId>(id)); }
+
+json cards_json(const State& s, const std::vector<CardId>& ids) {
+  json out = json::array();
+  for (CardId id : ids) out.push_back(card_json(s, id));
+  return out;
+}
+
+json telescope_json(const State& s, const Player& p, bool owner) {
+  json out = json::array();
+  for (const Slot& slot : p.telescope) {
+    if (slot.empty()) {
+      out.push_back(nullptr);
+    } else if (slot.face_up) {
+      out.push_back({{"face", "up"}, {"card", card_json(s, slot.card)}});
+    } else if (owner) {
+      out.push_back({{"face", "down"}, {"card", card_json(s, slot.card)}});
+    } else {
+      out.push_back({{"face", "down"}});
+    }
+  }
+  return out;
+}
+
+json opt(std::int16_t v) { return v == kNone ? json(nullptr) : json(v); }
+
+}  // namespace
+
+const char* phase_name(Phase phase) { return kPhaseNames[static_cast<std::size_t>(phase)]; }
+
+// ---- config ------------------------------------------------------------------------------
+
+json to_json(const Config& config) {
+  json j = {{"facedown_step3", config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}};
+  if (config.deck != standard_deck()) j["deck"] = deck_to_json(config.deck);
+  return j;
+}
+
+Result<Config> config_from_json(const json& j) {
+  Config config;
+  if (j.is_null()) return config;
+  if (!j.is_object()) return fail(std::string("stellar config: expected a JSON object"));
+  if (auto st = only_keys(j, {"facedown_step3", "deck"}); !st) return fail("stellar config: " + st.error());
+  if (auto it = j.find("facedown_step3"); it != j.end()) {
+    if (*it == "three") {
+      config.facedown_step3 = FacedownStep3::three;
+    } else if (*it == "printed") {
+      config.facedown_step3 = FacedownStep3::printed;
+    } else {
+      return fail(fmt::format("stellar config: facedown_step3 is {}, expected \"three\" or \"printed\"", it->dump()));
+    }
+  }
+  if (auto it = j.find("deck"); it != j.end()) {
+    auto deck = parse_deck(*it);
+    if (!deck) return fail("stellar config: " + deck.error());
+    config.deck = std::move(deck).value();
+  }
+  return config;
+}
+
+// ---- action ------------------------------------------------------------------------------
+
+json to_json(const Action& a) {
+  json j = {{"kind", kKindNames[static_cast<std::size_t>(a.kind)]}};
+  switch (a.kind) {
+    case ActionKind::choose_starter:
+      j["card"] = a.card;
+      break;
+    case ActionKind::refresh:
+      j["accept"] = a.accept;
+      break;
+    case ActionKind::take:
+      j["slot"] = a.slot + 1;
+      break;
+    case ActionKind::play:
+      j["card"] = a.card;
+      j["area"] = a.area == Area::telescope ? "telescope" : "notebook";
+      if (a.area == Area::telescope) {
+        j["slot"] = a.slot + 1;
+        j["face"] = a.face_up ? "up" : "down";
+      }
+      break;
+    case ActionKind::place:
+      j["slot"] = a.slot + 1;
+      j["face"] = a.face_up ? "up" : "down";
+      break;
+    case ActionKind::keep:
+      j["card"] = a.card;
+      break;
+  }
+  return j;
+}
+
+Result<Action> action_from_json(const json& j) {
+  if (!j.is_object()) return fail(std::string("an action must be a JSON object"));
+  auto kind = string_field(j, "kind");
+  if (!kind) return fail(kind.error());
+  auto wrap = [&](Status st) -> Status {
+    if (!st) return fail(fmt::format("action \"{}\": {}", *kind, st.error()));
+    return {};
+  };
+  if (*kind == "choose_starter" || *kind == "keep") {
+    if (auto st = wrap(only_keys(j, {"kind", "card"})); !st) return fail(st.error());
+    auto c = int_field(j, "card", 0, 254);
+    if (!c) return fail(fmt::format("action \"{}\": {}", *kind, c.error()));
+    return *kind == "keep" ? Action::keep(*c) : Action::choose_starter(*c);
+  }
+  if (*kind == "refresh") {
+    if (auto st = wrap(only_keys(j, {"kind", "accept"})); !st) return fail(st.error());
+    auto it = j.find("accept");
+    if (it == j.end() || !it->is_boolean()) return fail(std::string("action \"refresh\": \"accept\" must be true or false"));
+    return Action::refresh(it->get<bool>());
+  }
+  if (*kind == "take") {
+    if (auto st = wrap(only_keys(j, {"kind", "slot"})); !st) return fail(st.error());
+    auto slot = int_field(j, "slot", 1, kRowSlots);
+    if (!slot) return fail("action \"take\": " + slot.error());
+    return Action::take(*slot - 1);
+  }
+  if (*kind == "place") {
+    if (auto st = wrap(only_keys(j, {"kind", "slot", "face"})); !st) return fail(st.error());
+    auto slot = int_field(j, "slot", 1, kTelescopeSlots);
+    if (!slot) return fail("action \"place\": " + slot.error());
+    auto face = face_field(j);
+    if (!face) return fail("action \"place\": " + face.error());
+    return Action::place(*slot - 1, *face);
+  }
+  if (*kind == "play") {
+    auto c = int_field(j, "card", 0, 254);
+    if (!c) return fail("action \"play\": " + c.error());
+    auto area = string_field(j, "area");
+    if (!area) return fail("action \"play\": " + area.error());
+    if (*area == "notebook") {
+      if (auto st = wrap(only_keys(j, {"kind", "card", "area"})); !st) return fail(st.error());
+      return Action::play_notebook(*c);
+    }
+    if (*area != "telescope") return fail(fmt::format("action \"play\": \"area\" is \"{}\", expected \"telescope\" or \"notebook\"", *area));
+    if (auto st = wrap(only_keys(j, {"kind", "card", "area", "slot", "face"})); !st) return fail(st.error());
+    auto slot = int_field(j, "slot", 1, kTelescopeSlots);
+    if (!slot) return fail("action \"play\": " + slot.error());
+    auto face = face_field(j);
+    if (!face) return fail("action \"play\": " + face.error());
+    return Action::play_telescope(*c, *slot - 1, *face);
+  }
+  return fail(fmt::format("unknown action kind \"{}\"", *kind));
+}
+
+// ---- full state --------------------------------------------------------------------------
+
+json to_json(const State& s) {
+  json players = json::array();
+  for (const Player& p : s.players) {
+    json telescope = json::array();
+    for (const Slot& slot : p.telescope) {
+      telescope.push_back(slot.empty() ? json(nullptr) : json({{"card", slot.card}, {"face_up", slot.face_up}}));
+    }
+    players.push_back({{"starters", p.starters},
+                       {"starter_choice", opt(p.starter_choice)},
+                       {"hand", p.hand},
+                       {"telescope", telescope},
+                       {"notebook", p.notebook},
+                       {"keep_choice", opt(p.keep_choice)}});
+  }
+  json row = json::array();
+  for (auto c : s.row) row.push_back(opt(c));
+  const auto rng = s.rng.state();
+  json rng_words = json::array();
+  for (auto w : rng) rng_words.push_back(fmt::format("{:016x}", w));
+  return {{"config", to_json(s.config)},
+          {"rng", rng_words},
+          {"phase", phase_name(s.phase)},
+          {"start_player", s.start_player},
+          {"turn", s.turn},
+          {"row", row},
+          {"deck", s.deck},
+          {"discard", s.discard},
+          {"players", players},
+          {"refresh_pending", s.refresh_pending},
+          {"placing", opt(s.placing)},
+          {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)}};
+}
+
+Result<State> state_from_json(const json& j) {
+  // The full state is produced by to_json above; this reader trusts its shape but not its values
+  // (it is only fed files the project wrote, and refuses anything inconsistent).
+  try {
+    State s;
+    auto config = config_from_json(j.at("config"));
+    if (!config) return fail(config.error());
+    s.config = std::move(config).value();
+    std::array<std::uint64_t, 4> words{};
+    for (std::size_t i = 0; i < 4; ++i) words[i] = std::stoull(j.at("rng").at(i).get<std::string>(), nullptr, 16);
+    s.rng = Rng::from_state(words);
+    const auto phase = j.at("phase").get<std::string>();
+    auto it = std::find_if(kPhaseNames.begin(), kPhaseNames.end(), [&](const char* n) { return phase == n; });
+    if (it == kPhaseNames.end()) return fail(fmt::format("unknown phase \"{}\"", phase));
+    s.phase = static_cast<Phase>(it - kPhaseNames.begin());
+    s.start_player = j.at("start_player").get<std::int8_t>();
+    s.turn = j.at("turn").get<std::int8_t>();
+    for (std::size_t i = 0; i < kRowSlots; ++i) {
+      s.row[i] = j.at("row").at(i).is_null() ? kNone : j.at("row").at(i).get<std::int16_t>();
+    }
+    s.deck = j.at("deck").get<std::vector<CardId>>();
+    s.discard = j.at("discard").get<std::vector<CardId>>();
+    for (std::size_t seat = 0; seat < kSeats; ++seat) {
+      const json& pj = j.at("players").at(seat);
+      Player& p = s.players[seat];
+      p.starters = pj.at("starters").get<std::array<std::int16_t, 2>>();
+      p.starter_choice = pj.at("starter_choice").is_null() ? kNone : pj.at("starter_choice").get<std::int16_t>();
+      p.keep_choice = pj.at("keep_choice").is_null() ? kNone : pj.at("keep_choice").get<std::int16_t>();
+      p.hand = pj.at("hand").get<std::vector<CardId>>();
+      p.notebook = pj.at("notebook").get<std::vector<CardId>>();
+      for (std::size_t i = 0; i < kTelescopeSlots; ++i) {
+        const json& sj = pj.at("telescope").at(i);
+        p.telescope[i] = sj.is_null() ? Slot{} : Slot{sj.at("card").get<std::int16_t>(), sj.at("face_up").get<bool>()};
+      }
+    }
+    s.refresh_pending = j.at("refresh_pending").get<bool>();
+    s.placing = j.at("placing").is_null() ? kNone : j.at("placing").get<std::int16_t>();
+    s.last_step3_slot = j.at("last_step3_slot").is_null() ? std::int8_t{kNone}
+                                                          : static_cast<std::int8_t>(j.at("last_step3_slot").get<int>() - 1);
+    if (auto st = check_invariants(s); !st) return fail("inconsistent state: " + st.error());
+    return s;
+  } catch (const json::exception& e) {
+    return fail(fmt::format("malformed state: {}", e.what()));
+  } catch (const std::exception& e) {
+    return fail(fmt::format("malformed state: {}", e.what()));
+  }
+}
+
+// ---- view --------------------------------------------------------------------------------
+
+json view(const State& s, Seat seat) {
+  json players = json::array();
+  for (int i = 0; i < kSeats; ++i) {
+    const Player& p = s.players[idx(i)];
+    const bool own = i == seat;
+    json pj = {{"seat", i},
+               {"hand_size", p.hand.size()},
+               {"telescope", telescope_json(s, p, own)},
+               {"notebook", cards_json(s, p.notebook)}};
+    if (own) pj["hand"] = cards_json(s, p.hand);
+    if (s.phase == Phase::choose_starter) {
+      pj["starter_chosen"] = p.starter_choice != kNone;
+      if (own) {
+        pj["starters"] = json::array({card_json(s, p.starters[0]), card_json(s, p.starters[1])});
+        pj["starter_choice"] = opt(p.starter_choice);
+      }
+    }
+    if (s.phase == Phase::keep) {
+      pj["keep_chosen"] = p.keep_choice != kNone;
+      if (own) pj["keep_choice"] = opt(p.keep_choice);
+    }
+    players.push_back(std::move(pj));
+  }
+  json row = json::array();
+  for (auto c : s.row) row.push_back(c == kNone ? json(nullptr) : card_json(s, c));
+  json v = {{"game", "stellar"},
+            {"seat", seat},
+            {"phase", phase_name(s.phase)},
+            {"round", round_of(s)},
+            {"turn", s.turn},
+            {"start_player", s.phase == Phase::choose_starter ? json(nullptr) : json(s.start_player)},
+            {"to_act", is_over(s) ? json(nullptr) : json(to_act(s))},
+            {"row", row},
+            {"deck_size", s.deck.size()},
+            {"discard", cards_json(s, s.discard)},
+            {"players", players},
+            {"refresh_available", s.refresh_pending},
+            {"placing", s.placing == kNone ? json(nullptr) : card_json(s, s.placing)},
+            {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)},
+            {"config", {{"facedown_step3", s.config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}}}};
+  return v;
+}
+
+}  // namespace arena::stellar

@@ -1,0 +1,141 @@
+#pragma once
+// Stellar, for 2 players (rules.md part A; rulebooks 000, 002, 003).
+//
+// Setup: the five ◆ starters are shuffled and two dealt to each player; each player chooses, in
+// secret, which of its two goes face up to telescope slot 1 (the other goes to its notebook).
+// Then the other 56 cards are shuffled, 2 dealt to each hand, 5 revealed into the row, and a start
+// player drawn. 11 rounds follow; in each, both players take one turn, the start player first.
+// A turn: (0) if the opponent took a satellite in its last Step 1, optionally discard and refill
+// the whole row; (1) take a row card into hand; (2) play a hand card to the telescope or the
+// notebook; (3) the row card in the slot numbered like that card (the top of the deck for a 6/0 or
+// an empty slot; slot 3 for a face-down card by default) goes to the other area; (4) refill.
+// Telescope: a typed card goes face up next to a face-up card of its type, or anywhere if there is
+// none; a satellite anywhere; any card face down anywhere. At the end each player puts one of its
+// two hand cards into its notebook. Scoring: stars x longest run per type, 10 per section won,
+// 10 for all five types face up (scoring.hpp).
+//
+// Every decision is atomic (one Action), with a canonical list of legal actions. The State is a
+// plain value holding its own Rng; functions are free and pure (no I/O, no clock, no globals).
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "referee/core/result.hpp"
+#include "referee/core/rng.hpp"
+#include "referee/core/seat.hpp"
+#include "referee/games/stellar/cards.hpp"
+#include "referee/games/stellar/telescope.hpp"
+
+namespace arena::stellar {
+
+inline constexpr int kSeats = 2;
+inline constexpr int kRounds = 11;
+inline constexpr int kTurns = kRounds * kSeats;
+inline constexpr int kRowSlots = 5;
+inline constexpr std::int16_t kNone = -1;  // no card / no choice yet
+
+// rules.md S1: which row slot Step 3 uses after a face-down Step 2 card.
+enum class FacedownStep3 : std::uint8_t { three, printed };
+
+struct Config {
+  Deck deck = standard_deck();
+  FacedownStep3 facedown_step3 = FacedownStep3::three;
+  bool operator==(const Config&) const = default;
+};
+
+enum class Phase : std::uint8_t {
+  choose_starter,  // each seat picks its telescope starter, seat 0 then seat 1, hidden
+  refresh,         // Step 0: accept or decline the row refresh
+  take,            // Step 1
+  play,            // Step 2
+  place,           // Step 3, when the row card goes to the telescope
+  keep,            // end of game: which hand card goes to the notebook, hidden until both chose
+  over,
+};
+
+enum class Area : std::uint8_t { telescope, notebook };
+
+struct Slot {
+  std::int16_t card = kNone;
+  bool face_up = false;
+  bool empty() const { return card == kNone; }
+  bool operator==(const Slot&) const = default;
+};
+
+struct Player {
+  std::array<std::int16_t, 2> starters{kNone, kNone};  // dealt at setup
+  std::int16_t starter_choice = kNone;                 // goes to slot 1; hidden until both chose
+  std::vector<CardId> hand;                            // sorted by id
+  std::array<Slot, kTelescopeSlots> telescope{};
+  std::vector<CardId> notebook;                        // in the order played
+  std::int16_t keep_choice = kNone;                    // end of game; hidden until both chose
+  bool operator==(const Player&) const = default;
+};
+
+struct State {
+  Config config;
+  Rng rng;
+  Phase phase = Phase::choose_starter;
+  std::int8_t start_player = 0;
+  std::int8_t turn = 0;  // 0..21; turn t is played by (start_player + t) % 2
+  std::array<std::int16_t, kRowSlots> row{kNone, kNone, kNone, kNone, kNone};
+  std::vector<CardId> deck;     // back() is the top
+  std::vector<CardId> discard;  // back() is the most recent
+  std::array<Player, kSeats> players{};
+  bool refresh_pending = false;          // the player to act may refresh the row (Step 0)
+  std::int16_t placing = kNone;          // Step 3 card waiting for a telescope slot (public)
+  std::int8_t last_step3_slot = kNone;   // row slot (0-4) Step 3 took from, or -1 for the deck
+  bool operator==(const State&) const = default;
+};
+
+enum class ActionKind : std::uint8_t { choose_starter, refresh, take, play, place, keep };
+
+// One atomic decision. Build actions with the factories below so that unused fields keep their
+// defaults and == compares meaningfully.
+struct Action {
+  ActionKind kind = ActionKind::take;
+  std::int16_t card = kNone;  // choose_starter: the card for slot 1; play; keep
+  std::int8_t slot = kNone;   // take: row slot 0-4; play/place to telescope: slot 0-11
+  Area area = Area::notebook;  // play
+  bool face_up = false;        // play/place to the telescope
+  bool accept = false;         // refresh
+  bool operator==(const Action&) const = default;
+
+  static Action choose_starter(int card);
+  static Action refresh(bool accept);
+  static Action take(int row_slot);
+  static Action play_notebook(int card);
+  static Action play_telescope(int card, int slot, bool face_up);
+  static Action place(int slot, bool face_up);
+  static Action keep(int card);
+};
+
+State new_game(const Config& config, std::uint64_t seed);
+
+bool is_over(const State& s);
+// The seat that decides next (the state must not be over).
+Seat to_act(const State& s);
+// Appends the legal actions in canonical order to `out` (cleared first).
+void legal_actions(const State& s, std::vector<Action>& out);
+std::vector<Action> legal_actions(const State& s);
+// Applies a legal action (asserted). Use is_legal() first for input from outside.
+void apply(State& s, const Action& a);
+bool is_legal(const State& s, const Action& a);
+
+// Telescope slots (bit i = slot i+1) where `card` may go face up, given the telescope.
+std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope,
+                            CardId card);
+
+int round_of(const State& s);  // 1..11
+const Card& card(const State& s, int id);
+
+// Test support: redeals every card `seat` cannot see (the other hand, the deck order, the faces
+// of the other seat's face-down cards, its pending secret choices) among themselves.
+void redeal_unseen(State& s, Seat seat, Rng& rng);
+// Every card is in exactly one place, sizes are within the rules; an error names the breach.
+Status check_invariants(const State& s);
+
+std::uint64_t hash(const State& s);
+
+}  // namespace arena::stellar

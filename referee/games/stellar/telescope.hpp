@@ -1,0 +1,26 @@
+#pragma once
+// The telescope: 12 slots in a centred pyramid (rules.md A1, hypothesis H1).
+//
+//            1                 top section    = slots 1-5
+//          2   3
+//          4   5
+//        6   7   8             middle section = slots 6-8
+//      9  10  11  12           bottom section = slots 9-12
+//
+// Slots are numbered 1-12 in rules and JSON; arrays here are indexed 0-11.
+
+#include <array>
+#include <cstdint>
+
+namespace arena::stellar {
+
+inline constexpr int kTelescopeSlots = 12;
+inline constexpr int kSections = 3;
+
+// Bit i set = slot i+1 shares an edge with the given slot.
+std::uint16_t neighbours(int slot_index);
+
+// 0 = top, 1 = middle, 2 = bottom.
+int section_of(int slot_index);
+
+}  // namespace arena::stellar
