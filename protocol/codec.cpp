@@ -1,0 +1,184 @@
+#include "protocol/codec.hpp"
+
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace arena::protocol {
+
+namespace {
+
+// Thrown only inside parse_line's callback, caught there.
+struct Refused {
+  std::string reason;
+};
+
+Status check_header(const json& m, const char* expected_type) {
+  auto type = m.find("type");
+  if (type == m.end() || !type->is_string()) return fail(std::string("the message has no \"type\" string"));
+  if (*type != expected_type) {
+    return fail(fmt::format("expected type \"{}\", got {}", expected_type, to_line(*type)));
+  }
+  auto version = m.find("protocol");
+  if (version == m.end()) return fail(std::string("the message has no \"protocol\" version"));
+  if (!version->is_number_integer() || *version != kVersion) {
+    return fail(fmt::format("protocol {} is not supported (this referee speaks {})", to_line(*version), kVersion));
+  }
+  return {};
+}
+
+Status only_keys(const json& m, std::initializer_list<const char*> keys) {
+  for (const auto& [key, value] : m.items()) {
+    bool known = false;
+    for (const char* k : keys) known = known || key == k;
+    if (!known) return fail(fmt::format("unknown field \"{}\"", escape_bytes(key, 64)));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<json> parse_line(std::string_view line, const ParseLimits& limits) {
+  if (line.empty()) return fail(std::string("empty line"));
+  if (line.size() > limits.max_bytes) {
+    return fail(fmt::format("line of {} bytes exceeds the limit of {}", line.size(), limits.max_bytes));
+  }
+  // Duplicate keys are refused (nlohmann keeps the last silently); depth is capped before
+  // anything recursive (dump, destruction) can run deep.
+  std::vector<std::set<std::string>> keys;
+  auto callback = [&](int depth, json::parse_event_t event, json& parsed) -> bool {
+    if (static_cast<std::size_t>(depth) > limits.max_depth) {
+      throw Refused{fmt::format("nesting deeper than {}", limits.max_depth)};
+    }
+    switch (event) {
+      case json::parse_event_t::object_start:
+        keys.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        if (!keys.empty()) keys.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        auto key = parsed.get<std::string>();
+        if (!keys.empty() && !keys.back().insert(key).second) {
+          throw Refused{fmt::format("duplicate key \"{}\"", escape_bytes(key, 64))};
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  try {
+    json j = json::parse(line.begin(), line.end(), callback, /*allow_exceptions=*/true,
+                         /*ignore_comments=*/false);
+    if (!j.is_object()) return fail(std::string("a message must be a JSON object"));
+    return j;
+  } catch (const Refused& r) {
+    return fail(r.reason);
+  } catch (const json::exception& e) {
+    return fail(fmt::format("invalid JSON: {}", e.what()));
+  }
+}
+
+std::string to_line(const json& message) {
+  return message.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string escape_bytes(std::string_view bytes, std::size_t max_bytes) {
+  std::string out;
+  const std::size_t n = std::min(bytes.size(), max_bytes);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  if (bytes.size() > n) out += fmt::format("... ({} more bytes)", bytes.size() - n);
+  return out;
+}
+
+json Limits::to_json() const {
+  return {{"init_ms", init_ms},
+          {"decision_ms", decision_ms},
+          {"time_bank_ms", time_bank_ms},
+          {"max_line_bytes", max_line_bytes},
+          {"max_debug_bytes", max_debug_bytes}};
+}
+
+json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits) {
+  return {{"type", "hello"},     {"protocol", kVersion}, {"game", game},
+          {"seat", seat},        {"seats", seats},       {"config", config},
+          {"limits", limits.to_json()}};
+}
+
+json request(std::int64_t id, int seat, const json& view, const json& legal,
+             std::int64_t time_left_ms, std::int64_t bank_ms) {
+  return {{"type", "request"}, {"protocol", kVersion}, {"id", id},
+          {"seat", seat},      {"view", view},         {"legal", legal},
+          {"time_left_ms", time_left_ms}, {"bank_ms", bank_ms}};
+}
+
+json game_over(const json& result) {
+  return {{"type", "game_over"}, {"protocol", kVersion}, {"result", result}};
+}
+
+Result<Ready> read_ready(const json& m) {
+  if (auto st = check_header(m, "ready"); !st) return fail(st.error());
+  if (auto st = only_keys(m, {"type", "protocol", "name", "version"}); !st) return fail(st.error());
+  Ready ready;
+  auto name = m.find("name");
+  if (name == m.end() || !name->is_string() || name->get<std::string>().empty() ||
+      name->get<std::string>().size() > 64) {
+    return fail(std::string("\"name\" must be a string of 1 to 64 bytes"));
+  }
+  ready.name = name->get<std::string>();
+  if (auto v = m.find("version"); v != m.end()) {
+    if (!v->is_string() || v->get<std::string>().size() > 64) {
+      return fail(std::string("\"version\" must be a string of at most 64 bytes"));
+    }
+    ready.version = v->get<std::string>();
+  }
+  return ready;
+}
+
+Result<ActionReply> read_action(const json& m, std::int64_t expected_id, std::size_t max_debug_bytes) {
+  if (auto st = check_header(m, "action"); !st) return fail(st.error());
+  if (auto st = only_keys(m, {"type", "protocol", "id", "action", "debug"}); !st) return fail(st.error());
+  ActionReply reply;
+  auto id = m.find("id");
+  if (id == m.end() || !id->is_number_integer()) return fail(std::string("\"id\" must be an integer"));
+  reply.id = id->get<std::int64_t>();
+  if (reply.id != expected_id) {
+    return fail(fmt::format("wrong request id {} (expected {})", reply.id, expected_id));
+  }
+  auto action = m.find("action");
+  if (action == m.end()) return fail(std::string("no \"action\""));
+  if (!action->is_object()) return fail(std::string("\"action\" must be a JSON object"));
+  reply.action = *action;
+  if (auto debug = m.find("debug"); debug != m.end()) {
+    if (!debug->is_string()) return fail(std::string("\"debug\" must be a string"));
+    reply.debug = debug->get<std::string>();
+    if (reply.debug.size() > max_debug_bytes) {
+      // Cut on a UTF-8 boundary.
+      std::size_t cut = max_debug_bytes;
+      while (cut > 0 && (static_cast<unsigned char>(reply.debug[cut]) & 0xC0) == 0x80) --cut;
+      reply.debug.resize(cut);
+      reply.debug_cut = true;
+    }
+  }
+  return reply;
+}
+
+}  // namespace arena::protocol

@@ -1,0 +1,271 @@
+// The `referee` executable: the only code that reads argv, the environment and files given by
+// the user. Subcommands: play, games, verify (docs/cli.md).
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "referee/bots/process.hpp"
+#include "referee/games/game.hpp"
+#include "referee/match/match.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace arena;
+
+namespace {
+
+// Documented in docs/cli.md; distinct so scripts and CI can tell them apart.
+enum Exit : int {
+  kFinished = 0,
+  kBotFault = 1,
+  kUsage = 2,
+  kInternal = 3,
+  kDiverged = 4,
+  kBadReplay = 5,
+  kInterrupted = 130,
+};
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_sigint(int) { g_stop.store(true); }
+
+std::string timestamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+// --config takes JSON text or @FILE.
+Result<json> read_config(const std::string& text) {
+  if (text.empty()) return json(nullptr);
+  std::string body = text;
+  if (text[0] == '@') {
+    std::ifstream in(text.substr(1));
+    if (!in) return fail(fmt::format("cannot read the config file {}", text.substr(1)));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    body = ss.str();
+  }
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded()) return fail(fmt::format("--config is not valid JSON: {}", text.size() > 80 ? text.substr(0, 80) + "..." : text));
+  return j;
+}
+
+std::vector<std::string> bot_environment(const fs::path& working_dir, const std::vector<std::string>& extra) {
+  const char* path = std::getenv("PATH");
+  std::vector<std::string> env = {
+      fmt::format("PATH={}", path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin"),
+      "LANG=C.UTF-8",
+      fmt::format("HOME={}", working_dir.string()),
+      // Deliberate: a Python bot that forgets flush=True still works; documented in protocol.md.
+      "PYTHONUNBUFFERED=1",
+      "PYTHONDONTWRITEBYTECODE=1",
+  };
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+void print_summary(const match::MatchResult& m) {
+  const json& r = m.result;
+  std::string players;
+  for (const auto& s : m.seats) {
+    if (!players.empty()) players += " vs ";
+    players += fmt::format("{} (seat {})", s.name.empty() ? "?" : s.name, &s - m.seats.data());
+  }
+  fmt::print(stderr, "{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
+  if (m.end == "finished") {
+    const auto scores = r.at("scores");
+    std::string line;
+    for (std::size_t i = 0; i < m.seats.size(); ++i) {
+      line += fmt::format("{}{} {}", i ? ", " : "", m.seats[i].name, scores[i].dump());
+    }
+    const auto& winner = r.at("winner");
+    fmt::print(stderr, "  finished after {} decisions: {} -> {}\n", m.decisions, line,
+               winner.is_null() ? std::string("draw") : m.seats[winner.get<std::size_t>()].name + " wins");
+  } else if (m.end == "fault") {
+    const auto& f = *m.fault;
+    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", m.seats[static_cast<std::size_t>(f.seat)].name,
+               f.seat, match::fault_name(f.kind), f.request_id, f.message);
+    if (!f.raw.empty()) fmt::print(stderr, "  offending bytes: {}\n", f.raw);
+    if (!f.stderr_tail.empty()) {
+      fmt::print(stderr, "  last lines of its stderr:\n");
+      for (const auto& l : f.stderr_tail) fmt::print(stderr, "    | {}\n", l);
+    }
+  } else {
+    fmt::print(stderr, "  interrupted after {} decisions\n", m.decisions);
+  }
+  fmt::print(stderr, "  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
+  for (std::size_t i = 0; i < m.seats.size(); ++i) {
+    fmt::print(stderr, "  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(), m.seats[i].stderr_bytes);
+  }
+}
+
+struct PlayArgs {
+  std::string game = "stellar";
+  std::vector<std::string> bots;
+  std::vector<std::string> names;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::string replay;
+  std::string out = "logs";
+  std::string config;
+  std::int64_t init_ms = 10000;
+  std::int64_t decision_ms = 1000;
+  std::int64_t time_bank_ms = 0;
+  double time_scale = 1.0;
+  std::size_t max_line_bytes = 1 << 16;
+  std::int64_t grace_ms = 200;
+  std::vector<std::string> env;
+  bool verbose = false;
+};
+
+int run_play(const PlayArgs& a) {
+  auto config = read_config(a.config);
+  if (!config) {
+    fmt::print(stderr, "referee play: {}\n", config.error());
+    return kUsage;
+  }
+  for (const auto& e : a.env) {
+    if (e.find('=') == std::string::npos || e.front() == '=') {
+      fmt::print(stderr, "referee play: --env expects KEY=VALUE, got \"{}\"\n", e);
+      return kUsage;
+    }
+  }
+  if (!a.names.empty() && a.names.size() != a.bots.size()) {
+    fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
+    return kUsage;
+  }
+  match::Options o;
+  o.game = a.game;
+  o.config = *config;
+  o.seed = a.seed_given ? a.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
+  for (std::size_t i = 0; i < a.bots.size(); ++i) o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
+  o.limits.init_ms = a.init_ms;
+  o.limits.decision_ms = a.decision_ms;
+  o.limits.time_bank_ms = a.time_bank_ms;
+  o.limits.max_line_bytes = a.max_line_bytes;
+  o.time_scale = a.time_scale;
+  o.grace = std::chrono::milliseconds(a.grace_ms);
+  o.log_dir = a.out;
+  o.log_stem = fmt::format("{}-{}-s{}", a.game, timestamp(), o.seed);
+  o.replay_path = a.replay.empty() ? fs::path(a.out) / (o.log_stem + ".jsonl") : fs::path(a.replay);
+  o.working_dir = fs::current_path();
+  o.env = bot_environment(o.working_dir, a.env);
+  o.stop = &g_stop;
+  std::error_code ec;
+  fs::create_directories(o.log_dir, ec);
+  if (ec) {
+    fmt::print(stderr, "referee play: cannot create the output folder {}: {}\n", o.log_dir.string(), ec.message());
+    return kUsage;
+  }
+  if (a.verbose) {
+    fmt::print(stderr, "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
+               o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
+  }
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+  auto result = match::play(o);
+  if (!result) {
+    fmt::print(stderr, "referee play: {}\n", result.error());
+    return kUsage;
+  }
+  std::cout << result->result.dump() << std::endl;
+  print_summary(*result);
+  if (result->end == "interrupted") return kInterrupted;
+  return result->end == "fault" ? kBotFault : kFinished;
+}
+
+int run_games() {
+  for (const games::Game* g : games::all_games()) {
+    const auto& info = g->info();
+    const std::string seats = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
+                                                               : fmt::format("{}-{}", info.min_seats, info.max_seats);
+    fmt::print("{:<14} {:<14} seats {}\n", info.name, info.title, seats);
+  }
+  return kFinished;
+}
+
+int run_verify(const std::string& path) {
+  auto replay = replay::read(path);
+  if (!replay) {
+    fmt::print(stderr, "referee verify: {}\n", replay.error());
+    return kBadReplay;
+  }
+  const auto v = replay::verify(*replay);
+  if (!v.ok) {
+    fmt::print(stderr, "referee verify: {}: DIVERGES: {}\n", path, v.message);
+    return kDiverged;
+  }
+  fmt::print("{}: OK, {}\n", path, v.message);
+  return kFinished;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    bots::init_process_wide();
+    CLI::App app{"Stellar Arena referee: plays matches between bot executables over line-delimited JSON."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "stellar-arena 0.1, protocol 1");
+
+    PlayArgs play;
+    auto* p = app.add_subcommand("play", "Play one match between bot executables");
+    p->add_option("--game", play.game, "Game to play (see `referee games`)")->capture_default_str();
+    p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order")->required();
+    p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
+    p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)");
+    p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>-s<seed>.jsonl)");
+    p->add_option("--out", play.out, "Folder for replays and bot stderr logs")->capture_default_str();
+    p->add_option("--config", play.config, "Game config as JSON, or @FILE");
+    p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")->capture_default_str()->check(CLI::PositiveNumber);
+    p->add_option("--decision-ms", play.decision_ms, "Time per decision")->capture_default_str()->check(CLI::PositiveNumber);
+    p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")->capture_default_str()->check(CLI::NonNegativeNumber);
+    p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(CLI::PositiveNumber);
+    p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")->capture_default_str()->check(CLI::Range(64, 1 << 24));
+    p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")->capture_default_str()->check(CLI::NonNegativeNumber);
+    p->add_option("--env", play.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
+    p->add_flag("--verbose,-v", play.verbose, "Print the limits and config in force");
+
+    auto* g = app.add_subcommand("games", "List the games and their seat counts");
+    std::string replay_path;
+    auto* v = app.add_subcommand("verify", "Re-simulate a replay without bots and check every step");
+    v->add_option("replay", replay_path, "Replay file (.jsonl)")->required();
+
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+      return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+      app.exit(e);
+      return kUsage;
+    }
+    play.seed_given = p->count("--seed") > 0;
+    if (p->parsed()) return run_play(play);
+    if (g->parsed()) return run_games();
+    if (v->parsed()) return run_verify(replay_path);
+    return kUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "referee: internal error: {}\n", e.what());
+    return kInternal;
+  }
+}

@@ -1,0 +1,446 @@
+#include "referee/match/match.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "referee/bots/process.hpp"
+#include "referee/core/hash.hpp"
+#include "referee/games/game.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::match {
+
+namespace {
+
+using bots::BotProcess;
+using bots::Clock;
+using bots::Deadline;
+
+constexpr std::size_t kStderrTailLines = 20;
+constexpr auto kGameOverWrite = std::chrono::milliseconds(100);
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::int64_t scaled(std::int64_t ms, double scale) {
+  return static_cast<std::int64_t>(static_cast<double>(ms) * scale + 0.5);
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Everything about one seat during the match.
+struct Seat_ {
+  Seat seat = 0;
+  std::unique_ptr<BotProcess> process;
+  SeatReport report;
+  double bank_ms = 0;
+};
+
+class Match {
+ public:
+  Match(const Options& o, const games::Game& game, json config, std::unique_ptr<games::GameState> state)
+      : o_(o), game_(game), config_(std::move(config)), state_(std::move(state)) {
+    limits_ = o.limits;
+    limits_.init_ms = scaled(o.limits.init_ms, o.time_scale);
+    limits_.decision_ms = scaled(o.limits.decision_ms, o.time_scale);
+    limits_.time_bank_ms = scaled(o.limits.time_bank_ms, o.time_scale);
+  }
+
+  Result<MatchResult> run() {
+    auto writer = replay::Writer::open(o_.replay_path);
+    if (!writer) return fail(writer.error());
+    writer_ = std::make_unique<replay::Writer>(std::move(writer).value());
+
+    start_bots();
+    if (!fault_) handshake();
+    if (auto st = write_header(); !st) {
+      teardown();
+      return fail(st.error());
+    }
+    if (!fault_) play_decisions();
+    return finish();
+  }
+
+ private:
+  // ---- set-up ----------------------------------------------------------------------------
+
+  void start_bots() {
+    const int seats = static_cast<int>(o_.bots.size());
+    for (int i = 0; i < seats; ++i) {
+      Seat_ s;
+      s.seat = i;
+      s.report.command = o_.bots[static_cast<std::size_t>(i)].command;
+      s.report.name = o_.bots[static_cast<std::size_t>(i)].name;
+      s.report.stderr_log = o_.log_dir / fmt::format("{}.seat{}.stderr.log", o_.log_stem, i);
+      s.bank_ms = static_cast<double>(limits_.time_bank_ms);
+      seats_.push_back(std::move(s));
+    }
+    init_deadline_ = Clock::now() + std::chrono::milliseconds(limits_.init_ms);
+    for (Seat_& s : seats_) {
+      bots::SpawnOptions spawn;
+      spawn.argv = split_command(s.report.command).value();  // checked by play()
+      spawn.working_dir = o_.working_dir;
+      spawn.env = o_.env;
+      spawn.env.push_back(fmt::format("ARENA_SEAT={}", s.seat));
+      spawn.stderr_path = s.report.stderr_log;
+      spawn.stderr_cap = o_.stderr_cap;
+      spawn.max_line_bytes = limits_.max_line_bytes;
+      auto process = BotProcess::spawn(spawn);
+      if (!process) {
+        record_fault(s, FaultKind::crash, 0, process.error(), "");
+        return;
+      }
+      s.process = std::move(process).value();
+    }
+  }
+
+  void handshake() {
+    for (Seat_& s : seats_) {
+      const json hello = protocol::hello(game_.info().name, s.seat, static_cast<int>(seats_.size()), config_, limits_);
+      if (!send(s, hello, init_deadline_, 0)) return;
+    }
+    for (Seat_& s : seats_) {
+      auto message = receive(s, init_deadline_, 0);
+      if (!message) return;
+      auto ready = protocol::read_ready(*message);
+      if (!ready) {
+        record_fault(s, FaultKind::malformed, 0, "handshake: " + ready.error(), protocol::to_line(*message));
+        return;
+      }
+      if (s.report.name.empty()) s.report.name = ready->name;
+      s.report.version = ready->version;
+    }
+  }
+
+  Status write_header() {
+    replay::Header h;
+    h.protocol = protocol::kVersion;
+    h.game = game_.info().name;
+    h.config = config_;
+    h.seed = o_.seed;
+    h.seats = static_cast<int>(seats_.size());
+    for (const Seat_& s : seats_) h.bots.push_back({s.report.name, s.report.version, s.report.command});
+    h.limits = limits_.to_json();
+    h.limits["time_scale"] = o_.time_scale;
+    h.initial_hash = hash_hex(state_->hash());
+    h.started = utc_now();
+    h.extra = o_.replay_extra;
+    return writer_->write(replay::to_json(h));
+  }
+
+  // ---- the game --------------------------------------------------------------------------
+
+  void play_decisions() {
+    std::int64_t request_id = 0;
+    while (!state_->is_over()) {
+      if (o_.stop != nullptr && o_.stop->load()) {
+        interrupted_ = true;
+        return;
+      }
+      Seat_& s = seats_[static_cast<std::size_t>(state_->to_act())];
+      ++request_id;
+      // Output nobody asked for (a second answer, an early one) is a protocol violation.
+      if (s.process->has_unread_output()) {
+        auto extra = s.process->read_line(Clock::now());
+        record_fault(s, FaultKind::malformed, request_id, "output without a pending request (a second answer?)",
+                     extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
+        return;
+      }
+      const json view = state_->view(s.seat);
+      const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
+      const auto sent_at = Clock::now();
+      const Deadline deadline = sent_at + std::chrono::microseconds(static_cast<std::int64_t>(allowed * 1000));
+      const json request = protocol::request(request_id, s.seat, view, state_->legal_actions(),
+                                             static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
+      if (!send(s, request, deadline, request_id)) return;
+      auto message = receive(s, deadline, request_id);
+      const double took = ms_between(sent_at, Clock::now());
+      if (!message) return;
+      auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes);
+      if (!reply) {
+        record_fault(s, FaultKind::malformed, request_id, reply.error(), protocol::to_line(*message));
+        return;
+      }
+      if (auto st = state_->apply(reply->action); !st) {
+        record_fault(s, FaultKind::illegal, request_id,
+                     fmt::format("illegal action {}: {}", protocol::to_line(reply->action), st.error()),
+                     protocol::to_line(*message));
+        return;
+      }
+      s.bank_ms = std::max(0.0, s.bank_ms - std::max(0.0, took - static_cast<double>(limits_.decision_ms)));
+      s.report.total_ms += took;
+      s.report.max_ms = std::max(s.report.max_ms, took);
+      ++s.report.decisions;
+      replay::Step step;
+      step.n = decisions_;
+      step.seat = s.seat;
+      step.request_id = request_id;
+      step.action = reply->action;
+      step.time_ms = took;
+      step.hash = hash_hex(state_->hash());
+      step.view = view;
+      step.debug = reply->debug;
+      if (auto st = writer_->write(replay::to_json(step)); !st) {
+        write_error_ = st.error();
+        return;
+      }
+      ++decisions_;
+    }
+  }
+
+  // ---- talking to a bot ------------------------------------------------------------------
+
+  bool send(Seat_& s, const json& message, Deadline deadline, std::int64_t request_id) {
+    switch (s.process->write_line(protocol::to_line(message), deadline)) {
+      case bots::WriteStatus::ok:
+        return true;
+      case bots::WriteStatus::timeout:
+        record_fault(s, FaultKind::timeout, request_id, "did not read its input before the deadline", "");
+        return false;
+      case bots::WriteStatus::closed:
+        record_fault(s, FaultKind::crash, request_id, "its input is closed (the bot is gone)", "");
+        return false;
+    }
+    return false;
+  }
+
+  // One line from the bot, parsed as a JSON object, or a recorded fault.
+  std::optional<json> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
+    auto r = s.process->read_line(deadline);
+    switch (r.status) {
+      case bots::ReadStatus::timeout: {
+        const auto limit = request_id == 0 ? limits_.init_ms : limits_.decision_ms;
+        record_fault(s, FaultKind::timeout, request_id,
+                     request_id == 0 ? fmt::format("no ready message within {} ms", limit)
+                                     : fmt::format("no reply by the deadline ({} ms + bank)", limit),
+                     r.partial);
+        return std::nullopt;
+      }
+      case bots::ReadStatus::too_long:
+        record_fault(s, FaultKind::output_limit, request_id,
+                     fmt::format("a line longer than {} bytes", limits_.max_line_bytes), r.partial);
+        return std::nullopt;
+      case bots::ReadStatus::eof:
+        record_fault(s, FaultKind::crash, request_id, "closed its output", r.partial);
+        return std::nullopt;
+      case bots::ReadStatus::line:
+        break;
+    }
+    auto parsed = protocol::parse_line(r.line, {64, limits_.max_line_bytes});
+    if (!parsed) {
+      record_fault(s, FaultKind::malformed, request_id, parsed.error(), r.line);
+      return std::nullopt;
+    }
+    return std::move(parsed).value();
+  }
+
+  void record_fault(Seat_& s, FaultKind kind, std::int64_t request_id, std::string message, std::string_view raw) {
+    if (fault_) return;  // the first fault decides
+    Fault f;
+    f.seat = s.seat;
+    f.kind = kind;
+    f.request_id = request_id;
+    f.message = std::move(message);
+    f.raw = protocol::escape_bytes(raw);
+    fault_ = std::move(f);
+  }
+
+  // ---- the end ---------------------------------------------------------------------------
+
+  void teardown() {
+    for (Seat_& s : seats_) {
+      if (!s.process) continue;
+      const bool offender = fault_ && fault_->seat == s.seat;
+      // A bot that hung gets no grace; one that crashed gets time to report how it ended.
+      const bool hung = offender && fault_->kind != FaultKind::crash;
+      const auto status = s.process->shutdown(hung ? std::chrono::milliseconds(0) : o_.grace);
+      s.report.exit = status.describe();
+      s.report.stderr_bytes = s.process->stderr_bytes();
+      if (offender) {
+        fault_->stderr_tail = s.process->stderr_tail(kStderrTailLines);
+        fault_->exit = s.report.exit;
+        if (fault_->kind == FaultKind::crash) {
+          fault_->message += fmt::format(" ({})", s.report.exit);
+        }
+      }
+    }
+  }
+
+  json seat_list(bool for_bots) const {
+    json list = json::array();
+    for (const Seat_& s : seats_) {
+      json j = {{"seat", s.seat}, {"name", s.report.name}, {"version", s.report.version}};
+      if (!for_bots) {
+        j["command"] = s.report.command;
+        j["stderr_log"] = s.report.stderr_log.string();
+        j["stderr_bytes"] = s.report.stderr_bytes;
+        j["decisions"] = s.report.decisions;
+        j["total_ms"] = s.report.total_ms;
+        j["max_ms"] = s.report.max_ms;
+        j["exit"] = s.report.exit;
+      }
+      list.push_back(std::move(j));
+    }
+    return list;
+  }
+
+  // The result as bots see it (no commands, raw bytes or stderr of anyone).
+  json public_result() const {
+    const int seats = static_cast<int>(seats_.size());
+    json r = {{"end", end_}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
+    std::vector<int> ranks(static_cast<std::size_t>(seats), 1);
+    if (end_ == "finished") {
+      const auto scores = state_->scores();
+      r["scores"] = scores;
+      r["outcome"] = state_->outcome();
+      for (int i = 0; i < seats; ++i) {
+        for (int k = 0; k < seats; ++k) {
+          if (scores[static_cast<std::size_t>(k)] > scores[static_cast<std::size_t>(i)]) ++ranks[static_cast<std::size_t>(i)];
+        }
+      }
+    } else if (end_ == "fault") {
+      ranks[static_cast<std::size_t>(fault_->seat)] = seats;
+      r["fault"] = {{"seat", fault_->seat},
+                    {"kind", fault_name(fault_->kind)},
+                    {"request_id", fault_->request_id},
+                    {"message", fault_->message}};
+    }
+    if (end_ != "interrupted") {
+      r["ranks"] = ranks;
+      const auto winners = std::count(ranks.begin(), ranks.end(), 1);
+      if (winners == 1) r["winner"] = std::find(ranks.begin(), ranks.end(), 1) - ranks.begin();
+    }
+    return r;
+  }
+
+  Result<MatchResult> finish() {
+    end_ = fault_ ? "fault" : (interrupted_ || !write_error_.empty()) ? "interrupted" : "finished";
+    // Tell every bot how it ended (best effort: a bot that is gone or not reading is skipped).
+    const json over = protocol::game_over(public_result());
+    for (Seat_& s : seats_) {
+      if (!s.process || (fault_ && fault_->seat == s.seat)) continue;
+      s.process->write_line(protocol::to_line(over), Clock::now() + kGameOverWrite);
+      s.process->close_stdin();
+    }
+    teardown();
+
+    json result = public_result();
+    result["game"] = game_.info().name;
+    result["seed"] = o_.seed;
+    result["config"] = config_;
+    result["decisions"] = decisions_;
+    result["replay"] = o_.replay_path.string();
+    result["bots"] = seat_list(false);
+    if (fault_) {
+      result["fault"]["bot"] = seats_[static_cast<std::size_t>(fault_->seat)].report.name;
+      result["fault"]["raw"] = fault_->raw;
+      result["fault"]["stderr_tail"] = fault_->stderr_tail;
+      result["fault"]["exit"] = fault_->exit;
+    }
+    if (!write_error_.empty()) result["error"] = write_error_;
+    (void)writer_->write(replay::to_json(replay::Footer{end_, result}));
+
+    MatchResult m;
+    m.end = end_;
+    m.fault = fault_;
+    m.result = std::move(result);
+    m.replay = o_.replay_path;
+    m.decisions = decisions_;
+    for (const Seat_& s : seats_) m.seats.push_back(s.report);
+    return m;
+  }
+
+  const Options& o_;
+  const games::Game& game_;
+  json config_;
+  std::unique_ptr<games::GameState> state_;
+  protocol::Limits limits_;
+  std::unique_ptr<replay::Writer> writer_;
+  std::vector<Seat_> seats_;
+  Deadline init_deadline_{};
+  std::optional<Fault> fault_;
+  bool interrupted_ = false;
+  std::string write_error_;
+  std::string end_;
+  std::int64_t decisions_ = 0;
+};
+
+}  // namespace
+
+const char* fault_name(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::timeout: return "timeout";
+    case FaultKind::malformed: return "malformed";
+    case FaultKind::illegal: return "illegal";
+    case FaultKind::crash: return "crash";
+    case FaultKind::output_limit: return "output_limit";
+  }
+  return "unknown";
+}
+
+Result<std::vector<std::string>> split_command(const std::string& command) {
+  std::vector<std::string> argv;
+  std::string current;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else if (c == '\\' && quote == '"' && i + 1 < command.size()) {
+        current += command[++i];
+      } else {
+        current += c;
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      current += command[++i];
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) argv.push_back(std::move(current));
+      current.clear();
+      in_word = false;
+    } else {
+      current += c;
+      in_word = true;
+    }
+  }
+  if (quote != 0) return fail(fmt::format("unterminated {} quote in the command \"{}\"", quote, command));
+  if (in_word) argv.push_back(std::move(current));
+  if (argv.empty()) return fail(std::string("an empty bot command"));
+  return argv;
+}
+
+Result<MatchResult> play(const Options& o) {
+  const games::Game* game = games::find_game(o.game);
+  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (see `referee games`)", o.game));
+  const int seats = static_cast<int>(o.bots.size());
+  if (seats < game->info().min_seats || seats > game->info().max_seats) {
+    return fail(fmt::format("{} needs {} to {} bots, got {}", o.game, game->info().min_seats, game->info().max_seats, seats));
+  }
+  for (const BotSpec& b : o.bots) {
+    if (auto argv = split_command(b.command); !argv) return fail(argv.error());
+  }
+  if (o.time_scale <= 0) return fail(std::string("the time scale must be positive"));
+  auto config = game->normalize_config(o.config);
+  if (!config) return fail(config.error());
+  auto state = game->new_game(*config, o.seed, seats);
+  if (!state) return fail(state.error());
+  Match match(o, *game, *config, std::move(state).value());
+  return match.run();
+}
+
+}  // namespace arena::match

@@ -1,0 +1,92 @@
+#pragma once
+// One match between bot executables: spawn them, handshake, then for every decision send the
+// seat its view and legal actions, wait for the reply under an absolute deadline, check it, apply
+// it and record it in the replay; finally tell every bot the result and tear them down.
+//
+// Faults are values, classified in a fixed order (design.md): timeout, malformed, illegal, crash,
+// output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
+// (escaped) and the last lines of its stderr.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/codec.hpp"
+#include "referee/core/result.hpp"
+#include "referee/core/seat.hpp"
+
+namespace arena::match {
+
+using nlohmann::json;
+
+enum class FaultKind { timeout, malformed, illegal, crash, output_limit };
+const char* fault_name(FaultKind kind);
+
+struct Fault {
+  Seat seat = 0;
+  FaultKind kind = FaultKind::crash;
+  std::int64_t request_id = 0;  // 0 = during the handshake
+  std::string message;
+  std::string raw;  // the offending bytes, escaped
+  std::vector<std::string> stderr_tail;
+  std::string exit;  // how the process ended, when known ("exit code 3", "killed by signal SIGSEGV")
+};
+
+struct BotSpec {
+  std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
+  std::string name;     // optional; else the name from the bot's ready message
+};
+
+struct Options {
+  std::string game = "stellar";
+  json config;  // null = the game's defaults
+  std::uint64_t seed = 0;
+  std::vector<BotSpec> bots;
+  protocol::Limits limits;
+  double time_scale = 1.0;  // multiplies every time limit (slow machines, sanitizers)
+  std::filesystem::path replay_path;
+  std::filesystem::path log_dir;  // per-seat stderr logs: <log_dir>/<log_stem>.seat<N>.stderr.log
+  std::string log_stem = "match";
+  std::filesystem::path working_dir;  // the bots' working directory
+  std::vector<std::string> env;       // the bots' environment ("KEY=VALUE"), nothing else inherited
+  std::size_t stderr_cap = 1 << 20;
+  std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
+  const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to end the match as interrupted
+  json replay_extra = json::object();     // extra header fields (e.g. the sandbox in force)
+};
+
+struct SeatReport {
+  std::string name;
+  std::string version;
+  std::string command;
+  std::filesystem::path stderr_log;
+  std::uint64_t stderr_bytes = 0;
+  double total_ms = 0;  // wall time spent deciding
+  double max_ms = 0;
+  std::int64_t decisions = 0;
+  std::string exit;  // how the process ended
+};
+
+struct MatchResult {
+  std::string end;  // "finished", "fault", "interrupted"
+  std::optional<Fault> fault;
+  json result;  // the full result, as printed by `referee play` and stored in the replay footer
+  std::filesystem::path replay;
+  std::vector<SeatReport> seats;
+  std::int64_t decisions = 0;
+};
+
+// Plays one match. An error is a set-up problem of the caller (unknown game, refused config,
+// unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.
+Result<MatchResult> play(const Options& options);
+
+// Splits a command line into argv: whitespace separates, '...' and "..." quote, \ escapes.
+Result<std::vector<std::string>> split_command(const std::string& command);
+
+}  // namespace arena::match

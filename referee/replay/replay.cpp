@@ -1,0 +1,227 @@
+#include "referee/replay/replay.hpp"
+
+#include <fmt/format.h>
+
+#include "referee/core/hash.hpp"
+#include "referee/games/game.hpp"
+
+namespace arena::replay {
+
+namespace {
+
+constexpr int kMaxDepth = 256;
+
+std::string dump_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Reads j[key] into `out`; the error names the field.
+template <typename T>
+Status read_field(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it == j.end()) return fail(fmt::format("missing \"{}\"", key));
+  try {
+    out = it->get<T>();
+  } catch (const json::exception&) {
+    return fail(fmt::format("\"{}\" has the wrong type ({})", key, it->type_name()));
+  }
+  return {};
+}
+
+Result<Header> parse_header(const json& j) {
+  Header h;
+  int version = 0;
+  if (auto st = read_field(j, "replay_version", version); !st) return fail(st.error());
+  if (version != kReplayVersion) {
+    return fail(fmt::format("replay version {} is not supported (this referee reads {})", version, kReplayVersion));
+  }
+  if (auto st = read_field(j, "protocol", h.protocol); !st) return fail(st.error());
+  if (auto st = read_field(j, "game", h.game); !st) return fail(st.error());
+  if (auto st = read_field(j, "seed", h.seed); !st) return fail(st.error());
+  if (auto st = read_field(j, "seats", h.seats); !st) return fail(st.error());
+  if (auto st = read_field(j, "initial_hash", h.initial_hash); !st) return fail(st.error());
+  h.config = j.value("config", json(nullptr));
+  h.limits = j.value("limits", json::object());
+  h.started = j.value("started", "");
+  h.extra = j.value("extra", json::object());
+  auto bots = j.find("bots");
+  if (bots == j.end() || !bots->is_array()) return fail(std::string("missing \"bots\" array"));
+  for (const json& b : *bots) {
+    if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
+    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", "")});
+  }
+  return h;
+}
+
+Result<Step> parse_step(const json& j) {
+  Step s;
+  if (auto st = read_field(j, "n", s.n); !st) return fail(st.error());
+  if (auto st = read_field(j, "seat", s.seat); !st) return fail(st.error());
+  if (auto st = read_field(j, "request_id", s.request_id); !st) return fail(st.error());
+  if (auto st = read_field(j, "hash", s.hash); !st) return fail(st.error());
+  auto action = j.find("action");
+  if (action == j.end()) return fail(std::string("missing \"action\""));
+  s.action = *action;
+  s.time_ms = j.value("time_ms", 0.0);
+  s.view = j.value("view", json(nullptr));
+  s.debug = j.value("debug", "");
+  return s;
+}
+
+}  // namespace
+
+json to_json(const Header& h) {
+  json bots = json::array();
+  for (const BotInfo& b : h.bots) bots.push_back({{"name", b.name}, {"version", b.version}, {"command", b.command}});
+  return {{"type", "header"},      {"replay_version", kReplayVersion}, {"protocol", h.protocol},
+          {"game", h.game},        {"config", h.config},               {"seed", h.seed},
+          {"seats", h.seats},      {"bots", bots},                     {"limits", h.limits},
+          {"initial_hash", h.initial_hash}, {"started", h.started},    {"extra", h.extra}};
+}
+
+json to_json(const Step& s) {
+  json j = {{"type", "step"}, {"n", s.n},       {"seat", s.seat}, {"request_id", s.request_id},
+            {"action", s.action}, {"time_ms", s.time_ms}, {"hash", s.hash}, {"view", s.view}};
+  if (!s.debug.empty()) j["debug"] = s.debug;
+  return j;
+}
+
+json to_json(const Footer& f) { return {{"type", "footer"}, {"end", f.end}, {"result", f.result}}; }
+
+Result<Writer> Writer::open(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  Writer w;
+  w.path_ = path;
+  w.out_ = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::trunc);
+  if (!*w.out_) return fail(fmt::format("cannot write the replay {}: {}", path.string(), std::strerror(errno)));
+  return w;
+}
+
+Status Writer::write(const json& line) {
+  *out_ << dump_line(line) << '\n';
+  out_->flush();
+  if (!*out_) return fail(fmt::format("writing the replay {} failed", path_.string()));
+  return {};
+}
+
+Result<Replay> parse(std::istream& in) {
+  Replay r;
+  std::string line;
+  std::size_t number = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty()) continue;
+    // Depth is capped: comparing or printing a hostile, deeply nested file must not overflow the
+    // stack.
+    bool too_deep = false;
+    json j = json::parse(
+        line,
+        [&](int depth, json::parse_event_t, json&) {
+          too_deep = too_deep || depth > kMaxDepth;
+          return !too_deep;
+        },
+        false);
+    if (too_deep) return fail(fmt::format("line {}: nested deeper than {}", number, kMaxDepth));
+    if (j.is_discarded() || !j.is_object()) {
+      // A line cut short by a killed referee can only be the last one.
+      if (in.peek() == EOF) break;
+      return fail(fmt::format("line {}: not a JSON object", number));
+    }
+    const std::string type = j.value("type", "");
+    if (r.footer) return fail(fmt::format("line {}: \"{}\" after the footer", number, type));
+    if (type == "header") {
+      if (have_header) return fail(fmt::format("line {}: a second header", number));
+      auto h = parse_header(j);
+      if (!h) return fail(fmt::format("line {} (header): {}", number, h.error()));
+      r.header = std::move(h).value();
+      have_header = true;
+    } else if (!have_header) {
+      return fail(fmt::format("line {}: expected the header first, got \"{}\"", number, type));
+    } else if (type == "step") {
+      auto s = parse_step(j);
+      if (!s) return fail(fmt::format("line {} (step): {}", number, s.error()));
+      r.steps.push_back(std::move(s).value());
+    } else if (type == "footer") {
+      r.footer = Footer{j.value("end", ""), j.value("result", json(nullptr))};
+    } else {
+      return fail(fmt::format("line {}: unknown line type \"{}\"", number, type));
+    }
+  }
+  if (!have_header) return fail(std::string("no header line (empty or not a replay)"));
+  return r;
+}
+
+Result<Replay> read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return fail(fmt::format("cannot open {}: {}", path.string(), std::strerror(errno)));
+  auto r = parse(in);
+  if (!r) return fail(fmt::format("{}: {}", path.string(), r.error()));
+  return r;
+}
+
+Verification verify(const Replay& replay) {
+  Verification v;
+  const Header& h = replay.header;
+  auto diverge = [&](std::string message) {
+    v.ok = false;
+    v.message = std::move(message);
+    return v;
+  };
+  const games::Game* game = games::find_game(h.game);
+  if (game == nullptr) return diverge(fmt::format("unknown game \"{}\"", h.game));
+  auto created = game->new_game(h.config, h.seed, h.seats);
+  if (!created) return diverge(fmt::format("the header's config is refused: {}", created.error()));
+  auto state = std::move(created).value();
+  if (hash_hex(state->hash()) != h.initial_hash) {
+    return diverge(fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));
+  }
+  for (const Step& s : replay.steps) {
+    const std::string where = fmt::format("step {} (request {})", s.n, s.request_id);
+    if (static_cast<std::size_t>(s.n) != v.steps_checked) {
+      return diverge(fmt::format("{}: expected step number {}", where, v.steps_checked));
+    }
+    if (state->is_over()) return diverge(fmt::format("{}: the game was already over", where));
+    if (state->to_act() != s.seat) {
+      return diverge(fmt::format("{}: seat {} acted but seat {} was to act", where, s.seat, state->to_act()));
+    }
+    if (!s.view.is_null() && state->view(s.seat) != s.view) {
+      return diverge(fmt::format("{}: the view seat {} was sent differs from the re-simulated view", where, s.seat));
+    }
+    if (auto st = state->apply(s.action); !st) {
+      return diverge(fmt::format("{}: action {} is refused: {}", where, dump_line(s.action), st.error()));
+    }
+    if (hash_hex(state->hash()) != s.hash) {
+      return diverge(fmt::format("{}: state hash {} differs from the recorded {}", where, hash_hex(state->hash()), s.hash));
+    }
+    ++v.steps_checked;
+  }
+  if (!replay.footer) return diverge(fmt::format("no footer: the match did not finish ({} steps verified)", v.steps_checked));
+  const Footer& f = *replay.footer;
+  if (f.end == "finished") {
+    if (!state->is_over()) return diverge("the footer says finished but the game is not over after the last step");
+    if (f.result.value("outcome", json(nullptr)) != state->outcome()) {
+      return diverge("the footer's outcome differs from the re-simulated outcome");
+    }
+    json scores = json::array();
+    for (double x : state->scores()) scores.push_back(x);
+    if (f.result.value("scores", json(nullptr)) != scores) return diverge("the footer's scores differ from the re-simulated scores");
+  } else if (f.end == "fault") {
+    if (state->is_over()) return diverge("the footer records a fault but the game was over");
+    const json fault = f.result.value("fault", json(nullptr));
+    if (!fault.is_object()) return diverge("the footer records a fault without a \"fault\" object");
+    // A fault during a decision belongs to the seat that was to act; a handshake fault (request 0)
+    // can be any seat's.
+    if (fault.value("request_id", 0) != 0 && fault.value("seat", -1) != state->to_act()) {
+      return diverge(fmt::format("the fault is charged to seat {} but seat {} was to act", fault.value("seat", -1), state->to_act()));
+    }
+  } else if (f.end == "interrupted" || f.end == "error") {
+    // Nothing more to check: the steps before the stop are verified.
+  } else {
+    return diverge(fmt::format("unknown end \"{}\" in the footer", f.end));
+  }
+  v.ok = true;
+  v.message = fmt::format("{} steps re-simulated; every view, hash and the result match", v.steps_checked);
+  return v;
+}
+
+}  // namespace arena::replay

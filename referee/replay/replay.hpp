@@ -1,0 +1,97 @@
+#pragma once
+// Replays: JSON lines. A header (versions, game, config, seed, bots, limits), one line per
+// decision (seat, request id, action, wall time, state hash after the action, the view that seat
+// was sent, debug text), and a footer (result, how the match ended). The writer flushes every
+// line, so a killed referee leaves a readable prefix. verify() re-simulates a replay from its
+// header and actions alone and reports the first divergence.
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/result.hpp"
+#include "referee/core/seat.hpp"
+
+namespace arena::replay {
+
+using nlohmann::json;
+
+inline constexpr int kReplayVersion = 1;
+
+struct BotInfo {
+  std::string name;     // from --name, else the bot's ready message
+  std::string version;  // from the ready message (may be empty)
+  std::string command;  // the command line as given
+};
+
+struct Header {
+  int protocol = 1;
+  std::string game;
+  json config;           // normalised
+  std::uint64_t seed = 0;
+  int seats = 2;
+  std::vector<BotInfo> bots;
+  json limits;           // as sent in hello (scaled)
+  std::string initial_hash;  // hash of the state before the first decision
+  std::string started;   // UTC, ISO 8601
+  json extra = json::object();  // e.g. the sandbox policy in force
+};
+
+struct Step {
+  std::int64_t n = 0;  // 0-based decision index
+  Seat seat = 0;
+  std::int64_t request_id = 0;
+  json action;
+  double time_ms = 0;
+  std::string hash;  // state after the action
+  json view;         // what the seat was sent
+  std::string debug;
+};
+
+struct Footer {
+  std::string end;  // "finished", "fault", "interrupted", "error"
+  json result;
+};
+
+json to_json(const Header& h);
+json to_json(const Step& s);
+json to_json(const Footer& f);
+
+class Writer {
+ public:
+  static Result<Writer> open(const std::filesystem::path& path);
+  Status write(const json& line);  // one line, flushed
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  std::unique_ptr<std::ofstream> out_;
+};
+
+struct Replay {
+  Header header;
+  std::vector<Step> steps;
+  std::optional<Footer> footer;  // absent when the referee was killed mid-match
+};
+
+// Reads a replay; an error names the line and the problem. A missing footer is not an error.
+Result<Replay> read(const std::filesystem::path& path);
+Result<Replay> parse(std::istream& in);
+
+struct Verification {
+  bool ok = false;
+  std::size_t steps_checked = 0;
+  std::string message;  // on failure: the first divergence, precisely
+};
+
+// Re-simulates from the header and the actions alone (no bots): checks the initial hash, for each
+// step that the seat was the one to act, the view it was sent, the action's legality and the
+// state hash after it; then the footer's result against the game's own outcome.
+Verification verify(const Replay& replay);
+
+}  // namespace arena::replay

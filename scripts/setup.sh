@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs whatever is missing (Debian bookworm packages, non-interactively), then configures and
+# builds. Idempotent: a second run installs nothing and rebuilds only what changed.
+#
+#   scripts/setup.sh [--sanitize]     build/ (or build-asan/ with ASan + UBSan)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
+          libcli11-dev catch2 libfmt-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build=build
+flags=()
+if [ "${1:-}" = "--sanitize" ]; then
+  build=build-asan
+  flags+=(-DARENA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+fi
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
+fi
+cmake --build "$build" -- -j"$(nproc)"

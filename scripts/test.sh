@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds (installing what is missing) and runs the whole test suite with CTest.
+#
+#   scripts/test.sh [--sanitize]     the sanitizer build runs the same tests under ASan + UBSan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh "$@"
+build=build
+[ "${1:-}" = "--sanitize" ] && build=build-asan
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

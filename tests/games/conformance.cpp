@@ -1,0 +1,115 @@
+#include "tests/games/conformance.hpp"
+
+#include <fmt/format.h>
+
+#include "referee/core/hash.hpp"
+
+namespace arena::testing {
+
+using games::json;
+
+namespace {
+
+struct Checker {
+  ConformanceReport& report;
+  std::uint64_t seed;
+  std::uint64_t step = 0;
+
+  bool check(bool ok, const std::string& what) {
+    if (!ok && report.failures.size() < 20) {
+      report.failures.push_back(fmt::format("seed {} step {}: {}", seed, step, what));
+    }
+    return ok;
+  }
+};
+
+}  // namespace
+
+ConformanceReport run_conformance(const games::Game& game, const json& config, int seats,
+                                  int games, std::uint64_t first_seed, int deep_every) {
+  ConformanceReport report;
+  Hasher signature;
+  for (int g = 0; g < games; ++g) {
+    const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(g);
+    Checker c{report, seed};
+    auto created = game.new_game(config, seed, seats);
+    if (!c.check(created.ok(), created.ok() ? "" : "new_game failed: " + created.error())) continue;
+    auto state = std::move(created).value();
+    auto twin = game.new_game(config, seed, seats).value();  // replays the same actions
+    Rng chooser(seed ^ std::uint64_t{0xC0FFEE});
+    const bool deep = g % deep_every == 0;
+    std::vector<json> played;
+
+    while (!state->is_over()) {
+      ++c.step;
+      const bool check_deep = deep || c.step % 17 == 0;
+      const auto legal = state->legal_actions();
+      if (!c.check(!legal.empty(), "no legal action before the end")) break;
+      if (!c.check(legal.size() == state->legal_count(), "legal_count disagrees")) break;
+      const Seat seat = state->to_act();
+      if (!c.check(seat >= 0 && seat < seats, "to_act out of range")) break;
+      if (auto st = state->check_invariants(); !c.check(st.ok(), st.ok() ? "" : st.error())) break;
+
+      if (check_deep) {
+        auto copy = state->clone();
+        c.check(copy->equals(*state), "a copy differs from its original");
+        c.check(copy->hash() == state->hash(), "a copy hashes differently");
+        const json full = state->to_json();
+        auto back = game.state_from_json(json::parse(full.dump()));
+        if (c.check(back.ok(), back.ok() ? "" : "state JSON does not read back: " + back.error())) {
+          c.check((*back)->equals(*state), "state JSON round trip changes the state");
+        }
+        for (Seat s = 0; s < seats; ++s) {
+          const json v = state->view(s);
+          c.check(json::parse(v.dump()) == v, "view JSON round trip changes the view");
+          // Whatever `s` cannot see is redealt: its view must not change.
+          for (int k = 0; k < 2; ++k) {
+            auto redealt = state->clone();
+            Rng rng(seed * 31 + c.step * 7 + static_cast<std::uint64_t>(k));
+            redealt->redeal_unseen(s, rng);
+            if (auto st = redealt->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "after redeal: " + st.error())) break;
+            c.check(redealt->view(s) == v, fmt::format("seat {}'s view changed when its unseen cards were redealt", s));
+          }
+        }
+        // Every legal action applies to a copy; its JSON round-trips.
+        for (const json& a : legal) {
+          auto probe = state->clone();
+          auto st = probe->apply(json::parse(a.dump()));
+          c.check(st.ok(), fmt::format("legal action {} refused: {}", a.dump(), st.ok() ? "" : st.error()));
+        }
+      }
+
+      const std::size_t choice = chooser.below(legal.size());
+      const json action = legal[choice];
+      auto st = state->apply(action);
+      if (!c.check(st.ok(), "chosen action refused")) break;
+      played.push_back(action);
+      ++report.decisions;
+    }
+    // Replay the actions on a fresh game from the same seed: identical state and hash.
+    for (const json& a : played) {
+      if (!c.check(twin->apply(a).ok(), "replayed action refused")) break;
+    }
+    c.check(twin->equals(*state) && twin->hash() == state->hash(), "same seed and actions give a different state");
+    if (auto st = state->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "at the end: " + st.error())) continue;
+    if (state->is_over()) {
+      signature.u64(state->hash()).bytes(state->outcome().dump());
+    }
+    ++report.games;
+  }
+  report.signature = signature.digest();
+  return report;
+}
+
+std::uint64_t determinism_signature(const games::Game& game, const json& config, int seats, int games) {
+  Hasher signature;
+  for (int g = 0; g < games; ++g) {
+    auto state = game.new_game(config, static_cast<std::uint64_t>(g), seats).value();
+    Rng chooser(static_cast<std::uint64_t>(g) ^ std::uint64_t{0x5EED});
+    while (!state->is_over()) state->apply_index(chooser.below(state->legal_count()));
+    signature.u64(state->hash()).bytes(state->outcome().dump());
+  }
+  return signature.digest();
+}
+
+}  // namespace arena::testing

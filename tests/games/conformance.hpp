@@ -1,0 +1,32 @@
+#pragma once
+// The conformance check every game passes (design.md): many seeded random games played through
+// the type-erased interface, checking at every step that legal actions exist and apply, the
+// state is a value (copy == original), JSON round-trips, hashes are reproducible, views hide what
+// they must, and the game's own invariants (cards conserved) hold.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "referee/games/game.hpp"
+
+namespace arena::testing {
+
+struct ConformanceReport {
+  int games = 0;
+  std::uint64_t decisions = 0;
+  std::uint64_t signature = 0;  // hash over every final state hash and outcome, in order
+  std::vector<std::string> failures;  // empty when conformant (first few kept)
+};
+
+// Plays `games` random games with seeds first_seed, first_seed+1, ... and `seats` seats.
+// `deep_every`: the expensive checks (JSON round trip, redeal, replay) run on every step of every
+// deep_every-th game and on a sample of steps otherwise.
+ConformanceReport run_conformance(const games::Game& game, const games::json& config, int seats,
+                                  int games, std::uint64_t first_seed, int deep_every = 10);
+
+// A random game's final state hash and outcome folded into one value: the determinism signature.
+std::uint64_t determinism_signature(const games::Game& game, const games::json& config, int seats,
+                                    int games);
+
+}  // namespace arena::testing
