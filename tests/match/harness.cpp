@@ -1,0 +1,96 @@
+#include "tests/match/harness.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "referee/bots/process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace arena::testing {
+
+namespace {
+std::atomic<int> g_counter{0};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+std::string random_bot() { return ARENA_RANDOM_BOT; }
+std::string greedy_bot() { return ARENA_GREEDY_BOT; }
+std::string python_bot() { return fmt::format("python3 {}/sample_bots/python/random_bot.py", ARENA_SOURCE_DIR); }
+std::string faulty_bot(const std::string& mode, const std::string& args) {
+  return fmt::format("{} {} {}", ARENA_FAULTY_BOT, mode, args);
+}
+
+match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem) {
+  bots::init_process_wide();
+  match::Options o;
+  o.seed = seed;
+  for (auto& b : bots) o.bots.push_back({std::move(b), ""});
+  const std::string unique = fmt::format("{}-{}-{}", stem, getpid(), g_counter++);
+  o.log_dir = fs::path(ARENA_TEST_OUT) / "logs";
+  o.log_stem = unique;
+  o.replay_path = fs::path(ARENA_TEST_OUT) / "replays" / (unique + ".jsonl");
+  o.working_dir = fs::current_path();
+  const char* path = std::getenv("PATH");
+  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1",
+           "ARENA_TEST_MARK=" + unique};
+  // Generous: a slow or loaded machine must not fail a test.
+  o.limits.init_ms = 20000;
+  o.limits.decision_ms = 5000;
+  o.grace = std::chrono::milliseconds(200);
+  return o;
+}
+
+std::vector<std::string> leftover_processes(const match::Options& o) {
+  std::string marker;
+  for (const auto& e : o.env) {
+    if (e.rfind("ARENA_TEST_MARK=", 0) == 0) marker = e;
+  }
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string env = read_file(entry.path() / "environ");
+    std::string stat = read_file(entry.path() / "stat");
+    // A marked process, alive or zombie.
+    if (!marker.empty() && env.find(marker + '\0') != std::string::npos) found.push_back(pid + " " + stat);
+    // A zombie child of this test process: a bot nobody reaped.
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    long ppid = 0;
+    rest >> state >> ppid;
+    if (state == 'Z' && ppid == getpid()) found.push_back("zombie " + pid + " " + stat);
+  }
+  return found;
+}
+
+Command run(const std::string& shell_command) {
+  Command c;
+  FILE* pipe = popen(shell_command.c_str(), "r");
+  if (pipe == nullptr) return c;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) c.out.append(buf, n);
+  const int status = pclose(pipe);
+  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return c;
+}
+
+}  // namespace arena::testing

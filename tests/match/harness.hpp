@@ -1,0 +1,31 @@
+#pragma once
+// Shared helpers for tests that play real matches: bot command lines, options with generous
+// limits, and a process-table check that nothing a match started is still alive.
+
+#include <string>
+#include <vector>
+
+#include "referee/match/match.hpp"
+
+namespace arena::testing {
+
+std::string random_bot();         // the C++ random bot
+std::string greedy_bot();
+std::string python_bot();         // "python3 .../random_bot.py"
+std::string faulty_bot(const std::string& mode, const std::string& args = "");
+
+// Options for a match in the test output folder; every bot gets a unique marker in its
+// environment so that leftover processes can be found (see leftover_processes).
+match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem);
+
+// Processes still alive (or zombies) carrying the marker of `o`, and zombie children of ours.
+std::vector<std::string> leftover_processes(const match::Options& o);
+
+// Runs a shell command, returns its exit code and what it printed on stdout.
+struct Command {
+  int exit_code = -1;
+  std::string out;
+};
+Command run(const std::string& shell_command);
+
+}  // namespace arena::testing

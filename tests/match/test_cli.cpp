@@ -1,0 +1,95 @@
+// The `referee` executable as a user runs it: exit codes, output, and where files go.
+
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "tests/match/harness.hpp"
+
+using namespace arena;
+using Catch::Contains;
+using nlohmann::json;
+
+namespace {
+std::string referee() { return ARENA_REFEREE; }
+std::string out_dir() { return std::string(ARENA_TEST_OUT) + "/cli"; }
+}  // namespace
+
+TEST_CASE("referee games lists Stellar with its seats", "[cli]") {
+  const auto c = testing::run(referee() + " games");
+  CHECK(c.exit_code == 0);
+  CHECK_THAT(c.out, Contains("stellar") && Contains("seats 2"));
+}
+
+TEST_CASE("referee play: a finished match prints the result and writes under --out", "[cli]") {
+  const auto c = testing::run(fmt::format("{} play --game stellar --bot {} --bot {} --seed 5 --out {} 2>/dev/null",
+                                          referee(), testing::greedy_bot(), testing::random_bot(), out_dir()));
+  CHECK(c.exit_code == 0);
+  const json result = json::parse(c.out);
+  CHECK(result.at("end") == "finished");
+  CHECK(result.at("seed") == 5);
+  const std::string replay = result.at("replay");
+  CHECK_THAT(replay, Contains(out_dir()));
+  CHECK(std::filesystem::exists(replay));
+  for (const auto& bot : result.at("bots")) CHECK(std::filesystem::exists(bot.at("stderr_log").get<std::string>()));
+  const auto v = testing::run(fmt::format("{} verify {}", referee(), replay));
+  CHECK(v.exit_code == 0);
+  CHECK_THAT(v.out, Contains("OK"));
+}
+
+TEST_CASE("referee play: a bot fault exits with 1 and names the offender", "[cli]") {
+  const auto c = testing::run(fmt::format("{} play --bot '{}' --bot {} --seed 5 --decision-ms 300 --out {} 2>&1 >/dev/null",
+                                          referee(), testing::faulty_bot("garbage"), testing::random_bot(), out_dir()));
+  CHECK(c.exit_code == 1);
+  CHECK_THAT(c.out, Contains("forfeits") && Contains("malformed") && Contains("this is not json"));
+}
+
+TEST_CASE("referee: usage errors exit with 2 and say what is wrong", "[cli]") {
+  const auto bots = fmt::format("--bot {} --bot {}", testing::random_bot(), testing::random_bot());
+  auto c = testing::run(referee() + " play --no-such-flag 2>&1");
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("no-such-flag"));
+  c = testing::run(fmt::format("{} play --game chess {} --out {} 2>&1", referee(), bots, out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("unknown game \"chess\""));
+  c = testing::run(fmt::format("{} play {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), bots, out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("facedown_step3"));
+  c = testing::run(fmt::format("{} play --bot {} --out {} 2>&1", referee(), testing::random_bot(), out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("needs 2 to 2 bots"));
+  c = testing::run(fmt::format("{} play {} --decision-ms -5 2>&1", referee(), bots));
+  CHECK(c.exit_code == 2);
+  c = testing::run(referee() + " 2>&1");
+  CHECK(c.exit_code == 2);
+}
+
+TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli]") {
+  std::filesystem::create_directories(out_dir());
+  const std::string garbage = out_dir() + "/garbage.jsonl";
+  std::ofstream(garbage) << "hello\n";
+  auto c = testing::run(fmt::format("{} verify {} 2>&1", referee(), garbage));
+  CHECK(c.exit_code == 5);
+  CHECK_THAT(c.out, Contains("line 1"));
+  c = testing::run(fmt::format("{} verify {}/missing.jsonl 2>&1", referee(), out_dir()));
+  CHECK(c.exit_code == 5);
+
+  const auto played = testing::run(fmt::format("{} play --bot {} --bot {} --seed 9 --out {} 2>/dev/null", referee(),
+                                               testing::random_bot(), testing::random_bot(), out_dir()));
+  const std::string replay = json::parse(played.out).at("replay");
+  std::ifstream in(replay);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  json step = json::parse(lines[4]);
+  step["hash"] = "ffffffffffffffff";
+  lines[4] = step.dump();
+  const std::string tampered = out_dir() + "/tampered.jsonl";
+  std::ofstream out(tampered);
+  for (const auto& l : lines) out << l << '\n';
+  out.close();
+  c = testing::run(fmt::format("{} verify {} 2>&1", referee(), tampered));
+  CHECK(c.exit_code == 4);
+  CHECK_THAT(c.out, Contains("step 3") && Contains("hash"));
+}

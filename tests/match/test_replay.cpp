@@ -1,0 +1,142 @@
+// Replays: a prefix survives a killed referee, verify finds the first divergence precisely, and a
+// broken file is refused with a message naming the line.
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "referee/replay/replay.hpp"
+#include "tests/match/harness.hpp"
+
+using namespace arena;
+using Catch::Contains;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+replay::Replay parse_lines(const std::vector<std::string>& lines) {
+  std::stringstream ss;
+  for (const auto& l : lines) ss << l << '\n';
+  auto r = replay::parse(ss);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+std::vector<std::string> recorded_match() {
+  auto o = testing::options({testing::greedy_bot(), testing::random_bot()}, 31, "replay");
+  auto m = match::play(o);
+  REQUIRE(m.ok());
+  REQUIRE(m->end == "finished");
+  return lines_of(m->replay);
+}
+
+}  // namespace
+
+TEST_CASE("a replay has a header, one line per decision and a footer", "[replay]") {
+  const auto lines = recorded_match();
+  REQUIRE(lines.size() > 10);
+  const json header = json::parse(lines.front());
+  CHECK(header.at("type") == "header");
+  CHECK(header.at("replay_version") == 1);
+  CHECK(header.at("protocol") == 1);
+  CHECK(header.at("game") == "stellar");
+  CHECK(header.at("seed") == 31);
+  CHECK(header.at("bots").size() == 2);
+  CHECK(header.at("limits").contains("decision_ms"));
+  const json step = json::parse(lines[1]);
+  for (const char* key : {"seat", "request_id", "action", "time_ms", "hash", "view"}) CHECK(step.contains(key));
+  const json footer = json::parse(lines.back());
+  CHECK(footer.at("type") == "footer");
+  CHECK(footer.at("end") == "finished");
+  CHECK(footer.at("result").at("outcome").at("players").size() == 2);
+}
+
+TEST_CASE("verify names the first divergence", "[replay]") {
+  const auto lines = recorded_match();
+  REQUIRE(replay::verify(parse_lines(lines)).ok);
+
+  SECTION("a changed action") {
+    auto tampered = lines;
+    json step = json::parse(tampered[5]);
+    step["action"] = json::parse(tampered[6]).at("action");  // most likely illegal here
+    tampered[5] = step.dump();
+    const auto v = replay::verify(parse_lines(tampered));
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Contains("step 4"));
+  }
+  SECTION("a changed hash") {
+    auto tampered = lines;
+    json step = json::parse(tampered[8]);
+    step["hash"] = "0000000000000000";
+    tampered[8] = step.dump();
+    const auto v = replay::verify(parse_lines(tampered));
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Contains("step 7") && Contains("hash"));
+  }
+  SECTION("a changed view") {
+    auto tampered = lines;
+    json step = json::parse(tampered[3]);
+    step["view"]["deck_size"] = 99;
+    tampered[3] = step.dump();
+    const auto v = replay::verify(parse_lines(tampered));
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Contains("step 2") && Contains("view"));
+  }
+  SECTION("a changed result") {
+    auto tampered = lines;
+    json footer = json::parse(tampered.back());
+    footer["result"]["scores"] = {1, 2};
+    tampered.back() = footer.dump();
+    const auto v = replay::verify(parse_lines(tampered));
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Contains("scores"));
+  }
+  SECTION("a changed seed") {
+    auto tampered = lines;
+    json header = json::parse(tampered.front());
+    header["seed"] = 32;
+    tampered.front() = header.dump();
+    CHECK_FALSE(replay::verify(parse_lines(tampered)).ok);
+  }
+}
+
+TEST_CASE("a replay cut short by a killed referee still reads and verifies its prefix", "[replay]") {
+  auto lines = recorded_match();
+  lines.resize(lines.size() / 2);
+  lines.back() = lines.back().substr(0, lines.back().size() / 2);  // a half-written last line
+  const auto r = parse_lines(lines);
+  CHECK_FALSE(r.footer.has_value());
+  const auto v = replay::verify(r);
+  CHECK_FALSE(v.ok);
+  CHECK_THAT(v.message, Contains("no footer"));
+  CHECK(v.steps_checked == r.steps.size());
+}
+
+TEST_CASE("broken replay files are refused with the line and the problem", "[replay]") {
+  auto parse_text = [](const std::string& text) {
+    std::stringstream ss(text);
+    return replay::parse(ss);
+  };
+  const auto lines = recorded_match();
+  CHECK_THAT(parse_text("").error(), Contains("no header"));
+  CHECK_THAT(parse_text("not json\n{}\n").error(), Contains("line 1"));
+  CHECK_THAT(parse_text(lines[1] + "\n").error(), Contains("header first"));
+  CHECK_THAT(parse_text(lines[0] + "\n" + lines[0] + "\n").error(), Contains("second header"));
+  CHECK_THAT(parse_text(lines[0] + "\n{\"type\":\"step\"}\n").error(), Contains("line 2"));
+  CHECK_THAT(parse_text(lines[0] + "\n" + std::string(100000, '[') + "\n" + lines[1] + "\n").error(),
+             Contains("line 2"));
+  json wrong_version = json::parse(lines[0]);
+  wrong_version["replay_version"] = 99;
+  CHECK_THAT(parse_text(wrong_version.dump() + "\n").error(), Contains("replay version 99"));
+  CHECK_THAT(replay::read("/nonexistent/replay.jsonl").error(), Contains("cannot open"));
+}
