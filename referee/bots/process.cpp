@@ -1,0 +1,488 @@
+#include "referee/bots/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <fmt/format.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+namespace arena::bots {
+
+namespace bp = boost::process;
+
+namespace {
+
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr std::size_t kPartialCap = 4096;        // bytes kept of an unfinished line for a record
+constexpr std::size_t kStderrRing = 16 * 1024;   // the stderr tail kept in memory
+constexpr std::size_t kTailLineCap = 400;
+constexpr auto kSweepLimit = std::chrono::milliseconds(500);
+
+std::string errno_text(int err) { return std::error_code(err, std::system_category()).message(); }
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// Milliseconds until `deadline` for poll(), rounded up so that we never wake early; 0 if past.
+int poll_timeout(Deadline deadline) {
+  const auto left = deadline - Clock::now();
+  if (left <= Clock::duration::zero()) return 0;
+  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+  return static_cast<int>(std::min<std::int64_t>(ms, 1 << 30));
+}
+
+// Waits for `events` on `fd` until `deadline`; returns the revents, 0 on timeout.
+short wait_for(int fd, short events, Deadline deadline) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, poll_timeout(deadline));
+    if (n > 0) return p.revents;
+    if (n == 0) {
+      if (Clock::now() >= deadline) return 0;
+      continue;  // woke a hair early
+    }
+    if (errno != EINTR) return POLLERR;
+  }
+}
+
+int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+std::string signal_name(int sig) {
+  if (const char* abbrev = ::sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+  return fmt::format("signal {}", sig);
+}
+
+ExitStatus decode(const siginfo_t& info) {
+  ExitStatus s;
+  if (info.si_code == CLD_EXITED) {
+    s.kind = ExitStatus::Kind::exited;
+  } else {
+    s.kind = ExitStatus::Kind::signaled;
+  }
+  s.code = info.si_status;
+  return s;
+}
+
+// The executable for argv[0]: a path with a '/' is taken relative to the referee's working
+// directory; a bare name is looked up in the PATH the bot will get.
+Result<std::string> resolve(const std::string& name, const std::vector<std::string>& env) {
+  namespace fs = std::filesystem;
+  auto usable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
+  if (name.find('/') != std::string::npos) {
+    const fs::path p = fs::absolute(name);
+    if (::access(p.c_str(), F_OK) != 0) return fail(fmt::format("cannot start \"{}\": no such file", name));
+    if (!usable(p)) return fail(fmt::format("cannot start \"{}\": not an executable file", name));
+    return p.string();
+  }
+  std::string path = "/usr/local/bin:/usr/bin:/bin";
+  for (const std::string& e : env) {
+    if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+  }
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t end = std::min(path.find(':', start), path.size());
+    const fs::path dir = path.substr(start, end - start);
+    if (!dir.empty() && usable(dir / name)) return (dir / name).string();
+    start = end + 1;
+  }
+  return fail(fmt::format("cannot start \"{}\": not found in the bot's PATH ({})", name, path));
+}
+
+}  // namespace
+
+// ---- stderr ------------------------------------------------------------------------------
+
+// Drains the bot's stderr on its own thread for the bot's whole life: the first `cap` bytes go
+// to the log file, the last few KiB stay in memory for fault records, the rest is counted and
+// dropped. A wake-up pipe ends it at teardown even if a stray descendant keeps stderr open.
+struct BotProcess::StderrDrain {
+  int fd = -1;
+  int log = -1;
+  int wake[2] = {-1, -1};
+  std::uint64_t cap = 0;
+  std::atomic<std::uint64_t> total{0};
+  mutable std::mutex mu;
+  std::string ring;
+  std::thread thread;
+
+  void run() {
+    std::vector<char> buf(kReadChunk);
+    for (;;) {
+      pollfd p[2] = {{fd, POLLIN, 0}, {wake[0], POLLIN, 0}};
+      if (::poll(p, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        return;
+      }
+      if (p[1].revents != 0) {
+        drain_available(buf);  // what is already there, then stop
+        return;
+      }
+      if (p[0].revents != 0 && !drain_available(buf)) return;
+    }
+  }
+
+  // Reads until the pipe is empty; false at EOF.
+  bool drain_available(std::vector<char>& buf) {
+    for (;;) {
+      const ssize_t n = ::read(fd, buf.data(), buf.size());
+      if (n > 0) {
+        consume(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      return n < 0 && errno == EAGAIN;
+    }
+  }
+
+  void consume(std::string_view bytes) {
+    const std::uint64_t before = total.fetch_add(bytes.size());
+    if (log >= 0 && before < cap) {
+      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(cap - before, bytes.size()));
+      std::size_t done = 0;
+      while (done < room) {
+        const ssize_t w = ::write(log, bytes.data() + done, room - done);
+        if (w <= 0) break;
+        done += static_cast<std::size_t>(w);
+      }
+    }
+    std::lock_guard lock(mu);
+    ring.append(bytes.size() > kStderrRing ? bytes.substr(bytes.size() - kStderrRing) : bytes);
+    if (ring.size() > kStderrRing) ring.erase(0, ring.size() - kStderrRing);
+  }
+
+  void stop() {
+    if (thread.joinable()) {
+      const char c = 0;
+      (void)!::write(wake[1], &c, 1);
+      thread.join();
+    }
+    close_fd(fd);
+    close_fd(log);
+    close_fd(wake[0]);
+    close_fd(wake[1]);
+  }
+};
+
+// ---- process-wide --------------------------------------------------------------------------
+
+void init_process_wide() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ::signal(SIGPIPE, SIG_IGN);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    for (int fd = 0; fd <= 2; ++fd) {
+      if (::fcntl(fd, F_GETFD) < 0) ::open("/dev/null", O_RDWR);  // takes the lowest free number
+    }
+  });
+}
+
+std::string ExitStatus::describe() const {
+  switch (kind) {
+    case Kind::running:
+      return "still running";
+    case Kind::exited:
+      return fmt::format("exit code {}", code);
+    case Kind::signaled:
+      return killed_by_referee ? "killed by the referee (SIGKILL)" : "killed by signal " + signal_name(code);
+  }
+  return "unknown";
+}
+
+// ---- spawn ---------------------------------------------------------------------------------
+
+Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
+  if (o.argv.empty()) return fail(std::string("an empty bot command"));
+  for (const std::string& e : o.env) {
+    if (e.find('=') == std::string::npos || e.front() == '=') {
+      return fail(fmt::format("environment entry \"{}\" is not KEY=VALUE", e));
+    }
+  }
+  auto exe = resolve(o.argv[0], o.env);
+  if (!exe) return fail(exe.error());
+
+  std::unique_ptr<BotProcess> bot(new BotProcess());
+  bot->max_line_bytes_ = o.max_line_bytes;
+  auto drain = std::make_unique<StderrDrain>();
+  drain->cap = o.stderr_cap;
+
+  // All pipes close-on-exec: the child's ends become 0-2 by dup2 (which clears the flag); every
+  // other descriptor of ours, the other bot's pipes included, closes at exec.
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return fail("pipe: " + errno_text(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    return fail("pipe: " + errno_text(errno));
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(drain->wake, O_CLOEXEC) != 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    return fail("pipe: " + errno_text(errno));
+  }
+  if (!o.stderr_path.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.stderr_path.parent_path(), ec);
+    drain->log = ::open(o.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (drain->log < 0) {
+      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+      return fail(fmt::format("cannot write the stderr log {}: {}", o.stderr_path.string(), errno_text(errno)));
+    }
+  }
+
+  bp::environment env;
+  for (const std::string& e : o.env) {
+    const auto eq = e.find('=');
+    env[e.substr(0, eq)] = e.substr(eq + 1);
+  }
+  const std::string dir = o.working_dir.empty() ? std::string() : o.working_dir.string();
+  const pid_t parent = ::getpid();
+  const int child_in = in[0], child_out = out[1], child_err = err[1];
+
+  // Runs in the child between fork and exec: only async-signal-safe calls. On failure the error
+  // goes back through Boost's exec-error pipe and the child exits without exec'ing.
+  auto setup = [&](auto& exec) {
+    auto abort_with = [&](const char* what) {
+      exec.set_error(std::error_code(errno, std::system_category()), what);
+      ::_exit(127);
+    };
+    // Default signal dispositions and an empty mask (ignored signals survive exec otherwise).
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (::setsid() < 0) abort_with("setsid");
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the referee died before we got here
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (::dup2(child_in, 0) < 0 || ::dup2(child_out, 1) < 0 || ::dup2(child_err, 2) < 0) abort_with("dup2");
+    ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+    if (!dir.empty() && ::chdir(dir.c_str()) != 0) abort_with("chdir to the working directory");
+  };
+  pid_t failed_pid = -1;
+  std::error_code ec;
+  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  bp::child child(bp::exe = *exe, bp::args = args, env, bp::extend::on_exec_setup = setup,
+                  bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
+  for (int fd : {in[0], out[1], err[1]}) ::close(fd);
+  if (ec || !child.valid()) {
+    if (failed_pid > 0) ::waitpid(failed_pid, nullptr, 0);
+    for (int fd : {in[1], out[0], err[0]}) ::close(fd);
+    close_fd(drain->wake[0]);
+    close_fd(drain->wake[1]);
+    close_fd(drain->log);
+    return fail(fmt::format("cannot start \"{}\": {}", o.argv[0], ec ? ec.message() : "unknown error"));
+  }
+  child.detach();  // from here on the pid is ours to wait for, kill and reap
+  bot->pid_ = child.id();
+  bot->pidfd_ = pidfd_open(bot->pid_);
+  bot->stdin_fd_ = in[1];
+  bot->stdout_fd_ = out[0];
+  set_nonblocking(bot->stdin_fd_);
+  set_nonblocking(bot->stdout_fd_);
+  drain->fd = err[0];
+  set_nonblocking(drain->fd);
+  StderrDrain* d = drain.get();
+  drain->thread = std::thread([d] { d->run(); });
+  bot->stderr_ = std::move(drain);
+  return bot;
+}
+
+BotProcess::~BotProcess() { shutdown(std::chrono::milliseconds(0)); }
+
+// ---- the line channel ----------------------------------------------------------------------
+
+WriteStatus BotProcess::write_line(std::string_view line, Deadline deadline) {
+  if (stdin_fd_ < 0) return WriteStatus::closed;
+  std::string data;
+  data.reserve(line.size() + 1);
+  data.append(line).push_back('\n');
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(stdin_fd_, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      const short ev = wait_for(stdin_fd_, POLLOUT, deadline);
+      if (ev == 0) return WriteStatus::timeout;
+      if ((ev & POLLOUT) == 0) return WriteStatus::closed;  // POLLERR: the reader is gone
+      continue;
+    }
+    return WriteStatus::closed;  // EPIPE: the bot is gone
+  }
+  return WriteStatus::ok;
+}
+
+ReadResult BotProcess::read_line(Deadline deadline) {
+  ReadResult r;
+  std::size_t scanned = 0;
+  for (;;) {
+    const auto nl = buffer_.find('\n', scanned);
+    if (nl != std::string::npos && nl <= max_line_bytes_) {
+      r.status = ReadStatus::line;
+      r.line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      if (!r.line.empty() && r.line.back() == '\r') r.line.pop_back();
+      return r;
+    }
+    if (buffer_.size() > max_line_bytes_) {
+      r.status = ReadStatus::too_long;
+      r.partial = buffer_.substr(0, kPartialCap);
+      buffer_.clear();
+      return r;
+    }
+    scanned = buffer_.size();
+    if (stdout_eof_) {
+      r.status = ReadStatus::eof;
+      r.partial = buffer_.substr(0, kPartialCap);
+      return r;
+    }
+    char chunk[kReadChunk];
+    const ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
+    if (n > 0) {
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) {
+      stdout_eof_ = true;
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) {
+      stdout_eof_ = true;
+      continue;
+    }
+    if (wait_for(stdout_fd_, POLLIN, deadline) == 0) {
+      r.status = ReadStatus::timeout;
+      r.partial = buffer_.substr(0, kPartialCap);
+      return r;
+    }
+  }
+}
+
+bool BotProcess::has_unread_output() {
+  if (!buffer_.empty()) return true;
+  if (stdout_eof_ || stdout_fd_ < 0) return false;
+  char chunk[4096];
+  const ssize_t n = ::read(stdout_fd_, chunk, sizeof chunk);
+  if (n > 0) {
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    return true;
+  }
+  if (n == 0) stdout_eof_ = true;
+  return false;
+}
+
+void BotProcess::close_stdin() { close_fd(stdin_fd_); }
+
+// ---- teardown ------------------------------------------------------------------------------
+
+ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
+  if (reaped_ || pid_ <= 0) return exit_;
+  close_stdin();
+  // Wait for the bot to exit by itself (the pidfd becomes readable), without reaping yet: while
+  // the leader is unreaped its pid, which is also the process group id, cannot be reused, so the
+  // group kill below can only hit the bot's own tree.
+  bool exited = false;
+  if (pidfd_ >= 0) {
+    exited = wait_for(pidfd_, POLLIN, Clock::now() + grace) != 0;
+  }
+  ::kill(-pid_, SIGKILL);
+  siginfo_t info{};
+  int rc = -1;
+  if (pidfd_ >= 0) {
+    do {
+      rc = ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd_), &info, WEXITED);
+    } while (rc < 0 && errno == EINTR);
+  } else {
+    int status = 0;
+    do {
+      rc = ::waitpid(pid_, &status, 0);
+    } while (rc < 0 && errno == EINTR);
+    if (rc == pid_) {
+      info.si_code = WIFEXITED(status) ? CLD_EXITED : CLD_KILLED;
+      info.si_status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+      rc = 0;
+    }
+  }
+  if (rc == 0) {
+    exit_ = decode(info);
+    exit_.killed_by_referee = !exited && exit_.kind == ExitStatus::Kind::signaled && exit_.code == SIGKILL;
+  }
+  reaped_ = true;
+  // Descendants that stayed in the bot's process group were killed above; those whose parent
+  // died came back to us (we are a subreaper). Reap them, re-killing late arrivals.
+  const auto until = Clock::now() + kSweepLimit;
+  while (Clock::now() < until) {
+    siginfo_t gone{};
+    if (::waitid(P_PGID, static_cast<id_t>(pid_), &gone, WEXITED | WNOHANG) == 0 && gone.si_pid != 0) continue;
+    if (::kill(-pid_, 0) != 0) break;  // nothing of the group is left
+    ::kill(-pid_, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  close_fd(pidfd_);
+  close_fd(stdout_fd_);
+  if (stderr_) stderr_->stop();
+  return exit_;
+}
+
+std::uint64_t BotProcess::stderr_bytes() const { return stderr_ ? stderr_->total.load() : 0; }
+
+std::vector<std::string> BotProcess::stderr_tail(std::size_t lines) const {
+  std::string ring;
+  if (stderr_) {
+    std::lock_guard lock(stderr_->mu);
+    ring = stderr_->ring;
+  }
+  std::vector<std::string> out;
+  std::size_t end = ring.size();
+  if (end > 0 && ring[end - 1] == '\n') --end;
+  while (end > 0 && out.size() < lines) {
+    const auto start = ring.rfind('\n', end - 1);
+    const std::size_t from = start == std::string::npos ? 0 : start + 1;
+    // A long line keeps its end, where the reason usually is.
+    const std::size_t first = std::max(from, end > kTailLineCap ? end - kTailLineCap : 0);
+    std::string line = ring.substr(first, end - first);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(std::move(line));
+    if (start == std::string::npos) break;
+    end = start;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace arena::bots

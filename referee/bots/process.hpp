@@ -1,0 +1,106 @@
+#pragma once
+// One bot process and the line channel to it. Knows nothing of games or of the protocol.
+//
+// A bot runs in its own session (so its process group is the whole tree it starts, unless a
+// descendant calls setsid itself), with a clean explicit environment, only descriptors 0-2, a
+// parent-death signal and no core files. Every wait has an absolute deadline, writes included:
+// a bot that stops reading cannot block the referee. stderr is drained continuously by a small
+// thread into a capped log file, so a chatty bot never blocks and never fills the disk.
+//
+// Boost.Process is used only to fork and exec (with an on_exec_setup hook doing the child-side
+// set-up and exec errors reported back); waiting, reading, writing, killing and reaping are our
+// own POSIX code, because those parts of Boost.Process 1.74 misbehave (bot-processes.md §1).
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "referee/core/result.hpp"
+
+namespace arena::bots {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+// Once per process, before any bot starts: ignore SIGPIPE (a write to a dead bot is EPIPE, never
+// the referee's death), become a child subreaper (orphaned bot descendants come back to us to be
+// killed and reaped), and make sure descriptors 0-2 are open so pipes never land on them.
+void init_process_wide();
+
+struct SpawnOptions {
+  std::vector<std::string> argv;      // argv[0] is looked up in the PATH of `env` if it has no '/'
+  std::filesystem::path working_dir;  // empty: the referee's own
+  std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
+  std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
+  std::uint64_t stderr_cap = 1 << 20;
+  std::size_t max_line_bytes = 1 << 16;  // a longer line from the bot is `too_long`
+};
+
+enum class ReadStatus { line, timeout, too_long, eof };
+
+struct ReadResult {
+  ReadStatus status = ReadStatus::timeout;
+  std::string line;     // without its newline (and a trailing '\r'), when status == line
+  std::string partial;  // otherwise: the bytes received so far (capped), for the fault record
+};
+
+enum class WriteStatus { ok, timeout, closed };
+
+// How a process ended.
+struct ExitStatus {
+  enum class Kind { running, exited, signaled };
+  Kind kind = Kind::running;
+  int code = 0;    // exit code, or signal number
+  bool killed_by_referee = false;  // the signal was the referee's teardown SIGKILL
+  std::string describe() const;    // "exit code 3", "killed by signal SIGABRT", ...
+};
+
+class BotProcess {
+ public:
+  // Starts the bot. An error is a clear sentence ("cannot start \"x\": No such file or directory").
+  static Result<std::unique_ptr<BotProcess>> spawn(const SpawnOptions& options);
+
+  BotProcess(const BotProcess&) = delete;
+  BotProcess& operator=(const BotProcess&) = delete;
+  ~BotProcess();  // kills and reaps whatever is still running
+
+  // Writes `line` plus a newline, all of it by `deadline` or not at all (timeout).
+  WriteStatus write_line(std::string_view line, Deadline deadline);
+  // The next line from the bot's stdout, waiting until `deadline` at most.
+  ReadResult read_line(Deadline deadline);
+  // True when the bot has written something nobody asked for yet (checked without waiting).
+  bool has_unread_output();
+  void close_stdin();
+
+  // Closes stdin, gives the bot `grace` to exit by itself, then kills its whole process group
+  // and reaps it (and any of its descendants that were reparented to us). Idempotent.
+  ExitStatus shutdown(std::chrono::milliseconds grace);
+
+  pid_t pid() const { return pid_; }
+  std::uint64_t stderr_bytes() const;  // everything the bot wrote on stderr, logged or not
+  // The last `lines` lines of stderr (each cut to a few hundred bytes).
+  std::vector<std::string> stderr_tail(std::size_t lines) const;
+
+ private:
+  struct StderrDrain;
+  BotProcess() = default;
+
+  pid_t pid_ = -1;
+  int pidfd_ = -1;
+  int stdin_fd_ = -1;
+  int stdout_fd_ = -1;
+  bool stdout_eof_ = false;
+  std::size_t max_line_bytes_ = 1 << 16;
+  std::string buffer_;  // bytes read from stdout, not yet returned as a line
+  std::unique_ptr<StderrDrain> stderr_;
+  bool reaped_ = false;
+  ExitStatus exit_;
+};
+
+}  // namespace arena::bots
