@@ -124,7 +124,7 @@ TEST_CASE("no request shows a seat a card it may not see", "[match][leak]") {
       for (auto c : other.hand) hidden.insert(c);
       for (auto c : s.deck) hidden.insert(c);
       for (const auto& slot : other.telescope) {
-        if (!slot.empty() && !slot.face_up) hidden.insert(slot.card);
+        if (!slot.empty() && !slot.face_up && !slot.seen) hidden.insert(slot.card);
       }
       if (s.phase == stellar::Phase::choose_starter) {
         for (auto c : other.starters) hidden.insert(c);

@@ -67,7 +67,7 @@ json telescope_json(const State& s, const Player& p, bool owner) {
       out.push_back(nullptr);
     } else if (slot.face_up) {
       out.push_back({{"face", "up"}, {"card", card_json(s, slot.card)}});
-    } else if (owner) {
+    } else if (owner || slot.seen) {
       out.push_back({{"face", "down"}, {"card", card_json(s, slot.card)}});
     } else {
       out.push_back({{"face", "down"}});
@@ -206,7 +206,7 @@ json to_json(const State& s) {
   for (const Player& p : s.players) {
     json telescope = json::array();
     for (const Slot& slot : p.telescope) {
-      telescope.push_back(slot.empty() ? json(nullptr) : json({{"card", slot.card}, {"face_up", slot.face_up}}));
+      telescope.push_back(slot.empty() ? json(nullptr) : json({{"card", slot.card}, {"face_up", slot.face_up}, {"seen", slot.seen}}));
     }
     players.push_back({{"starters", p.starters},
                        {"starter_choice", opt(p.starter_choice)},
@@ -266,7 +266,7 @@ Result<State> state_from_json(const json& j) {
       p.notebook = pj.at("notebook").get<std::vector<CardId>>();
       for (std::size_t i = 0; i < kTelescopeSlots; ++i) {
         const json& sj = pj.at("telescope").at(i);
-        p.telescope[i] = sj.is_null() ? Slot{} : Slot{sj.at("card").get<std::int16_t>(), sj.at("face_up").get<bool>()};
+        p.telescope[i] = sj.is_null() ? Slot{} : Slot{sj.at("card").get<std::int16_t>(), sj.at("face_up").get<bool>(), sj.value("seen", false)};
       }
     }
     s.refresh_pending = j.at("refresh_pending").get<bool>();

@@ -321,7 +321,7 @@ void apply(State& s, const Action& a) {
 
     case ActionKind::place:
       assert(s.phase == Phase::place && p.telescope[idx(a.slot)].empty());
-      p.telescope[idx(a.slot)] = Slot{s.placing, a.face_up};
+      p.telescope[idx(a.slot)] = Slot{s.placing, a.face_up, !a.face_up};
       s.placing = kNone;
       end_turn(s);
       return;
@@ -375,7 +375,7 @@ void redeal_unseen(State& s, Seat seat, Rng& rng) {
   for (CardId c : other.hand) pool.push_back(c);
   for (CardId c : s.deck) pool.push_back(c);
   for (const Slot& slot : other.telescope) {
-    if (!slot.empty() && !slot.face_up) pool.push_back(static_cast<CardId>(slot.card));
+    if (!slot.empty() && !slot.face_up && !slot.seen) pool.push_back(static_cast<CardId>(slot.card));
   }
   if (s.phase == Phase::choose_starter) {
     // Nothing is dealt yet but starters: the other seat's two and the fifth are interchangeable.
@@ -395,7 +395,7 @@ void redeal_unseen(State& s, Seat seat, Rng& rng) {
   std::sort(other.hand.begin(), other.hand.end());
   for (CardId& c : s.deck) c = pool[next++];
   for (Slot& slot : other.telescope) {
-    if (!slot.empty() && !slot.face_up) slot.card = pool[next++];
+    if (!slot.empty() && !slot.face_up && !slot.seen) slot.card = pool[next++];
   }
   if (other.keep_choice != kNone) other.keep_choice = other.hand[rng.below(other.hand.size())];
 }
@@ -478,7 +478,7 @@ std::uint64_t hash(const State& s) {
     h.i64(p.starters[0]).i64(p.starters[1]).i64(p.starter_choice).i64(p.keep_choice);
     cards(p.hand);
     cards(p.notebook);
-    for (const Slot& slot : p.telescope) h.i64(slot.card).u64(slot.face_up);
+    for (const Slot& slot : p.telescope) h.i64(slot.card).u64(slot.face_up).u64(slot.seen);
   }
   h.u64(s.refresh_pending).i64(s.placing).i64(s.last_step3_slot);
   return h.digest();

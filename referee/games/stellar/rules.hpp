@@ -59,6 +59,9 @@ enum class Area : std::uint8_t { telescope, notebook };
 struct Slot {
   std::int16_t card = kNone;
   bool face_up = false;
+  // A face-down card whose face both players saw: it came from the row or the top of the deck in
+  // Step 3 (rules.md S3/S4). Only face-down cards played from hand keep their face secret.
+  bool seen = false;
   bool empty() const { return card == kNone; }
   bool operator==(const Slot&) const = default;
 };

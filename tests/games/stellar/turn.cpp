@@ -379,6 +379,21 @@ TEST_CASE("S4: a card played face down from hand shows its face to its owner onl
   CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
 }
 
+TEST_CASE("S3/S4: a Step 3 card placed face down keeps the face both players saw", "[stellar][S4]") {
+  Table t = opening();
+  t.hand(0, {"Jupiter 4", "Venus 2"});
+  t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"});
+  t.deck({"Cloud 2", "Moon 2"});
+  State& s = t.state();
+  apply(s, take(s, 5));
+  // Venus 2 to the notebook: row slot 2 (Mercury 1, public) comes to the telescope, face down.
+  apply(s, play_notebook(s, t.in_hand(0, "Venus 2")));
+  apply(s, place(s, 7, Face::down));
+  const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
+  CHECK(theirs["face"] == "down");
+  CHECK(theirs["card"]["name"] == "Mercury 1");
+}
+
 // ---- A3 deck -------------------------------------------------------------------------------
 
 TEST_CASE("Deck: when it runs out, the discard pile is shuffled into a new deck", "[stellar][A3]") {
