@@ -48,7 +48,9 @@ Result<json> parse_line(std::string_view line, const ParseLimits& limits) {
   // anything recursive (dump, destruction) can run deep.
   std::vector<std::set<std::string>> keys;
   auto callback = [&](int depth, json::parse_event_t event, json& parsed) -> bool {
-    if (static_cast<std::size_t>(depth) > limits.max_depth) {
+    // A container opened at depth d is nesting level d + 1 (the message itself is level 1).
+    const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
+    if (opens && static_cast<std::size_t>(depth) >= limits.max_depth) {
       throw Refused{fmt::format("nesting deeper than {}", limits.max_depth)};
     }
     switch (event) {
@@ -78,7 +80,8 @@ Result<json> parse_line(std::string_view line, const ParseLimits& limits) {
   } catch (const Refused& r) {
     return fail(r.reason);
   } catch (const json::exception& e) {
-    return fail(fmt::format("invalid JSON: {}", e.what()));
+    // nlohmann quotes the offending bytes ("last read: ..."), which may be invalid UTF-8.
+    return fail(fmt::format("invalid JSON: {}", escape_bytes(e.what())));
   }
 }
 
@@ -161,7 +164,7 @@ Result<ActionReply> read_action(const json& m, std::int64_t expected_id, std::si
   if (id == m.end() || !id->is_number_integer()) return fail(std::string("\"id\" must be an integer"));
   reply.id = id->get<std::int64_t>();
   if (reply.id != expected_id) {
-    return fail(fmt::format("wrong request id {} (expected {})", reply.id, expected_id));
+    return fail(fmt::format("wrong request id {} (expected {})", to_line(*id), expected_id));
   }
   auto action = m.find("action");
   if (action == m.end()) return fail(std::string("no \"action\""));

@@ -184,7 +184,8 @@ int run_play(const PlayArgs& a) {
     fmt::print(stderr, "referee play: {}\n", result.error());
     return kUsage;
   }
-  std::cout << result->result.dump() << std::endl;
+  // Bot bytes (names, stderr tails) may hold invalid UTF-8: to_line replaces it, never throws.
+  std::cout << protocol::to_line(result->result) << std::endl;
   print_summary(*result);
   if (result->end == "interrupted") return kInterrupted;
   return result->end == "fault" ? kBotFault : kFinished;
