@@ -228,7 +228,8 @@ int main(int argc, char** argv) {
     PlayArgs play;
     auto* p = app.add_subcommand("play", "Play one match between bot executables");
     p->add_option("--game", play.game, "Game to play (see `referee games`)")->capture_default_str();
-    p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order")->required();
+    // Not ->required(): an unknown flag should be reported before a missing --bot.
+    p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order");
     p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
     p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)");
     p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>-s<seed>.jsonl)");

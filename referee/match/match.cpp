@@ -38,9 +38,27 @@ std::string utc_now() {
   return buf;
 }
 
+// "random_bot" for "build/sample_bots/random_bot", "bot.py" for "python3 -u bot.py".
+std::string program_name(const std::vector<std::string>& argv) {
+  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby", "perl", "java",
+                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
+  std::size_t i = 0;
+  auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
+  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
+    for (std::size_t k = 1; k < argv.size(); ++k) {
+      if (!argv[k].empty() && argv[k][0] != '-') {
+        i = k;
+        break;
+      }
+    }
+  }
+  return base(i);
+}
+
 // Everything about one seat during the match.
 struct Seat_ {
   Seat seat = 0;
+  bool name_given = false;  // --name; otherwise the bot's own name from its ready message
   std::unique_ptr<BotProcess> process;
   SeatReport report;
   double bank_ms = 0;
@@ -79,8 +97,11 @@ class Match {
     for (int i = 0; i < seats; ++i) {
       Seat_ s;
       s.seat = i;
-      s.report.command = o_.bots[static_cast<std::size_t>(i)].command;
-      s.report.name = o_.bots[static_cast<std::size_t>(i)].name;
+      const BotSpec& spec = o_.bots[static_cast<std::size_t>(i)];
+      s.report.command = spec.command;
+      s.name_given = !spec.name.empty();
+      // Until the bot names itself (a bot that fails the handshake never does): its program.
+      s.report.name = s.name_given ? spec.name : program_name(split_command(spec.command).value());
       s.report.stderr_log = o_.log_dir / fmt::format("{}.seat{}.stderr.log", o_.log_stem, i);
       s.bank_ms = static_cast<double>(limits_.time_bank_ms);
       seats_.push_back(std::move(s));
@@ -117,7 +138,7 @@ class Match {
         record_fault(s, FaultKind::malformed, 0, "handshake: " + ready.error(), protocol::to_line(*message));
         return;
       }
-      if (s.report.name.empty()) s.report.name = ready->name;
+      if (!s.name_given) s.report.name = ready->name;
       s.report.version = ready->version;
     }
   }
@@ -429,7 +450,10 @@ Result<MatchResult> play(const Options& o) {
   if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (see `referee games`)", o.game));
   const int seats = static_cast<int>(o.bots.size());
   if (seats < game->info().min_seats || seats > game->info().max_seats) {
-    return fail(fmt::format("{} needs {} to {} bots, got {}", o.game, game->info().min_seats, game->info().max_seats, seats));
+    const auto& info = game->info();
+    const std::string wanted = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
+                                                               : fmt::format("{} to {}", info.min_seats, info.max_seats);
+    return fail(fmt::format("{} needs {} bots (one --bot per seat), got {}", o.game, wanted, seats));
   }
   for (const BotSpec& b : o.bots) {
     if (auto argv = split_command(b.command); !argv) return fail(argv.error());

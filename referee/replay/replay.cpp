@@ -123,8 +123,8 @@ Result<Replay> parse(std::istream& in) {
         false);
     if (too_deep) return fail(fmt::format("line {}: nested deeper than {}", number, kMaxDepth));
     if (j.is_discarded() || !j.is_object()) {
-      // A line cut short by a killed referee can only be the last one.
-      if (in.peek() == EOF) break;
+      // A line cut short by a killed referee can only be the last one, after the header.
+      if (in.peek() == EOF && have_header) break;
       return fail(fmt::format("line {}: not a JSON object", number));
     }
     const std::string type = j.value("type", "");

@@ -59,7 +59,7 @@ TEST_CASE("referee: usage errors exit with 2 and say what is wrong", "[cli]") {
   CHECK_THAT(c.out, Contains("facedown_step3"));
   c = testing::run(fmt::format("{} play --bot {} --out {} 2>&1", referee(), testing::random_bot(), out_dir()));
   CHECK(c.exit_code == 2);
-  CHECK_THAT(c.out, Contains("needs 2 to 2 bots"));
+  CHECK_THAT(c.out, Contains("needs 2 bots (one --bot per seat), got 1"));
   c = testing::run(fmt::format("{} play {} --decision-ms -5 2>&1", referee(), bots));
   CHECK(c.exit_code == 2);
   c = testing::run(referee() + " 2>&1");
