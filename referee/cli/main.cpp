@@ -89,6 +89,7 @@ void print_summary(const match::MatchResult& m) {
   }
   fmt::print(stderr, "{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
   if (m.end == "finished") {
+    fmt::print(stderr, "{}", m.table);
     const auto scores = r.at("scores");
     std::string line;
     for (std::size_t i = 0; i < m.seats.size(); ++i) {

@@ -9,7 +9,7 @@
 //     static Result<State> new_game(const Config&, std::uint64_t seed, int seats);
 //     // and, found on State/Action: is_over, to_act, legal_actions(state, vector&), apply,
 //     // is_legal, view, outcome_json, scores, to_json, state_from_json, action_from_json,
-//     // hash, redeal_unseen, check_invariants.
+//     // describe, hash, redeal_unseen, check_invariants.
 //   };
 
 #include <algorithm>
@@ -66,6 +66,7 @@ class AdaptedState final : public GameState {
   json outcome() const override { return Traits::outcome_json(state_); }
   std::vector<double> scores() const override { return Traits::scores(state_); }
   json to_json() const override { return Traits::state_to_json(state_); }
+  std::string describe() const override { return Traits::describe(state_); }
   std::uint64_t hash() const override { return Traits::hash(state_); }
   void redeal_unseen(Seat seat, Rng& rng) override { Traits::redeal_unseen(state_, seat, rng); }
   Status check_invariants() const override { return Traits::check_invariants(state_); }

@@ -42,6 +42,7 @@ class GameState {
   virtual json outcome() const = 0;            // scores, winner, breakdown; only when over
   virtual std::vector<double> scores() const = 0;  // points per seat; only when over
   virtual json to_json() const = 0;            // the full state (never sent to a bot)
+  virtual std::string describe() const = 0;    // the table and any score, as text for people
   virtual std::uint64_t hash() const = 0;      // stable across machines
 
   // Test support: redeal what `seat` cannot see; check the game's own invariants.

@@ -322,7 +322,11 @@ class Match {
     std::vector<int> ranks(static_cast<std::size_t>(seats), 1);
     if (end_ == "finished") {
       const auto scores = state_->scores();
-      r["scores"] = scores;
+      r["scores"] = json::array();
+      for (double x : scores) {
+        // Whole points print as integers ("79", not "79.0"); rank points may be fractional.
+        r["scores"].push_back(x == static_cast<double>(static_cast<std::int64_t>(x)) ? json(static_cast<std::int64_t>(x)) : json(x));
+      }
       r["outcome"] = state_->outcome();
       for (int i = 0; i < seats; ++i) {
         for (int k = 0; k < seats; ++k) {
@@ -377,6 +381,7 @@ class Match {
     m.result = std::move(result);
     m.replay = o_.replay_path;
     m.decisions = decisions_;
+    if (end_ == "finished") m.table = state_->describe();
     for (const Seat_& s : seats_) m.seats.push_back(s.report);
     return m;
   }

@@ -80,6 +80,7 @@ struct MatchResult {
   std::filesystem::path replay;
   std::vector<SeatReport> seats;
   std::int64_t decisions = 0;
+  std::string table;  // the final table and score breakdown for people, when finished
 };
 
 // Plays one match. An error is a set-up problem of the caller (unknown game, refused config,

@@ -5,6 +5,7 @@
 #include "referee/games/stellar/json.hpp"
 #include "referee/games/stellar/rules.hpp"
 #include "referee/games/stellar/scoring.hpp"
+#include "referee/games/stellar/text.hpp"
 
 namespace arena::stellar {
 
@@ -33,6 +34,7 @@ struct Traits {
   }
   static nlohmann::json state_to_json(const State& s) { return stellar::to_json(s); }
   static Result<State> state_from_json(const nlohmann::json& j) { return stellar::state_from_json(j); }
+  static std::string describe(const State& s) { return stellar::describe(s); }
   static std::uint64_t hash(const State& s) { return stellar::hash(s); }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { stellar::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return stellar::check_invariants(s); }
