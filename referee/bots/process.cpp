@@ -19,8 +19,6 @@
 
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
-#include <boost/process/env.hpp>
-#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <fmt/format.h>
@@ -257,11 +255,12 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     }
   }
 
-  bp::environment env;
-  for (const std::string& e : o.env) {
-    const auto eq = e.find('=');
-    env[e.substr(0, eq)] = e.substr(eq + 1);
-  }
+  // The bot's environment as execve wants it. Not through bp::environment: its find() reads past
+  // the end of shorter entries in Boost 1.74 (AddressSanitizer: heap-buffer-overflow), so the
+  // executor's envp is set directly in an on_setup hook instead.
+  std::vector<char*> envp;
+  for (const std::string& e : o.env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   const std::string dir = o.working_dir.empty() ? std::string() : o.working_dir.string();
   const pid_t parent = ::getpid();
   const int child_in = in[0], child_out = out[1], child_err = err[1];
@@ -292,7 +291,9 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   pid_t failed_pid = -1;
   std::error_code ec;
   std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
-  bp::child child(bp::exe = *exe, bp::args = args, env, bp::extend::on_exec_setup = setup,
+  bp::child child(bp::exe = *exe, bp::args = args,
+                  bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); },
+                  bp::extend::on_exec_setup = setup,
                   bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
   for (int fd : {in[0], out[1], err[1]}) ::close(fd);
   if (ec || !child.valid()) {
