@@ -29,9 +29,9 @@ build=build
 flags=()
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
-  flags+=(-DARENA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+  # Debug keeps the asserts; -O1 makes the sanitized suite several times faster than -O0.
+  flags+=(-DARENA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1")
 fi
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
-fi
+# Configuring again is cheap and keeps the cache in step with this script's flags.
+cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -- -j"$(nproc)"

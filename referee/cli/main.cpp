@@ -1,7 +1,10 @@
 // The `referee` executable: the only code that reads argv, the environment and files given by
 // the user. Subcommands: play, games, verify (docs/cli.md).
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <atomic>
 #include <csignal>
@@ -48,6 +51,21 @@ std::string timestamp() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
   return buf;
+}
+
+// A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
+// Claimed by creating `<stem>.jsonl` exclusively, so two matches started in the same second with
+// the same seed never write into each other's files.
+std::string claim_stem(const fs::path& dir, const std::string& base) {
+  for (int n = 1;; ++n) {
+    const std::string stem = n == 1 ? base : fmt::format("{}-{}", base, n);
+    const int fd = ::open((dir / (stem + ".jsonl")).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ::close(fd);
+      return stem;
+    }
+    if (errno != EEXIST || n > 1000) return stem;  // the replay writer reports the real problem
+  }
 }
 
 // --config takes JSON text or @FILE.
@@ -151,6 +169,12 @@ int run_play(const PlayArgs& a) {
     fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
     return kUsage;
   }
+  std::error_code ec;
+  fs::create_directories(a.out, ec);
+  if (ec) {
+    fmt::print(stderr, "referee play: cannot create the output folder {}: {}\n", a.out, ec.message());
+    return kUsage;
+  }
   match::Options o;
   o.game = a.game;
   o.config = *config;
@@ -163,17 +187,11 @@ int run_play(const PlayArgs& a) {
   o.time_scale = a.time_scale;
   o.grace = std::chrono::milliseconds(a.grace_ms);
   o.log_dir = a.out;
-  o.log_stem = fmt::format("{}-{}-s{}", a.game, timestamp(), o.seed);
+  o.log_stem = claim_stem(a.out, fmt::format("{}-{}-s{}", a.game, timestamp(), o.seed));
   o.replay_path = a.replay.empty() ? fs::path(a.out) / (o.log_stem + ".jsonl") : fs::path(a.replay);
   o.working_dir = fs::current_path();
   o.env = bot_environment(o.working_dir, a.env);
   o.stop = &g_stop;
-  std::error_code ec;
-  fs::create_directories(o.log_dir, ec);
-  if (ec) {
-    fmt::print(stderr, "referee play: cannot create the output folder {}: {}\n", o.log_dir.string(), ec.message());
-    return kUsage;
-  }
   if (a.verbose) {
     fmt::print(stderr, "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
                o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);

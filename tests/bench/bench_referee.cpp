@@ -36,7 +36,7 @@ std::vector<double> raw_round_trips(std::size_t line_bytes, int n) {
   spawn.argv = {"/bin/cat"};
   spawn.working_dir = fs::current_path();
   spawn.env = {"PATH=/usr/bin:/bin"};
-  spawn.stderr_path = fs::temp_directory_path() / "bench_referee_cat.stderr";
+  spawn.stderr_path = fs::path("logs") / "bench_referee_cat.stderr.log";
   auto cat = bots::BotProcess::spawn(spawn);
   if (!cat) {
     fmt::print(stderr, "cannot start cat: {}\n", cat.error());
@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
   }
   bots::init_process_wide();
   const int matches = argc > 3 ? std::atoi(argv[3]) : 200;
-  const fs::path out = fs::temp_directory_path() / "bench_referee";
+  // Run-time files go under logs/ (run from the project root), removed at the end.
+  const fs::path out = fs::path("logs") / "bench_referee";
   fs::create_directories(out);
 
   auto run = [&](const std::string& a, const std::string& b, const char* label) {
