@@ -1,0 +1,79 @@
+#include "referee/league/record.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace arena::league {
+
+json to_json(const MatchRecord& r) {
+  json seats = json::array();
+  for (const SeatRecord& s : r.seats) {
+    seats.push_back({{"bot", s.bot},
+                     {"score", s.score},
+                     {"rank", s.rank},
+                     {"decision_ms", s.decision_ms},
+                     {"stderr_bytes", s.stderr_bytes}});
+  }
+  json j = {{"journal", kJournalVersion}, {"index", r.index}, {"deal", r.deal},   {"leg", r.leg},
+            {"seed", r.seed},             {"end", r.end},     {"seats", seats},   {"fault", nullptr},
+            {"replay", r.replay},         {"rerun", r.rerun}};
+  if (r.fault) {
+    j["fault"] = {{"seat", r.fault->seat},
+                  {"kind", r.fault->kind},
+                  {"request_id", r.fault->request_id},
+                  {"message", r.fault->message}};
+  }
+  return j;
+}
+
+Result<MatchRecord> record_from_json(const json& j) {
+  try {
+    if (!j.is_object()) return fail(std::string("a journal line must be a JSON object"));
+    if (j.value("journal", 0) != kJournalVersion) {
+      return fail(fmt::format("journal version {} is not supported (expected {})", j.value("journal", json(nullptr)).dump(),
+                              kJournalVersion));
+    }
+    MatchRecord r;
+    r.index = j.at("index").get<std::uint64_t>();
+    r.deal = j.at("deal").get<std::uint64_t>();
+    r.leg = j.at("leg").get<int>();
+    r.seed = j.at("seed").get<std::uint64_t>();
+    r.end = j.at("end").get<std::string>();
+    if (r.end != "finished" && r.end != "fault") return fail(fmt::format("unknown end \"{}\"", r.end));
+    for (const json& s : j.at("seats")) {
+      SeatRecord seat;
+      seat.bot = s.at("bot").get<std::string>();
+      seat.score = s.at("score").get<double>();
+      seat.rank = s.at("rank").get<int>();
+      seat.decision_ms = s.at("decision_ms").get<std::vector<double>>();
+      seat.stderr_bytes = s.value("stderr_bytes", std::uint64_t{0});
+      r.seats.push_back(std::move(seat));
+    }
+    if (r.seats.size() < 2) return fail(std::string("a match needs at least 2 seats"));
+    if (const json& f = j.at("fault"); !f.is_null()) {
+      r.fault = FaultRecord{f.at("seat").get<int>(), f.at("kind").get<std::string>(), f.at("request_id").get<std::int64_t>(),
+                            f.at("message").get<std::string>()};
+      if (r.fault->seat < 0 || static_cast<std::size_t>(r.fault->seat) >= r.seats.size()) {
+        return fail(fmt::format("fault seat {} out of range", r.fault->seat));
+      }
+    }
+    r.replay = j.value("replay", "");
+    r.rerun = j.value("rerun", "");
+    return r;
+  } catch (const json::exception& e) {
+    return fail(fmt::format("malformed journal line: {}", e.what()));
+  }
+}
+
+double rank_points(const MatchRecord& r, int seat) {
+  const int n = static_cast<int>(r.seats.size());
+  const int rank = r.seats[static_cast<std::size_t>(seat)].rank;
+  const int tied = static_cast<int>(std::count_if(r.seats.begin(), r.seats.end(), [&](const SeatRecord& s) { return s.rank == rank; }));
+  // Places rank .. rank+tied-1 (1-based), each worth (n - place) / (n - 1); the tied share them.
+  double sum = 0;
+  for (int place = rank; place < rank + tied; ++place) sum += static_cast<double>(n - place) / static_cast<double>(n - 1);
+  return sum / tied;
+}
+
+}  // namespace arena::league

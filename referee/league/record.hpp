@@ -1,0 +1,56 @@
+#pragma once
+// One finished league match as the journal (results.jsonl) stores it: everything standings,
+// ratings and resume need, one JSON object per line. Written by the league runner, read back by
+// --resume and by the standings code.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/result.hpp"
+
+namespace arena::league {
+
+using nlohmann::json;
+
+inline constexpr int kJournalVersion = 1;
+
+struct SeatRecord {
+  std::string bot;                  // the league's name of the bot in this seat
+  double score = 0;                 // the game's own points (Stellar: its final score); 0 on a fault
+  int rank = 1;                     // 1 = best; tied seats share a rank; the offender of a fault is last
+  std::vector<double> decision_ms;  // wall time of each of its decisions, in order
+  std::uint64_t stderr_bytes = 0;
+};
+
+struct FaultRecord {
+  int seat = 0;
+  std::string kind;  // timeout, malformed, illegal, crash, output_limit
+  std::int64_t request_id = 0;
+  std::string message;
+};
+
+struct MatchRecord {
+  std::uint64_t index = 0;  // position in the league's schedule, 0-based and unique
+  std::uint64_t deal = 0;   // deal number: the games of one duplicate deal share it (and the seed)
+  int leg = 0;              // 0, or 1 for the seats-rotated replay of the same deal
+  std::uint64_t seed = 0;
+  std::string end;          // "finished" or "fault"
+  std::vector<SeatRecord> seats;  // in seat order
+  std::optional<FaultRecord> fault;
+  std::string replay;       // path of the replay file
+  std::string rerun;        // one shell command that re-runs this match alone
+};
+
+json to_json(const MatchRecord& record);
+Result<MatchRecord> record_from_json(const json& j);
+
+// Points of a seat from its rank among `seats` seats: 1 for a sole winner, 0 for the last,
+// linear in between, ties sharing the average of the places they cover. For 2 seats: win 1,
+// draw 0.5, loss 0.
+double rank_points(const MatchRecord& record, int seat);
+
+}  // namespace arena::league
