@@ -202,6 +202,7 @@ class Match {
       s.report.total_ms += took;
       s.report.max_ms = std::max(s.report.max_ms, took);
       ++s.report.decisions;
+      s.report.decision_ms.push_back(took);
       replay::Step step;
       step.n = decisions_;
       step.seat = s.seat;

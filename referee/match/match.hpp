@@ -70,6 +70,7 @@ struct SeatReport {
   double total_ms = 0;  // wall time spent deciding
   double max_ms = 0;
   std::int64_t decisions = 0;
+  std::vector<double> decision_ms;  // each decision's wall time, in order
   std::string exit;  // how the process ended
 };
 

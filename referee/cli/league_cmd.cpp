@@ -1,0 +1,257 @@
+#include "referee/cli/league_cmd.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "protocol/codec.hpp"
+#include "referee/cli/common.hpp"
+#include "referee/league/league.hpp"
+#include "referee/league/standings.hpp"
+
+namespace arena::cli {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string self_path() {
+  std::error_code ec;
+  const auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("referee") : p.string();
+}
+
+std::string duration_text(double seconds) {
+  const auto s = static_cast<long>(seconds + 0.5);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s / 60) % 60);
+}
+
+// One line per finished match: the result, and the command that re-runs it alone.
+std::string match_line(const league::MatchRecord& r) {
+  std::string players;
+  for (const auto& s : r.seats) players += fmt::format("{}{} {}", players.empty() ? "" : " - ", s.bot, s.score);
+  std::string what;
+  if (r.fault) {
+    what = fmt::format("{} forfeits: {} at request {}", r.seats[static_cast<std::size_t>(r.fault->seat)].bot, r.fault->kind,
+                       r.fault->request_id);
+  } else {
+    std::vector<std::string> first;
+    for (const auto& s : r.seats) {
+      if (s.rank == 1) first.push_back(s.bot);
+    }
+    what = first.size() == 1              ? first[0] + " wins"
+           : first.size() == r.seats.size() ? std::string("draw")
+                                            : fmt::format("shared first: {}", fmt::join(first, ", "));
+  }
+  return fmt::format("m{:06} deal {} leg {} seed {}: {} ({})\n  rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
+                     r.rerun);
+}
+
+// Applies the flags given on the command line over the file's values.
+Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) {
+  league::LeagueSpec spec;
+  json base = json::object();
+  if (!a.file.empty()) {
+    std::ifstream in(a.file);
+    if (!in) return fail(fmt::format("cannot read the league file {}", a.file));
+    base = json::parse(in, nullptr, false);
+    if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", a.file));
+  } else if (a.resume && a.bots.empty()) {
+    // --resume --out DIR alone: the league as it was started.
+    const fs::path file = fs::path(a.out) / "league.json";
+    std::ifstream in(file);
+    if (!in) return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
+    base = json::parse(in, nullptr, false);
+    if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", file.string()));
+  }
+  auto parsed = league::spec_from_json(base);
+  if (!parsed) return fail(parsed.error());
+  spec = std::move(parsed).value();
+  auto given = [&](const char* flag) { return cmd.count(flag) > 0; };
+  if (!a.bots.empty()) {
+    if (!a.names.empty() && a.names.size() != a.bots.size()) {
+      return fail(fmt::format("{} --name for {} --bot; give one per bot or none", a.names.size(), a.bots.size()));
+    }
+    spec.bots.clear();
+    for (std::size_t i = 0; i < a.bots.size(); ++i) spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
+  }
+  if (given("--game")) spec.game = a.game;
+  if (given("--config")) {
+    auto config = read_config(a.config);
+    if (!config) return fail(config.error());
+    spec.config = *config;
+  }
+  if (given("--format")) {
+    if (a.format == "round-robin") {
+      spec.format = league::Format::round_robin;
+    } else if (a.format == "gauntlet") {
+      spec.format = league::Format::gauntlet;
+    } else {
+      return fail(fmt::format("--format {}: expected round-robin or gauntlet", a.format));
+    }
+  }
+  if (given("--seats")) spec.seats = a.seats;
+  if (given("--deals")) spec.deals = a.deals;
+  if (a.no_duplicate) spec.duplicate = false;
+  if (given("--concurrency")) spec.concurrency = a.concurrency;
+  if (given("--seed")) spec.seed = a.seed;
+  if (given("--init-ms")) spec.limits.init_ms = a.init_ms;
+  if (given("--decision-ms")) spec.limits.decision_ms = a.decision_ms;
+  if (given("--time-bank-ms")) spec.limits.time_bank_ms = a.time_bank_ms;
+  if (given("--time-scale")) spec.time_scale = a.time_scale;
+  if (given("--sprt")) {
+    auto sprt = league::parse_sprt_config(a.sprt);
+    if (!sprt) return fail(sprt.error());
+    spec.sprt = *sprt;
+  }
+  if (spec.bots.empty()) return fail(std::string("no bots: give --bot CMD (once per bot) or a league file"));
+  return league::normalize(std::move(spec));
+}
+
+Status write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  if (!out) return fail(fmt::format("cannot write {}", path.string()));
+  return {};
+}
+
+}  // namespace
+
+CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
+  auto* l = app.add_subcommand("league", "Run a league of many bots and matches in parallel (docs/league.md)");
+  l->add_option("file", a.file, "League file (JSON); flags override its values");
+  l->add_option("--bot", a.bots, "A bot's command line (repeatable)");
+  l->add_option("--name", a.names, "A name per --bot (default: from the command)");
+  l->add_option("--game", a.game, "Game (default stellar)");
+  l->add_option("--config", a.config, "Game config as JSON, or @FILE");
+  l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
+  l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(CLI::PositiveNumber);
+  l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(CLI::PositiveNumber);
+  l->add_flag("--no-duplicate", a.no_duplicate, "Play each deal once instead of once per seat rotation");
+  l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")->check(CLI::PositiveNumber);
+  l->add_option("--seed", a.seed, "League seed (default 1); match seeds derive from it");
+  l->add_option("--init-ms", a.init_ms, "Time from start to ready")->check(CLI::PositiveNumber);
+  l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(CLI::PositiveNumber);
+  l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(CLI::NonNegativeNumber);
+  l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(CLI::PositiveNumber);
+  l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
+  l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
+  l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
+  l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted");
+  l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
+  return l;
+}
+
+int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bool>* stop) {
+  LeagueArgs a = a_in;
+  if (a.resume && a.out.empty()) {
+    fmt::print(stderr, "referee league: --resume needs --out, the league's folder\n");
+    return kUsage;
+  }
+  if (a.out.empty()) a.out = (fs::path("logs") / ("league-" + timestamp())).string();
+  auto spec = build_spec(cmd, a);
+  if (!spec) {
+    fmt::print(stderr, "referee league: {}\n", spec.error());
+    return kUsage;
+  }
+  const bool bar = ::isatty(2) != 0;
+  const auto started = std::chrono::steady_clock::now();
+  std::mutex print_mu;
+  league::RunOptions o;
+  o.out = a.out;
+  o.resume = a.resume;
+  o.referee = self_path();
+  o.working_dir = fs::current_path();
+  o.env = bot_environment(o.working_dir, a.env);
+  o.stop = stop;
+  std::uint64_t before = 0;
+  bool first = true;
+  o.on_match = [&](const league::MatchRecord& r, std::uint64_t done, std::uint64_t total) {
+    if (first) {
+      before = done - 1;
+      first = false;
+    }
+    if (bar) fmt::print(stderr, "\r\033[K");
+    fmt::print("{}\n", match_line(r));
+    std::fflush(stdout);
+    if (bar) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double rate = static_cast<double>(done - before) / std::max(elapsed, 1e-3);
+      const int width = 30;
+      const auto filled = static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
+      fmt::print(stderr, "[{}{}] {}/{}  {:.1f} matches/s  ETA {}", std::string(static_cast<std::size_t>(filled), '#'),
+                 std::string(static_cast<std::size_t>(width - filled), '.'), done, total, rate,
+                 duration_text(static_cast<double>(total - done) / std::max(rate, 1e-9)));
+    }
+  };
+  o.on_sprt = [&](const league::SprtState& s) {
+    fmt::print("  sprt: llr {:.3f} in [{:.3f}, {:.3f}]{}\n", s.llr, s.lower, s.upper,
+               s.decision == league::SprtState::Decision::none       ? ""
+               : s.decision == league::SprtState::Decision::accept_h1 ? ": H1 accepted"
+                                                                      : ": H0 accepted");
+  };
+  fmt::print(stderr, "referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
+             league::Schedule(*spec).total(), spec->game, spec->seats, spec->duplicate.value_or(false) ? ", duplicate deals" : "",
+             spec->concurrency, a.out);
+  auto outcome = league::run(*spec, o);
+  if (bar) fmt::print(stderr, "\n");
+  if (!outcome) {
+    fmt::print(stderr, "referee league: {}\n", outcome.error());
+    return kUsage;
+  }
+  std::vector<std::string> names;
+  for (const auto& b : spec->bots) names.push_back(b.name);
+  const league::Standings standings = league::compute_standings(outcome->records, names);
+  json summary = league::standings_json(standings);
+  summary["league"] = {{"folder", a.out},
+                       {"matches_total", outcome->total},
+                       {"matches_done", outcome->records.size()},
+                       {"interrupted", outcome->interrupted},
+                       {"sprt", nullptr}};
+  if (outcome->sprt) {
+    const auto& s = *outcome->sprt;
+    summary["league"]["sprt"] = {
+        {"llr", s.llr},
+        {"lower", s.lower},
+        {"upper", s.upper},
+        {"decision", s.decision == league::SprtState::Decision::none        ? "none"
+                     : s.decision == league::SprtState::Decision::accept_h1 ? "accept_h1"
+                                                                            : "accept_h0"},
+        {"stopped_early", outcome->sprt_stopped}};
+  }
+  const fs::path out = a.out;
+  for (const auto& [file, text] : {std::pair{out / "standings.json", summary.dump(2) + "\n"},
+                                   std::pair{out / "standings.md", league::standings_markdown(standings)},
+                                   std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
+    if (auto st = write_file(file, text); !st) {
+      fmt::print(stderr, "referee league: {}\n", st.error());
+      return kUsage;
+    }
+  }
+  fmt::print(stderr, "\n{}\n", league::standings_table(standings));
+  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out, a.out);
+  if (!outcome->error.empty()) {
+    fmt::print(stderr, "referee league: stopped: {}\n", outcome->error);
+    return kInternal;
+  }
+  if (outcome->interrupted) {
+    fmt::print(stderr, "interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n",
+               outcome->records.size(), outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
+    return kInterrupted;
+  }
+  bool faults = false;
+  for (const auto& r : outcome->records) faults = faults || r.fault.has_value();
+  return a.fail_on_fault && faults ? kBotFault : kFinished;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,40 @@
+#pragma once
+// `referee league`: a league from a league file and/or flags, with a journal, resume, standings
+// in three formats and an optional SPRT (docs/league.md).
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace arena::cli {
+
+struct LeagueArgs {
+  std::string file;  // a league file (JSON); flags override its values
+  std::vector<std::string> bots;
+  std::vector<std::string> names;
+  std::string game;
+  std::string config;
+  std::string format;
+  int seats = 0;
+  std::uint64_t deals = 0;
+  bool no_duplicate = false;
+  int concurrency = 0;
+  std::uint64_t seed = 0;
+  std::int64_t init_ms = 0;
+  std::int64_t decision_ms = 0;
+  std::int64_t time_bank_ms = -1;
+  double time_scale = 0;
+  std::string sprt;
+  std::string out;
+  bool resume = false;
+  bool fail_on_fault = false;
+  std::vector<std::string> env;
+};
+
+CLI::App* add_league(CLI::App& app, LeagueArgs& args);
+int run_league(const CLI::App& command, const LeagueArgs& args, const std::atomic<bool>* stop);
+
+}  // namespace arena::cli

@@ -1,0 +1,109 @@
+#pragma once
+// A league: many matches between many bots, run in parallel, journaled, resumable.
+//
+// The schedule is a pure function of the spec and a match index (nothing is pre-built): index ->
+// (deal, leg, seats). Every deal's seed derives from the league seed and the deal number, so any
+// match re-runs alone with one printed command. With duplicate deals (the default for 2 seats)
+// each deal is played once per seat rotation with the same seed. Each finished match is appended
+// to <out>/results.jsonl and flushed; --resume plays exactly the indices missing from it.
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/codec.hpp"
+#include "referee/core/result.hpp"
+#include "referee/league/record.hpp"
+#include "referee/league/stats.hpp"
+
+namespace arena::league {
+
+struct BotEntry {
+  std::string name;
+  std::string command;
+};
+
+enum class Format { round_robin, gauntlet };
+
+struct LeagueSpec {
+  std::string game = "stellar";
+  json config;  // null: the game's defaults
+  std::vector<BotEntry> bots;
+  Format format = Format::round_robin;
+  int seats = 0;            // seats per match; 0: the game's minimum
+  std::uint64_t deals = 1;  // deals per pairing (a duplicate deal is one deal)
+  std::optional<bool> duplicate;  // unset: on for 2 seats, off otherwise
+  int concurrency = 0;      // 0: the number of cores
+  std::uint64_t seed = 1;
+  protocol::Limits limits;
+  double time_scale = 1.0;
+  std::optional<SprtConfig> sprt;  // two-bot leagues only
+};
+
+// Reads a league file's JSON (docs/league.md); unknown keys are refused.
+Result<LeagueSpec> spec_from_json(const json& j);
+json to_json(const LeagueSpec& spec);
+// Checks the spec against the game (seat counts, names unique, format) and fills defaults.
+Result<LeagueSpec> normalize(LeagueSpec spec);
+
+// One scheduled match.
+struct Scheduled {
+  std::uint64_t index = 0;
+  std::uint64_t deal = 0;
+  int leg = 0;
+  std::uint64_t seed = 0;
+  std::vector<int> seat_bots;  // bot index per seat
+};
+
+class Schedule {
+ public:
+  explicit Schedule(const LeagueSpec& spec);  // spec must be normalized
+  std::uint64_t total() const { return total_; }
+  Scheduled at(std::uint64_t index) const;
+
+ private:
+  std::vector<int> group(std::uint64_t g) const;  // the g-th set of bots that meet
+  const LeagueSpec& spec_;
+  std::uint64_t groups_ = 0;  // sets of bots per deal round
+  int legs_ = 1;
+  std::uint64_t total_ = 0;
+};
+
+struct RunOptions {
+  std::filesystem::path out;            // league.json, results.jsonl, replays/, logs/, standings.*
+  bool resume = false;
+  std::string referee;                  // this executable, for the re-run commands
+  std::vector<std::string> env;         // the bots' environment
+  std::filesystem::path working_dir;
+  const std::atomic<bool>* stop = nullptr;   // Ctrl-C
+  std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
+  std::function<void(const SprtState&)> on_sprt;
+};
+
+struct LeagueOutcome {
+  std::vector<MatchRecord> records;  // every journaled match, sorted by index
+  std::uint64_t total = 0;           // matches in the schedule
+  std::uint64_t played_now = 0;      // matches this run added
+  bool interrupted = false;
+  std::optional<SprtState> sprt;     // the last SPRT state, when a test ran
+  bool sprt_stopped = false;         // the test decided before the schedule ended
+  std::string error;                 // a journal write error, if any (the league stopped)
+};
+
+// Runs (or resumes) a league. An error is a set-up problem (an unusable output folder, a journal
+// of another league, a refused spec); faults of bots are results.
+Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
+
+// Reads <out>/results.jsonl; a torn last line (a killed referee) is ignored.
+Result<std::vector<MatchRecord>> read_journal(const std::filesystem::path& path);
+
+// A string quoted for a POSIX shell ('...' with embedded quotes escaped).
+std::string shell_quote(const std::string& s);
+
+}  // namespace arena::league
