@@ -1,5 +1,6 @@
 // The `referee` executable: the only code that reads argv, the environment and files given by
-// the user. Subcommands: play, games, verify (docs/cli.md).
+// the user. Subcommands: play, games, verify, validate, league (docs/cli.md, docs/validate.md,
+// docs/league.md).
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,6 +21,9 @@
 #include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
+#include "referee/cli/common.hpp"
+#include "referee/cli/league_cmd.hpp"
+#include "referee/cli/validate.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
@@ -27,31 +31,12 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace arena;
+using namespace arena::cli;
 
 namespace {
 
-// Documented in docs/cli.md; distinct so scripts and CI can tell them apart.
-enum Exit : int {
-  kFinished = 0,
-  kBotFault = 1,
-  kUsage = 2,
-  kInternal = 3,
-  kDiverged = 4,
-  kBadReplay = 5,
-  kInterrupted = 130,
-};
-
 std::atomic<bool> g_stop{false};
 extern "C" void on_sigint(int) { g_stop.store(true); }
-
-std::string timestamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
 
 // A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
 // Claimed by creating `<stem>.jsonl` exclusively, so two matches started in the same second with
@@ -66,36 +51,6 @@ std::string claim_stem(const fs::path& dir, const std::string& base) {
     }
     if (errno != EEXIST || n > 1000) return stem;  // the replay writer reports the real problem
   }
-}
-
-// --config takes JSON text or @FILE.
-Result<json> read_config(const std::string& text) {
-  if (text.empty()) return json(nullptr);
-  std::string body = text;
-  if (text[0] == '@') {
-    std::ifstream in(text.substr(1));
-    if (!in) return fail(fmt::format("cannot read the config file {}", text.substr(1)));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    body = ss.str();
-  }
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded()) return fail(fmt::format("--config is not valid JSON: {}", text.size() > 80 ? text.substr(0, 80) + "..." : text));
-  return j;
-}
-
-std::vector<std::string> bot_environment(const fs::path& working_dir, const std::vector<std::string>& extra) {
-  const char* path = std::getenv("PATH");
-  std::vector<std::string> env = {
-      fmt::format("PATH={}", path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin"),
-      "LANG=C.UTF-8",
-      fmt::format("HOME={}", working_dir.string()),
-      // Deliberate: a Python bot that forgets flush=True still works; documented in protocol.md.
-      "PYTHONUNBUFFERED=1",
-      "PYTHONDONTWRITEBYTECODE=1",
-  };
-  env.insert(env.end(), extra.begin(), extra.end());
-  return env;
 }
 
 void print_summary(const match::MatchResult& m) {
@@ -267,6 +222,10 @@ int main(int argc, char** argv) {
     std::string replay_path;
     auto* v = app.add_subcommand("verify", "Re-simulate a replay without bots and check every step");
     v->add_option("replay", replay_path, "Replay file (.jsonl)")->required();
+    ValidateArgs validate;
+    auto* val = add_validate(app, validate);
+    LeagueArgs league;
+    auto* lg = add_league(app, league);
 
     try {
       app.parse(argc, argv);
@@ -284,6 +243,12 @@ int main(int argc, char** argv) {
     if (p->parsed()) return run_play(play);
     if (g->parsed()) return run_games();
     if (v->parsed()) return run_verify(replay_path);
+    if (val->parsed()) return run_validate(validate);
+    if (lg->parsed()) {
+      std::signal(SIGINT, on_sigint);
+      std::signal(SIGTERM, on_sigint);
+      return run_league(*lg, league, &g_stop);
+    }
     return kUsage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "referee: internal error: {}\n", e.what());

@@ -1,0 +1,38 @@
+#pragma once
+// `referee validate CMD`: a conformance check for bot authors (docs/validate.md). A handshake on
+// its own, then N matches against each opponent (by default the sample bots built next to the
+// referee) in every seat; every fault of the bot with the request it was answering, its reply
+// and the tail of its stderr; decision times against the limit; stderr volume; each replay
+// verified. Exit 0 only when all of it is clean.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace arena::cli {
+
+struct ValidateArgs {
+  std::string bot;                     // the command line of the bot under test
+  std::string game = "stellar";
+  std::vector<std::string> opponents;  // empty: the sample bots next to the referee
+  int games = 3;                       // per opponent and seat
+  std::uint64_t seed = 0;
+  bool seed_given = false;             // else a random seed, printed
+  std::string config;                  // JSON or @FILE
+  std::int64_t init_ms = 10000;
+  std::int64_t decision_ms = 1000;
+  double time_scale = 1.0;
+  std::string out;                     // empty: logs/validate-<time>
+  std::vector<std::string> env;
+  bool json = false;                   // the machine-readable report on stdout
+};
+
+// Registers the `validate` subcommand on `app`, filling `args` when it is parsed.
+CLI::App* add_validate(CLI::App& app, ValidateArgs& args);
+
+// Runs it; returns the process exit code (common.hpp: kFinished, kBotFault, kUsage, kInterrupted).
+int run_validate(const ValidateArgs& args);
+
+}  // namespace arena::cli
