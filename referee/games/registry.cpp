@@ -1,4 +1,5 @@
 #include "referee/games/game.hpp"
+#include "referee/games/stella_quest/game.hpp"
 #include "referee/games/stellar/game.hpp"
 
 namespace arena {
@@ -8,10 +9,15 @@ const games::Game& stellar::game() {
   return adapter;
 }
 
+const games::Game& stella_quest::game() {
+  static const games::GameAdapter<stella_quest::Traits> adapter;
+  return adapter;
+}
+
 namespace games {
 
 const std::vector<const Game*>& all_games() {
-  static const std::vector<const Game*> games = {&stellar::game()};
+  static const std::vector<const Game*> games = {&stellar::game(), &stella_quest::game()};
   return games;
 }
 

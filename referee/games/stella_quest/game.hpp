@@ -1,0 +1,46 @@
+#pragma once
+// Stella Quest as a type-erased game (game.hpp), through the adapter.
+
+#include "referee/games/adapter.hpp"
+#include "referee/games/stella_quest/json.hpp"
+#include "referee/games/stella_quest/rules.hpp"
+#include "referee/games/stella_quest/text.hpp"
+
+namespace arena::stella_quest {
+
+struct Traits {
+  using State = stella_quest::State;
+  using Action = stella_quest::Action;
+  using Config = stella_quest::Config;
+
+  static games::GameInfo info() { return {"stella_quest", "Stella Quest", kMinSeats, kMaxSeats}; }
+  static Result<Config> config_from_json(const nlohmann::json& j) { return stella_quest::config_from_json(j); }
+  static nlohmann::json config_to_json(const Config& c) { return stella_quest::to_json(c); }
+  static Result<State> new_game(const Config& c, std::uint64_t seed, int seats) {
+    return stella_quest::new_game(c, seed, seats);
+  }
+
+  static int seats(const State& s) { return s.seats; }
+  static bool is_over(const State& s) { return stella_quest::is_over(s); }
+  static Seat to_act(const State& s) { return stella_quest::to_act(s); }
+  static void legal_actions(const State& s, std::vector<Action>& out) { stella_quest::legal_actions(s, out); }
+  static void apply(State& s, const Action& a) { stella_quest::apply(s, a); }
+  static nlohmann::json action_to_json(const Action& a) { return stella_quest::to_json(a); }
+  static Result<Action> action_from_json(const nlohmann::json& j) { return stella_quest::action_from_json(j); }
+  static nlohmann::json view(const State& s, Seat seat) { return stella_quest::view(s, seat); }
+  static nlohmann::json outcome_json(const State& s) { return stella_quest::to_json(score(s)); }
+  static std::vector<double> scores(const State& s) {
+    const auto o = score(s);
+    return std::vector<double>(o.scores.begin(), o.scores.end());
+  }
+  static nlohmann::json state_to_json(const State& s) { return stella_quest::to_json(s); }
+  static Result<State> state_from_json(const nlohmann::json& j) { return stella_quest::state_from_json(j); }
+  static std::string describe(const State& s) { return stella_quest::describe(s); }
+  static std::uint64_t hash(const State& s) { return stella_quest::hash(s); }
+  static void redeal_unseen(State& s, Seat seat, Rng& rng) { stella_quest::redeal_unseen(s, seat, rng); }
+  static Status check_invariants(const State& s) { return stella_quest::check_invariants(s); }
+};
+
+const games::Game& game();
+
+}  // namespace arena::stella_quest

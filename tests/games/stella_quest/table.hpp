@@ -1,0 +1,59 @@
+#pragma once
+// A Stella Quest table laid out by hand with card names, so that scenario tests read like the
+// rulebook: "Blue 6", "Green 2", "Break".
+//
+// Each name takes the next physical card of that face not yet on the table (two copies of each
+// emotion, six breaks), so a scenario can never use one card twice. finish() puts every card
+// not yet placed at the bottom of the deck, so the state holds all 54 cards. The State starts
+// in the play phase with 5 lit tokens each, nobody holding the marker, seat 0 leading.
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "referee/games/stella_quest/rules.hpp"
+
+namespace arena::stella_quest::testing {
+
+class Table {
+ public:
+  explicit Table(int seats, Config config = Config{});
+
+  // The next unused card of face `name`; throws (failing the test) when none is left.
+  CardId take(std::string_view name);
+
+  void hand(int seat, std::initializer_list<std::string_view> names);
+  void collection(int seat, std::initializer_list<std::string_view> names);
+  // The discard pile, bottom first: the last name is the top (the trump).
+  void discard(std::initializer_list<std::string_view> bottom_first);
+  // Named cards on top of the deck, top first; finish() adds every unused card below them.
+  void deck(std::initializer_list<std::string_view> top_first);
+  void tokens(int seat, int lit);
+  void marker(int seat_or_dummy);
+  void leader(int seat);
+
+  // Completes the state (every card placed, invariants checked with REQUIRE) and returns it.
+  State& finish(bool rest_in_deck = true);
+  State& state() { return s_; }
+
+ private:
+  State s_;
+  std::vector<bool> used_;
+  std::vector<CardId> deck_top_;
+};
+
+// The cards' names, in order.
+std::vector<std::string> names(const std::vector<CardId>& cards);
+std::string top_name(const State& s);
+
+// Actions by card name, each checked (REQUIRE) to be among the legal actions, then applied.
+void play(State& s, std::string_view name);
+void collect(State& s, std::string_view name);
+void top(State& s, std::string_view name);
+void draw(State& s);
+
+// The legal actions as text ("play Blue 6", "draw", "collect Blue 2", "top Break").
+std::vector<std::string> legal(const State& s);
+
+}  // namespace arena::stella_quest::testing
