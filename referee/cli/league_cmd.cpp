@@ -195,10 +195,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     }
   };
   o.on_sprt = [&](const league::SprtState& s) {
-    fmt::print("  sprt: llr {:.3f} in [{:.3f}, {:.3f}]{}\n", s.llr, s.lower, s.upper,
-               s.decision == league::SprtState::Decision::none       ? ""
-               : s.decision == league::SprtState::Decision::accept_h1 ? ": H1 accepted"
-                                                                      : ": H0 accepted");
+    fmt::print("  sprt: llr {:.3f} in [{:.3f}, {:.3f}]: {}\n", s.llr, s.lower, s.upper, league::to_string(s.decision));
   };
   fmt::print(stderr, "referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
              league::Schedule(*spec).total(), spec->game, spec->seats, spec->duplicate.value_or(false) ? ", duplicate deals" : "",
@@ -224,9 +221,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
         {"llr", s.llr},
         {"lower", s.lower},
         {"upper", s.upper},
-        {"decision", s.decision == league::SprtState::Decision::none        ? "none"
-                     : s.decision == league::SprtState::Decision::accept_h1 ? "accept_h1"
-                                                                            : "accept_h0"},
+        {"decision", league::to_string(s.decision)},
         {"stopped_early", outcome->sprt_stopped}};
   }
   const fs::path out = a.out;

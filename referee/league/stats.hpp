@@ -1,0 +1,104 @@
+#pragma once
+// League statistics as pure math: logistic Elo with 95% confidence intervals from game
+// (trinomial) or duplicate-pair (pentanomial) results, the SPRT that fishtest and fastchess use,
+// and percentiles of decision times. No I/O; every formula is written above its function.
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "referee/core/result.hpp"
+
+namespace arena::league {
+
+// |Elo| never exceeds this: a mean score of 0 or 1 (or an interval end beyond it) maps to
+// -kEloBound / +kEloBound, so every estimate is finite and JSON-safe. 1000 Elo is a score of
+// 0.9968.
+inline constexpr double kEloBound = 1000.0;
+
+// z of a two-sided 95% normal interval: Phi^-1(0.975).
+inline constexpr double kZ95 = 1.959963984540054;
+
+// A logistic Elo difference with its 95% confidence interval; low <= elo <= high, all finite.
+struct EloEstimate {
+  double elo = 0;
+  double low = -kEloBound;
+  double high = kEloBound;
+};
+
+// Expected score of an Elo difference: s = 1 / (1 + 10^(-elo/400)).
+double score_from_elo(double elo);
+
+// Inverse: elo = -400 * log10(1/s - 1), clamped to [-kEloBound, kEloBound]; s <= 0 gives
+// -kEloBound, s >= 1 gives +kEloBound (also for s outside [0,1], an interval end).
+double elo_from_score(double s);
+
+// Elo of a list of per-game scores in [0,1] (game results 0/0.5/1, or rank points of a game of
+// more seats). s = mean, var = (1/n) * sum (x_i - s)^2 (population variance of one game),
+// se = sqrt(var / n), interval = elo_from_score(s -/+ kZ95 * se).
+// No scores: elo 0 with the widest interval [-kEloBound, kEloBound]. Zero variance (all wins, all
+// losses, all draws): low = elo = high (so all wins gives +kEloBound three times).
+EloEstimate elo_from_scores(const std::vector<double>& scores);
+
+// Trinomial Elo of wins/draws/losses: elo_from_scores of W ones, D halves and L zeros, i.e.
+// s = (W + D/2) / n, var = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / n.
+EloEstimate elo_from_wdl(int wins, int draws, int losses);
+
+// Duplicate-deal pairs by a bot's total over the pair's two games: counts[k] = pairs in which it
+// scored k/2 points, i.e. LL, LD, DD or WL, WD, WW (as fastchess and fishtest report them).
+struct Pentanomial {
+  std::array<int, 5> counts{};
+
+  int pairs() const;
+  bool operator==(const Pentanomial&) const = default;
+};
+
+// Pentanomial Elo: each pair is one sample x = (pair points) / 2 in {0, 1/4, 1/2, 3/4, 1};
+// s = mean x, var = population variance of x per pair, se = sqrt(var / pairs),
+// interval = elo_from_score(s -/+ kZ95 * se). Same edge cases as elo_from_scores.
+EloEstimate elo_from_pentanomial(const Pentanomial& p);
+
+// Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1 (logistic Elo),
+// with false-positive rate alpha and false-negative rate beta.
+struct SprtConfig {
+  double elo0 = 0;
+  double elo1 = 5;
+  double alpha = 0.05;
+  double beta = 0.05;
+};
+
+struct SprtState {
+  enum class Decision { none, accept_h0, accept_h1 };
+  double llr = 0;    // log-likelihood ratio so far
+  double lower = 0;  // log(beta / (1 - alpha)): at or below it, accept H0
+  double upper = 0;  // log((1 - beta) / alpha): at or above it, accept H1
+  Decision decision = Decision::none;
+};
+
+// "none", "accept_h0" or "accept_h1", as standings.json reports the decision.
+std::string_view to_string(SprtState::Decision d);
+
+// GSPRT, normal approximation (fastchess / fishtest): with s_i = score_from_elo(elo_i) and the
+// mean m and population variance v of the N per-game scores,
+//   LLR = N * (s1 - s0) * (2m - s0 - s1) / (2v).
+// No games: llr 0 and no decision (the bounds are still filled in). v = 0 (every game alike):
+// a pseudo-count of 1e-3 is added to each outcome, as fishtest does, so the test still decides.
+SprtState sprt_trinomial(int wins, int draws, int losses, const SprtConfig& config);
+
+// Same formula over N pairs, the samples being pair points / 2 (pentanomial variance). This is
+// the right test for duplicate deals: the two games of a deal are correlated.
+SprtState sprt_pentanomial(const Pentanomial& p, const SprtConfig& config);
+
+// The p-quantile (p in [0,1], clamped) by linear interpolation between closest ranks
+// (numpy's default, "type 7"): sorted x, h = p * (n - 1), x[floor h] + (h - floor h) *
+// (x[floor h + 1] - x[floor h]). p = 0 is the minimum, p = 1 the maximum. Empty: 0.
+double percentile(std::vector<double> values, double p);
+double median(std::vector<double> values);
+
+// Parses the CLI form "elo0=0 elo1=5 alpha=0.05 beta=0.05" (separated by spaces and/or
+// commas, in any order). All four keys are required, each once; alpha and beta in (0,1) with
+// alpha + beta < 1, and elo1 > elo0.
+Result<SprtConfig> parse_sprt_config(std::string_view text);
+
+}  // namespace arena::league
