@@ -226,3 +226,37 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("unknown key \"rounds\""));
 }
+
+TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank points", "[league]") {
+  league::LeagueSpec s;
+  s.game = "stella_quest";
+  s.seats = 3;
+  s.duplicate = true;  // every rotation of the seats: each bot sits in each seat equally often
+  s.concurrency = 2;
+  s.seed = 5;
+  s.limits.init_ms = 20000;
+  s.limits.decision_ms = 5000;
+  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({name, testing::random_bot()});
+  auto spec = league::normalize(s);
+  REQUIRE(spec.ok());
+  auto result = league::run(*spec, run_options(fresh_dir("sq3")));
+  REQUIRE(result.ok());
+  // C(4,3) = 4 groups x 3 rotations.
+  REQUIRE(result->records.size() == 12);
+  std::map<std::string, std::array<int, 3>> seats;
+  for (const auto& r : result->records) {
+    REQUIRE(r.seats.size() == 3);
+    CHECK(r.end == "finished");
+    for (std::size_t i = 0; i < 3; ++i) seats[r.seats[i].bot][i] += 1;
+  }
+  for (const auto& [bot, count] : seats) CHECK(count == std::array<int, 3>{3, 3, 3});
+  const auto st = league::compute_standings(result->records, {"a", "b", "c", "d"});
+  CHECK(st.seats_per_match == 3);
+  CHECK_THAT(st.points_rule, Contains("rank points"));
+  double total = 0;
+  for (const auto& b : st.bots) {
+    CHECK(b.games == 9);
+    total += b.points;
+  }
+  CHECK(total == Approx(12 * 1.5));  // each match hands out 1 + 0.5 + 0 rank points
+}

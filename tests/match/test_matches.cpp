@@ -1,6 +1,7 @@
 // Matches between the sample bots: they finish, every replay verifies, the same seed gives the
 // same replay, and no request ever shows a seat a card it may not see.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -152,6 +153,25 @@ TEST_CASE("no request shows a seat a card it may not see", "[match][leak]") {
       auto action = stellar::action_from_json(step.action);
       REQUIRE(action.ok());
       stellar::apply(s, *action);
+    }
+  }
+}
+
+TEST_CASE("Stella Quest matches with 2, 3 and 4 sample bots finish and their replays verify", "[match][stella_quest]") {
+  for (std::size_t seats = 2; seats <= 4; ++seats) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      std::vector<std::string> bots;
+      for (std::size_t i = 0; i < seats; ++i) {
+        bots.push_back(i == 0 ? testing::greedy_bot() : i == 1 ? testing::python_bot() : testing::random_bot());
+      }
+      std::rotate(bots.begin(), bots.begin() + static_cast<std::ptrdiff_t>(seed % seats), bots.end());
+      auto o = testing::options(bots, seed, fmt::format("sq{}", seats));
+      o.game = "stella_quest";
+      const auto m = play_ok(o);
+      CHECK(m.result.at("scores").size() == seats);
+      CHECK(m.result.at("ranks").size() == seats);
+      require_verifies(m.replay);
+      CHECK(testing::leftover_processes(o).empty());
     }
   }
 }
