@@ -1,9 +1,11 @@
-// greedy_bot: a Stellar bot that looks one decision ahead (greedy_policy.hpp holds the policy);
-// for any other game it plays a random legal action.
+// greedy_bot: a Stellar bot that looks one decision ahead (greedy_policy.hpp holds the policy),
+// and a heuristic Stella Quest bot (stella_quest_policy.hpp); for any other game it plays a
+// random legal action.
 //
 // The loop is the same as random_bot's: read one JSON line, answer with one JSON line, flush.
 //   usage: greedy_bot
-// Build: g++ -std=c++20 -O2 greedy_bot.cpp -o greedy_bot   (greedy_policy.hpp alongside)
+// Build: g++ -std=c++20 -O2 greedy_bot.cpp -o greedy_bot
+//   (greedy_policy.hpp and stella_quest_policy.hpp alongside)
 
 #include <iostream>
 #include <string>

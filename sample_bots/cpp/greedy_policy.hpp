@@ -14,9 +14,11 @@
 // face-down card by default; the top of the deck for a 6/0 or an empty slot): the look-ahead
 // plays that card too, placing it as well as it can, and values an unknown deck card at the
 // average gain of a standard-deck card. "take" is valued by the best play the new hand allows.
+// Stella Quest: the heuristic policy of stella_quest_policy.hpp (chosen by the view's "game").
 // Any other game: a uniformly random legal action.
 //
-// Only the standard library and nlohmann/json: copy this file and start from it.
+// Only the standard library and nlohmann/json: copy this file (and stella_quest_policy.hpp,
+// which it includes) and start from it.
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +28,11 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
+
+#include "stella_quest_policy.hpp"
 
 namespace greedy {
 
@@ -508,6 +513,10 @@ inline Decision decide(const json& request) {
   try {
     const json& view = request.at("view");
     if (view.is_object() && view.value("game", "") == "stellar") return detail::decide_stellar(request);
+    if (view.is_object() && view.value("game", "") == "stella_quest") {
+      stella_quest_policy::Decision d = stella_quest_policy::decide(request);
+      return {std::move(d.action), std::move(d.debug)};
+    }
   } catch (const std::exception& e) {
     // A view this policy does not understand: still answer, with a legal action.
     Decision d = detail::random_decision(request);

@@ -2,6 +2,7 @@
 // builds them (protocol::request over the engine's view and legal actions), must beat uniformly
 // random play in at least 80% of games, over both seats. Draws count as not won.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -82,9 +83,13 @@ TEST_CASE("the greedy policy beats random play in at least 80% of games, both se
 
 TEST_CASE("the greedy policy falls back to a random legal action for other games", "[sample_bots]") {
   const json legal = json::array({{{"play", 1}}, {{"play", 2}}, {{"play", 3}}});
-  const json request = {{"type", "request"}, {"protocol", 1}, {"id", 3}, {"seat", 0},
-                        {"view", {{"game", "stella_quest"}}}, {"legal", legal},
-                        {"time_left_ms", 1000}, {"bank_ms", 0}};
-  const json action = greedy::choose(request);
-  CHECK(std::find(legal.begin(), legal.end(), action) != legal.end());
+  // An unknown game, and a Stella Quest view the policy cannot read: both still get a legal answer.
+  for (const char* game : {"some_other_game", "stella_quest"}) {
+    const json request = {{"type", "request"}, {"protocol", 1}, {"id", 3}, {"seat", 0},
+                          {"view", {{"game", game}}}, {"legal", legal},
+                          {"time_left_ms", 1000}, {"bank_ms", 0}};
+    const greedy::Decision d = greedy::decide(request);
+    CHECK(std::find(legal.begin(), legal.end(), d.action) != legal.end());
+    CHECK(d.debug.rfind("random", 0) == 0);
+  }
 }
