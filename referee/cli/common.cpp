@@ -1,24 +1,18 @@
 #include "referee/cli/common.hpp"
 
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "referee/core/clock.hpp"
+
 namespace arena::cli {
 
 using nlohmann::json;
 
-std::string timestamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+std::string timestamp() { return utc_now("%Y%m%d-%H%M%S"); }
 
 Result<json> read_config(const std::string& text) {
   if (text.empty()) return json(nullptr);

@@ -1,11 +1,11 @@
 #include "referee/match/match.hpp"
 
 #include <algorithm>
-#include <ctime>
 
 #include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
+#include "referee/core/clock.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
 #include "referee/replay/replay.hpp"
@@ -29,14 +29,6 @@ std::int64_t scaled(std::int64_t ms, double scale) {
   return static_cast<std::int64_t>(static_cast<double>(ms) * scale + 0.5);
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // "random_bot" for "build/sample_bots/random_bot", "bot.py" for "python3 -u bot.py".
 std::string program_name(const std::vector<std::string>& argv) {
@@ -154,7 +146,7 @@ class Match {
     h.limits = limits_.to_json();
     h.limits["time_scale"] = o_.time_scale;
     h.initial_hash = hash_hex(state_->hash());
-    h.started = utc_now();
+    h.started = utc_now("%Y-%m-%dT%H:%M:%SZ");
     h.extra = o_.replay_extra;
     return writer_->write(replay::to_json(h));
   }
