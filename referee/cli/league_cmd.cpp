@@ -52,7 +52,7 @@ std::string match_line(const league::MatchRecord& r) {
            : first.size() == r.seats.size() ? std::string("draw")
                                             : fmt::format("shared first: {}", fmt::join(first, ", "));
   }
-  return fmt::format("m{:06} deal {} leg {} seed {}: {} ({})\n  rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
+  return fmt::format("m{:06} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
                      r.rerun);
 }
 
