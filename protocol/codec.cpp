@@ -133,6 +133,13 @@ json request(std::int64_t id, int seat, const json& view, const json& legal,
           {"time_left_ms", time_left_ms}, {"bank_ms", bank_ms}};
 }
 
+std::string request_line(std::int64_t id, int seat, std::string_view view_line, std::string_view legal_line,
+                         std::int64_t time_left_ms, std::int64_t bank_ms) {
+  // Keys in the order nlohmann's dump writes them (sorted), so both forms are identical.
+  return fmt::format(R"({{"bank_ms":{},"id":{},"legal":{},"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":{}}})",
+                     bank_ms, id, legal_line, kVersion, seat, time_left_ms, view_line);
+}
+
 json game_over(const json& result) {
   return {{"type", "game_over"}, {"protocol", kVersion}, {"result", result}};
 }

@@ -51,6 +51,11 @@ json hello(const std::string& game, int seat, int seats, const json& config, con
 json request(std::int64_t id, int seat, const json& view, const json& legal,
              std::int64_t time_left_ms, std::int64_t bank_ms);
 json game_over(const json& result);
+// request() as one line, from a view and a legal list already serialised with to_line: the match
+// serialises each view once and shares the text with the replay. Byte for byte the same line as
+// to_line(request(...)).
+std::string request_line(std::int64_t id, int seat, std::string_view view_line, std::string_view legal_line,
+                         std::int64_t time_left_ms, std::int64_t bank_ms);
 
 // ---- bot -> referee ----------------------------------------------------------------------
 

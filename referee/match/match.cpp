@@ -169,13 +169,15 @@ class Match {
                      extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
         return;
       }
-      const json view = state_->view(s.seat);
+      // The view is serialised once, for the request and the replay; the line is built before
+      // the clock starts, so the referee's own work never counts against the bot.
+      const std::string view_line = protocol::to_line(state_->view(s.seat));
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
+      const std::string request = protocol::request_line(request_id, s.seat, view_line, protocol::to_line(state_->legal_actions()),
+                                                         static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
       const auto sent_at = Clock::now();
       const Deadline deadline = sent_at + std::chrono::microseconds(static_cast<std::int64_t>(allowed * 1000));
-      const json request = protocol::request(request_id, s.seat, view, state_->legal_actions(),
-                                             static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
-      if (!send(s, request, deadline, request_id)) return;
+      if (!send_line(s, request, deadline, request_id)) return;
       auto message = receive(s, deadline, request_id);
       const double took = ms_between(sent_at, Clock::now());
       if (!message) return;
@@ -202,9 +204,8 @@ class Match {
       step.action = reply->action;
       step.time_ms = took;
       step.hash = hash_hex(state_->hash());
-      step.view = view;
       step.debug = reply->debug;
-      if (auto st = writer_->write(replay::to_json(step)); !st) {
+      if (auto st = writer_->write_step(step, view_line); !st) {
         write_error_ = st.error();
         return;
       }
@@ -215,7 +216,11 @@ class Match {
   // ---- talking to a bot ------------------------------------------------------------------
 
   bool send(Seat_& s, const json& message, Deadline deadline, std::int64_t request_id) {
-    switch (s.process->write_line(protocol::to_line(message), deadline)) {
+    return send_line(s, protocol::to_line(message), deadline, request_id);
+  }
+
+  bool send_line(Seat_& s, const std::string& line, Deadline deadline, std::int64_t request_id) {
+    switch (s.process->write_line(line, deadline)) {
       case bots::WriteStatus::ok:
         return true;
       case bots::WriteStatus::timeout:

@@ -1,5 +1,7 @@
 #include "referee/replay/replay.hpp"
 
+#include <cassert>
+
 #include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
@@ -98,6 +100,21 @@ Result<Writer> Writer::open(const std::filesystem::path& path) {
 
 Status Writer::write(const json& line) {
   *out_ << dump_line(line) << '\n';
+  out_->flush();
+  if (!*out_) return fail(fmt::format("writing the replay {} failed", path_.string()));
+  return {};
+}
+
+Status Writer::write_step(const Step& s, std::string_view view_line) {
+  Step without_view = s;
+  without_view.view = nullptr;
+  std::string line = dump_line(to_json(without_view));
+  // "view" sorts last among a step's keys, so the line ends with it: splice the text in.
+  constexpr std::string_view tail = R"("view":null})";
+  assert(line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0);
+  line.resize(line.size() - tail.size());
+  line.append(R"("view":)").append(view_line).append("}\n");
+  *out_ << line;
   out_->flush();
   if (!*out_) return fail(fmt::format("writing the replay {} failed", path_.string()));
   return {};

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -66,6 +67,8 @@ class Writer {
  public:
   static Result<Writer> open(const std::filesystem::path& path);
   Status write(const json& line);  // one line, flushed
+  // A step whose view is already serialised (`view_line`, from protocol::to_line); s.view unused.
+  Status write_step(const Step& s, std::string_view view_line);
   const std::filesystem::path& path() const { return path_; }
 
  private:

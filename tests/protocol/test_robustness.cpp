@@ -8,6 +8,7 @@
 
 #include "protocol/codec.hpp"
 #include "referee/core/rng.hpp"
+#include "referee/games/game.hpp"
 #include "tests/protocol/fixtures.hpp"
 
 namespace arena::protocol_test {
@@ -221,6 +222,26 @@ TEST_CASE("the codec's messages are one line and build what the docs show", "[pr
   CHECK(line.find('\n') == std::string::npos);  // a newline inside a string is escaped
   CHECK(line == R"({"bank_ms":500,"id":9,"legal":[{"kind":"take","slot":1}],"protocol":1,"seat":0,"time_left_ms":1500,"type":"request","view":{"text":"a\nb"}})");
   CHECK(p::to_line(p::game_over({{"end", "interrupted"}})) == R"({"protocol":1,"result":{"end":"interrupted"},"type":"game_over"})");
+}
+
+TEST_CASE("request_line builds exactly the line to_line(request(...)) builds", "[protocol]") {
+  // The match serialises each view once and composes the request line from the text; it must
+  // be byte for byte the documented message, for every game, seat and phase.
+  for (const arena::games::Game* game : arena::games::all_games()) {
+    for (int seats = game->info().min_seats; seats <= game->info().max_seats; ++seats) {
+      auto state = std::move(game->new_game(nullptr, 99, seats)).value();
+      arena::Rng chooser(7);
+      for (std::int64_t id = 1; !state->is_over() && id < 400; ++id) {
+        const int seat = state->to_act();
+        const json view = state->view(seat);
+        const json legal = state->legal_actions();
+        const std::int64_t left = 1000 + id, bank = id % 3 == 0 ? 0 : 250;
+        CHECK(p::request_line(id, seat, p::to_line(view), p::to_line(legal), left, bank) ==
+              p::to_line(p::request(id, seat, view, legal, left, bank)));
+        state->apply_index(static_cast<std::size_t>(chooser.below(state->legal_count())));
+      }
+    }
+  }
 }
 
 }  // namespace arena::protocol_test
