@@ -18,7 +18,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
+    # -n: never wait for a password (the set-up is non-interactive); fails with a message instead.
+    sudo="sudo -n"
   fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
