@@ -8,10 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "protocol/codec.hpp"
 #include "referee/core/rng.hpp"
-#include "referee/games/game.hpp"
 #include "sample_bots/cpp/greedy_policy.hpp"
+#include "tests/sample_bots/in_process.hpp"
 
 using namespace arena;
 using nlohmann::json;
@@ -26,33 +25,10 @@ struct Tally {
 };
 
 // One seeded game: the greedy policy in `greedy_seat`, a uniformly random legal action in the
-// other. Every greedy answer goes through GameState::apply, so an illegal one fails the test.
+// other.
 void play_one(std::uint64_t seed, Seat greedy_seat, Tally& tally) {
-  const games::Game* game = games::find_game("stellar");
-  REQUIRE(game != nullptr);
-  auto created = game->new_game(json(nullptr), seed, 2);
-  REQUIRE(created.ok());
-  games::GameState& state = **created;
-  Rng chooser(derive_seed(seed, 1));
-  std::int64_t id = 0;
-  while (!state.is_over()) {
-    const Seat seat = state.to_act();
-    ++id;
-    if (seat != greedy_seat) {
-      state.apply_index(static_cast<std::size_t>(chooser.below(state.legal_count())));
-      continue;
-    }
-    // protocol::request builds the message; the view and the legal list are moved in afterwards
-    // rather than copied (a view is large, and this test must stay fast under sanitizers).
-    json request = protocol::request(id, seat, nullptr, nullptr, 1000, 0);
-    request["view"] = state.view(seat);
-    request["legal"] = state.legal_actions();
-    const json action = greedy::choose(request);
-    if (auto st = state.apply(action); !st) {
-      FAIL("greedy chose " << action.dump() << " (" << st.error() << ") in game " << seed);
-    }
-  }
-  const auto scores = state.scores();
+  const auto scores = testing::play_against_random("stellar", seed, 2, greedy_seat,
+                                                   [](const json& request) { return greedy::choose(request); });
   const double mine = scores[static_cast<std::size_t>(greedy_seat)];
   const double theirs = scores[static_cast<std::size_t>(1 - greedy_seat)];
   ++tally.games;

@@ -10,10 +10,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "protocol/codec.hpp"
 #include "referee/core/rng.hpp"
-#include "referee/games/game.hpp"
 #include "sample_bots/cpp/greedy_policy.hpp"
+#include "tests/sample_bots/in_process.hpp"
 
 using namespace arena;
 using nlohmann::json;
@@ -33,33 +32,13 @@ bool ranks_first(const std::vector<double>& scores, std::size_t seat) {
 }
 
 // One seeded game: the greedy policy in `greedy_seat`, a uniformly random legal action in the
-// others. Every greedy answer goes through GameState::apply, so an illegal one fails the test.
+// others. Greedy must never fall back to its random answer here.
 void play_one(std::uint64_t seed, int seats, Seat greedy_seat, Tally& tally) {
-  const games::Game* game = games::find_game("stella_quest");
-  REQUIRE(game != nullptr);
-  auto created = game->new_game(json(nullptr), seed, seats);
-  REQUIRE(created.ok());
-  games::GameState& state = **created;
-  Rng chooser(derive_seed(seed, 1));
-  std::int64_t id = 0;
-  while (!state.is_over()) {
-    const Seat seat = state.to_act();
-    ++id;
-    if (seat != greedy_seat) {
-      state.apply_index(static_cast<std::size_t>(chooser.below(state.legal_count())));
-      continue;
-    }
-    json request = protocol::request(id, seat, nullptr, nullptr, 1000, 0);
-    request["view"] = state.view(seat);
-    request["legal"] = state.legal_actions();
+  const auto scores = testing::play_against_random("stella_quest", seed, seats, greedy_seat, [&](const json& request) {
     const greedy::Decision d = greedy::decide(request);
-    if (d.debug.rfind("random", 0) == 0)
-      FAIL("greedy fell back to random (" << d.debug << ") in game " << seed);
-    if (auto st = state.apply(d.action); !st) {
-      FAIL("greedy chose " << d.action.dump() << " (" << st.error() << ") in game " << seed);
-    }
-  }
-  const auto scores = state.scores();
+    if (d.debug.rfind("random", 0) == 0) FAIL("greedy fell back to random (" << d.debug << ") in game " << seed);
+    return d.action;
+  });
   const auto me = static_cast<std::size_t>(greedy_seat);
   ++tally.games;
   if (ranks_first(scores, me)) ++tally.greedy_first;
