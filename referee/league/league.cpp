@@ -54,17 +54,6 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
   return out;
 }
 
-std::string program_name(const std::string& command) {
-  auto argv = match::split_command(command);
-  if (!argv || argv->empty()) return "bot";
-  // "python3 x/bot.py" -> "bot.py"; "build/random_bot" -> "random_bot".
-  std::string name = fs::path(argv->front()).filename().string();
-  if (argv->size() > 1 && (name.rfind("python", 0) == 0 || name == "node" || name == "java" || name == "sh" || name == "bash")) {
-    name = fs::path(argv->back()).filename().string();
-  }
-  return name;
-}
-
 }  // namespace
 
 // ---- the spec ------------------------------------------------------------------------------
@@ -169,7 +158,7 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   for (BotEntry& b : s.bots) {
     if (auto argv = match::split_command(b.command); !argv) return fail(argv.error());
     if (b.name.empty()) {
-      const std::string base = program_name(b.command);
+      const std::string base = match::program_name(match::split_command(b.command).value());
       b.name = base;
       for (int n = 2; names.count(b.name) > 0; ++n) b.name = fmt::format("{}-{}", base, n);
     }

@@ -30,23 +30,6 @@ std::int64_t scaled(std::int64_t ms, double scale) {
 }
 
 
-// "random_bot" for "build/sample_bots/random_bot", "bot.py" for "python3 -u bot.py".
-std::string program_name(const std::vector<std::string>& argv) {
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby", "perl", "java",
-                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
-  std::size_t i = 0;
-  auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
-  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
-    for (std::size_t k = 1; k < argv.size(); ++k) {
-      if (!argv[k].empty() && argv[k][0] != '-') {
-        i = k;
-        break;
-      }
-    }
-  }
-  return base(i);
-}
-
 // Everything about one seat during the match.
 struct Seat_ {
   Seat seat = 0;
@@ -446,6 +429,23 @@ Result<std::vector<std::string>> split_command(const std::string& command) {
   if (in_word) argv.push_back(std::move(current));
   if (argv.empty()) return fail(std::string("an empty bot command"));
   return argv;
+}
+
+std::string program_name(const std::vector<std::string>& argv) {
+  if (argv.empty()) return "bot";
+  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby", "perl", "java",
+                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
+  std::size_t i = 0;
+  auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
+  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
+    for (std::size_t k = 1; k < argv.size(); ++k) {
+      if (!argv[k].empty() && argv[k][0] != '-') {
+        i = k;
+        break;
+      }
+    }
+  }
+  return base(i);
 }
 
 Result<MatchResult> play(const Options& o) {

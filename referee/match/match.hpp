@@ -88,6 +88,10 @@ struct MatchResult {
 // unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.
 Result<MatchResult> play(const Options& options);
 
+// A bot's default name from its argv: "random_bot" for "build/sample_bots/random_bot", "bot.py"
+// for "python3 -u bot.py" (an interpreter's first non-flag argument).
+std::string program_name(const std::vector<std::string>& argv);
+
 // Splits a command line into argv: whitespace separates, '...' and "..." quote, \ escapes.
 Result<std::vector<std::string>> split_command(const std::string& command);
 
