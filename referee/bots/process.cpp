@@ -116,6 +116,27 @@ Result<std::string> resolve(const std::string& name, const std::vector<std::stri
   return fail(fmt::format("cannot start \"{}\": not found in the bot's PATH ({})", name, path));
 }
 
+// Arguments naming an existing file relative to `base` (the referee's directory when empty),
+// made absolute: a sandboxed bot runs in its private directory, where "bots/x.py" would not
+// resolve. An argument counts when it contains a '/' or names a regular file.
+std::vector<std::string> absolute_file_arguments(const std::vector<std::string>& args, const std::filesystem::path& base) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::error_code ec;
+  const fs::path dir = base.empty() ? fs::current_path(ec) : fs::absolute(base, ec);
+  for (const std::string& a : args) {
+    const fs::path p(a);
+    if (a.empty() || a[0] == '-' || p.is_absolute()) {
+      out.push_back(a);
+      continue;
+    }
+    const fs::path full = dir / p;
+    const bool file_like = a.find('/') != std::string::npos ? fs::exists(full, ec) : fs::is_regular_file(full, ec);
+    out.push_back(file_like ? full.lexically_normal().string() : a);
+  }
+  return out;
+}
+
 }  // namespace
 
 // ---- stderr ------------------------------------------------------------------------------
@@ -198,6 +219,7 @@ void init_process_wide() {
   std::call_once(once, [] {
     ::signal(SIGPIPE, SIG_IGN);
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    ::prctl(PR_SET_DUMPABLE, 0);
     for (int fd = 0; fd <= 2; ++fd) {
       if (::fcntl(fd, F_GETFD) < 0) ::open("/dev/null", O_RDWR);  // takes the lowest free number
     }
@@ -211,7 +233,13 @@ std::string ExitStatus::describe() const {
     case Kind::exited:
       return fmt::format("exit code {}", code);
     case Kind::signaled:
-      return killed_by_referee ? "killed by the referee (SIGKILL)" : "killed by signal " + signal_name(code);
+      if (killed_by_referee) return "killed by the referee (SIGKILL)";
+      switch (code) {  // the sandbox's limits end a bot with these
+        case SIGXCPU: return "killed by signal SIGXCPU (CPU time limit)";
+        case SIGXFSZ: return "killed by signal SIGXFSZ (file size limit)";
+        case SIGSYS: return "killed by signal SIGSYS (a forbidden system call)";
+        default: return "killed by signal " + signal_name(code);
+      }
   }
   return "unknown";
 }
@@ -255,42 +283,61 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     }
   }
 
+  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  std::unique_ptr<Jail> jail;
+  if (o.sandbox.tier != Tier::none) {
+    args = absolute_file_arguments(args, o.working_dir);
+    std::vector<std::string> files = {*exe};
+    for (const std::string& a : args) {
+      if (!a.empty() && a[0] == '/' && std::filesystem::exists(a)) files.push_back(a);
+    }
+    auto made = Jail::create(o.sandbox, o.label, files);
+    if (!made) {
+      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+      close_fd(drain->wake[0]);
+      close_fd(drain->wake[1]);
+      close_fd(drain->log);
+      return fail(fmt::format("cannot start \"{}\": sandbox: {}", o.argv[0], made.error()));
+    }
+    jail = std::move(made).value();
+  }
+
   // The bot's environment as execve wants it. Not through bp::environment: its find() reads past
   // the end of shorter entries in Boost 1.74 (AddressSanitizer: heap-buffer-overflow), so the
-  // executor's envp is set directly in an on_setup hook instead.
+  // executor's envp is set directly in an on_setup hook instead. A sandboxed bot's HOME and
+  // TMPDIR are its private directory.
+  std::vector<std::string> env = o.env;
+  if (jail) {
+    std::erase_if(env, [](const std::string& e) { return e.rfind("HOME=", 0) == 0 || e.rfind("TMPDIR=", 0) == 0; });
+    env.push_back("HOME=" + jail->work_dir().string());
+    env.push_back("TMPDIR=" + jail->work_dir().string());
+  }
   std::vector<char*> envp;
-  for (const std::string& e : o.env) envp.push_back(const_cast<char*>(e.c_str()));
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-  const std::string dir = o.working_dir.empty() ? std::string() : o.working_dir.string();
-  const pid_t parent = ::getpid();
-  const int child_in = in[0], child_out = out[1], child_err = err[1];
 
-  // Runs in the child between fork and exec: only async-signal-safe calls. On failure the error
-  // goes back through Boost's exec-error pipe and the child exits without exec'ing.
+  ChildPlan plan;
+  plan.referee = ::getpid();
+  plan.stdin_fd = in[0];
+  plan.stdout_fd = out[1];
+  plan.stderr_fd = err[1];
+  if (jail) {
+    jail->plan(plan);
+  } else if (!o.working_dir.empty()) {
+    plan.cwd = o.working_dir.string();
+  }
+
+  // Runs in the child between fork and exec: only async-signal-safe calls (enter_sandbox). On
+  // failure the error goes back through Boost's exec-error pipe and the child exits.
   auto setup = [&](auto& exec) {
-    auto abort_with = [&](const char* what) {
-      exec.set_error(std::error_code(errno, std::system_category()), what);
+    if (const char* failed = enter_sandbox(plan)) {
+      exec.set_error(std::error_code(errno, std::system_category()), failed);
       ::_exit(127);
-    };
-    // Default signal dispositions and an empty mask (ignored signals survive exec otherwise).
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (::setsid() < 0) abort_with("setsid");
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the referee died before we got here
-    const rlimit no_core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &no_core);
-    if (::dup2(child_in, 0) < 0 || ::dup2(child_out, 1) < 0 || ::dup2(child_err, 2) < 0) abort_with("dup2");
-    ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
-    if (!dir.empty() && ::chdir(dir.c_str()) != 0) abort_with("chdir to the working directory");
+    }
   };
   pid_t failed_pid = -1;
   std::error_code ec;
-  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
   bp::child child(bp::exe = *exe, bp::args = args,
                   bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); },
                   bp::extend::on_exec_setup = setup,
@@ -306,6 +353,12 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   }
   child.detach();  // from here on the pid is ours to wait for, kill and reap
   bot->pid_ = child.id();
+  register_leader(bot->pid_);
+  if (jail) {
+    jail->started(bot->pid_);
+    bot->sandbox_report_ = jail->report();
+  }
+  bot->jail_ = std::move(jail);
   bot->pidfd_ = pidfd_open(bot->pid_);
   bot->stdin_fd_ = in[1];
   bot->stdout_fd_ = out[0];
@@ -413,6 +466,7 @@ void BotProcess::close_stdin() { close_fd(stdin_fd_); }
 
 ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
   if (reaped_ || pid_ <= 0) return exit_;
+  if (frozen_) freeze(false);  // a frozen bot could not exit by itself in its grace period
   close_stdin();
   // Wait for the bot to exit by itself (the pidfd becomes readable), without reaping yet: while
   // the leader is unreaped its pid, which is also the process group id, cannot be reused, so the
@@ -421,6 +475,7 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
   if (pidfd_ >= 0) {
     exited = wait_for(pidfd_, POLLIN, Clock::now() + grace) != 0;
   }
+  if (jail_) jail_->kill_tree();  // with a cgroup: every process of the tree, wherever it went
   ::kill(-pid_, SIGKILL);
   siginfo_t info{};
   int rc = -1;
@@ -454,10 +509,33 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
     ::kill(-pid_, SIGKILL);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  // Descendants that left the group (setsid) and have come back to us: kill and reap them too.
+  unregister_leader(pid_);
+  sweep_orphans();
   close_fd(pidfd_);
   close_fd(stdout_fd_);
   if (stderr_) stderr_->stop();
+  jail_.reset();  // the tree is dead: its cgroup, private directory and uid are released
   return exit_;
+}
+
+double BotProcess::cpu_ms() const {
+  if (reaped_) return -1;
+  if (jail_) return jail_->cpu_ms();
+  clockid_t clock{};
+  timespec ts{};
+  if (::clock_getcpuclockid(pid_, &clock) != 0 || ::clock_gettime(clock, &ts) != 0) return -1;
+  return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+void BotProcess::freeze(bool frozen) {
+  if (reaped_ || frozen == frozen_) return;
+  if (jail_) {
+    jail_->freeze(frozen);
+  } else {
+    ::kill(-pid_, frozen ? SIGSTOP : SIGCONT);
+  }
+  frozen_ = frozen;
 }
 
 std::uint64_t BotProcess::stderr_bytes() const { return stderr_ ? stderr_->total.load() : 0; }

@@ -1,9 +1,10 @@
 #pragma once
 // One bot process and the line channel to it. Knows nothing of games or of the protocol.
 //
-// A bot runs in its own session (so its process group is the whole tree it starts, unless a
-// descendant calls setsid itself), with a clean explicit environment, only descriptors 0-2, a
-// parent-death signal and no core files. Every wait has an absolute deadline, writes included:
+// A bot runs in its own session, with a clean explicit environment, only descriptors 0-2, a
+// parent-death signal and no core files, inside the sandbox its SpawnOptions ask for
+// (sandbox.hpp: rlimits, seccomp, its own uid, cgroup and namespaces, by tier). Every wait has an
+// absolute deadline, writes included:
 // a bot that stops reading cannot block the referee. stderr is drained continuously by a small
 // thread into a capped log file, so a chatty bot never blocks and never fills the disk.
 //
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::bots {
@@ -30,12 +32,19 @@ using Deadline = Clock::time_point;
 
 // Once per process, before any bot starts: ignore SIGPIPE (a write to a dead bot is EPIPE, never
 // the referee's death), become a child subreaper (orphaned bot descendants come back to us to be
-// killed and reaped), and make sure descriptors 0-2 are open so pipes never land on them.
+// killed and reaped), make sure descriptors 0-2 are open so pipes never land on them, and make
+// the referee non-dumpable (a bot of the same uid cannot open its /proc files, the other bot's
+// pipes among them).
 void init_process_wide();
 
 struct SpawnOptions {
   std::vector<std::string> argv;      // argv[0] is looked up in the PATH of `env` if it has no '/'
-  std::filesystem::path working_dir;  // empty: the referee's own
+  // Tier none: the bot's working directory (empty: the referee's own). Other tiers run the bot in
+  // a private directory (also its HOME and TMPDIR); arguments naming an existing file relative to
+  // this directory are passed as absolute paths, so "python3 bots/x.py" still works.
+  std::filesystem::path working_dir;
+  SandboxPolicy sandbox{Tier::none, {}, false};
+  std::string label = "bot";          // names the private directory
   std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
   std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
   std::uint64_t stderr_cap = 1 << 20;
@@ -83,6 +92,12 @@ class BotProcess {
   ExitStatus shutdown(std::chrono::milliseconds grace);
 
   pid_t pid() const { return pid_; }
+  // The bot's CPU time so far in ms (sandbox.hpp says what it covers), negative when unknown.
+  double cpu_ms() const;
+  // Stops or resumes the bot's whole tree (SandboxPolicy::freeze_idle). No effect once ended.
+  void freeze(bool frozen);
+  // What the sandbox enforces for this bot, for the replay header.
+  const nlohmann::json& sandbox_report() const { return sandbox_report_; }
   std::uint64_t stderr_bytes() const;  // everything the bot wrote on stderr, logged or not
   // The last `lines` lines of stderr (each cut to a few hundred bytes).
   std::vector<std::string> stderr_tail(std::size_t lines) const;
@@ -99,6 +114,9 @@ class BotProcess {
   std::size_t max_line_bytes_ = 1 << 16;
   std::string buffer_;  // bytes read from stdout, not yet returned as a line
   std::unique_ptr<StderrDrain> stderr_;
+  std::unique_ptr<Jail> jail_;  // destroyed after the tree is dead: frees its uid, cgroup, folder
+  bool frozen_ = false;
+  nlohmann::json sandbox_report_ = {{"tier", "none"}};
   bool reaped_ = false;
   ExitStatus exit_;
 };

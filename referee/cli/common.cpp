@@ -43,4 +43,40 @@ std::vector<std::string> bot_environment(const std::filesystem::path& working_di
   return env;
 }
 
+void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
+  const bots::SandboxLimits d;
+  c->add_option("--sandbox", a.tier, "none, basic or strict (default: the strictest this machine supports)")
+      ->check(CLI::IsMember({"none", "basic", "strict"}));
+  c->add_option("--cpu-limit-s", a.limits.cpu_seconds, fmt::format("CPU seconds per bot process, a backstop (default {})", d.cpu_seconds))
+      ->check(CLI::PositiveNumber);
+  c->add_option("--address-space-mb", a.address_space_mb,
+                fmt::format("Address space per bot process in MiB, 0 = unlimited; once, or once per bot (default {})", d.address_space_mb));
+  c->add_option("--memory-mb", a.limits.memory_mb, fmt::format("Memory of a bot's whole tree in MiB, with a cgroup memory controller (default {})", d.memory_mb))
+      ->check(CLI::PositiveNumber);
+  c->add_option("--file-size-mb", a.limits.file_size_mb, fmt::format("Largest file a bot may write, MiB (default {})", d.file_size_mb))
+      ->check(CLI::PositiveNumber);
+  c->add_option("--open-files", a.limits.open_files, fmt::format("Open descriptors per bot process (default {})", d.open_files))
+      ->check(CLI::Range(16, 1 << 20));
+  c->add_option("--processes", a.limits.processes, fmt::format("Processes and threads per bot (default {})", d.processes))
+      ->check(CLI::Range(1, 1 << 20));
+  c->add_flag("--allow-network", a.limits.network, "Let bots open network sockets");
+  c->add_flag("--freeze-idle", a.freeze_idle, "Stop each bot while it is not its turn (fair timing on a busy machine)");
+}
+
+Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& a, std::size_t bot_count) {
+  if (a.address_space_mb.size() > 1 && a.address_space_mb.size() != bot_count) {
+    return fail(fmt::format("--address-space-mb given {} times for {} bots; give it once or once per bot", a.address_space_mb.size(), bot_count));
+  }
+  bots::SandboxLimits limits = a.limits;
+  if (a.address_space_mb.size() == 1) limits.address_space_mb = a.address_space_mb.front();
+  std::optional<bots::Tier> tier;
+  if (!a.tier.empty()) tier = bots::parse_tier(a.tier);
+  return bots::resolve_policy(tier, limits, a.freeze_idle);
+}
+
+std::optional<std::uint64_t> address_space_for(const SandboxArgs& a, std::size_t i) {
+  if (a.address_space_mb.size() > 1 && i < a.address_space_mb.size()) return a.address_space_mb[i];
+  return std::nullopt;
+}
+
 }  // namespace arena::cli

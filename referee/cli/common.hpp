@@ -1,13 +1,15 @@
 #pragma once
-// What the `referee` subcommands share (main.cpp, validate.cpp): the exit codes, the bots'
-// environment, output-name timestamps and the --config reader.
+// What the `referee` subcommands share (main.cpp, validate.cpp, league_cmd.cpp): the exit codes,
+// the bots' environment, output-name timestamps, the --config reader and the sandbox options.
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::cli {
@@ -33,5 +35,18 @@ Result<nlohmann::json> read_config(const std::string& text);
 // settings, then `extra` ("KEY=VALUE"). Nothing else is inherited; the match adds ARENA_SEAT.
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
                                          const std::vector<std::string>& extra);
+
+// --sandbox and the limits behind it, the same for play, league and validate (docs/security.md).
+struct SandboxArgs {
+  std::string tier;  // empty: the strictest the machine supports
+  bots::SandboxLimits limits;
+  std::vector<std::uint64_t> address_space_mb;  // one value for every bot, or one per --bot
+  bool freeze_idle = false;
+};
+void add_sandbox_options(CLI::App* command, SandboxArgs& args);
+// The policy in force; an error names the flag (a tier this machine cannot give, a wrong count).
+Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& args, std::size_t bots);
+// The address-space limit of bot `i`, when --address-space-mb gave one per bot.
+std::optional<std::uint64_t> address_space_for(const SandboxArgs& args, std::size_t i);
 
 }  // namespace arena::cli

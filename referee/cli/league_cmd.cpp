@@ -149,6 +149,7 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
   l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted");
   l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
+  add_sandbox_options(l, a.sandbox);
   return l;
 }
 
@@ -164,6 +165,15 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     fmt::print(stderr, "referee league: {}\n", spec.error());
     return kUsage;
   }
+  if (a.sandbox.address_space_mb.size() > 1) {
+    fmt::print(stderr, "referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
+    return kUsage;
+  }
+  auto sandbox = sandbox_policy(a.sandbox, spec->bots.size());
+  if (!sandbox) {
+    fmt::print(stderr, "referee league: {}\n", sandbox.error());
+    return kUsage;
+  }
   const bool bar = ::isatty(2) != 0;
   const auto started = std::chrono::steady_clock::now();
   std::mutex print_mu;
@@ -173,6 +183,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   o.referee = self_path();
   o.working_dir = fs::current_path();
   o.env = bot_environment(o.working_dir, a.env);
+  o.sandbox = *sandbox;
   o.stop = stop;
   std::uint64_t before = 0;
   bool first = true;

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "referee/cli/common.hpp"
+
 namespace arena::cli {
 
 struct LeagueArgs {
@@ -32,6 +34,7 @@ struct LeagueArgs {
   bool resume = false;
   bool fail_on_fault = false;
   std::vector<std::string> env;
+  SandboxArgs sandbox;
 };
 
 CLI::App* add_league(CLI::App& app, LeagueArgs& args);

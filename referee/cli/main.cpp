@@ -83,6 +83,9 @@ void print_summary(const match::MatchResult& m) {
   } else {
     fmt::print(stderr, "  interrupted after {} decisions\n", m.decisions);
   }
+  for (std::size_t i = 0; i < m.seats.size(); ++i) {
+    if (!m.seats[i].sandbox_note.empty()) fmt::print(stderr, "  sandbox, seat {}: {}\n", i, m.seats[i].sandbox_note);
+  }
   fmt::print(stderr, "  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
     fmt::print(stderr, "  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(), m.seats[i].stderr_bytes);
@@ -105,6 +108,7 @@ struct PlayArgs {
   std::size_t max_line_bytes = 1 << 16;
   std::int64_t grace_ms = 200;
   std::vector<std::string> env;
+  SandboxArgs sandbox;
   bool verbose = false;
 };
 
@@ -130,11 +134,19 @@ int run_play(const PlayArgs& a) {
     fmt::print(stderr, "referee play: cannot create the output folder {}: {}\n", a.out, ec.message());
     return kUsage;
   }
+  auto sandbox = sandbox_policy(a.sandbox, a.bots.size());
+  if (!sandbox) {
+    fmt::print(stderr, "referee play: {}\n", sandbox.error());
+    return kUsage;
+  }
   match::Options o;
   o.game = a.game;
   o.config = *config;
   o.seed = a.seed_given ? a.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
-  for (std::size_t i = 0; i < a.bots.size(); ++i) o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
+  for (std::size_t i = 0; i < a.bots.size(); ++i) {
+    o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i], address_space_for(a.sandbox, i)});
+  }
+  o.sandbox = *sandbox;
   o.limits.init_ms = a.init_ms;
   o.limits.decision_ms = a.decision_ms;
   o.limits.time_bank_ms = a.time_bank_ms;
@@ -150,6 +162,11 @@ int run_play(const PlayArgs& a) {
   if (a.verbose) {
     fmt::print(stderr, "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
                o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
+    fmt::print(stderr, "referee play: {}\n", bots::describe(o.sandbox));
+    const auto& support = bots::sandbox_support();
+    for (const std::string* note : {&support.namespaces_note, &support.cgroup_note, &support.seccomp_note}) {
+      if (!note->empty()) fmt::print(stderr, "referee play: sandbox note: {}\n", *note);
+    }
   }
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
@@ -216,7 +233,8 @@ int main(int argc, char** argv) {
     p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")->capture_default_str()->check(CLI::Range(64, 1 << 24));
     p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")->capture_default_str()->check(CLI::NonNegativeNumber);
     p->add_option("--env", play.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
-    p->add_flag("--verbose,-v", play.verbose, "Print the limits and config in force");
+    add_sandbox_options(p, play.sandbox);
+    p->add_flag("--verbose,-v", play.verbose, "Print the limits, config and sandbox in force");
 
     auto* g = app.add_subcommand("games", "List the games and their seat counts");
     std::string replay_path;

@@ -181,6 +181,7 @@ struct Setup {
   fs::path out;
   fs::path referee;  // this executable, for the re-run commands
   std::vector<std::string> env;
+  bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
 };
 
 // Starts the bot alone as seat 0, sends the hello, times the ready line, then closes its input
@@ -198,6 +199,8 @@ json probe_handshake(const Setup& s) {
   spawn.stderr_path = log;
   spawn.stderr_cap = kStderrCap;
   spawn.max_line_bytes = s.scaled.max_line_bytes;
+  spawn.sandbox = s.sandbox;
+  spawn.label = "handshake";
   const json hello = protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled);
   match::Fault f;
   bool faulted = false;
@@ -320,6 +323,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   o.replay_path = s.out / (stem + ".jsonl");
   o.working_dir = fs::current_path();
   o.env = s.env;
+  o.sandbox = s.sandbox;
   o.stderr_cap = kStderrCap;
   o.stop = &g_stop;
   auto m = match::play(o);
@@ -461,6 +465,7 @@ CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
   v->add_option("--out", a.out, "Folder for replays and stderr logs (default: logs/validate-<time>)");
   v->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
+  add_sandbox_options(v, a.sandbox);
   return v;
 }
 
@@ -500,6 +505,9 @@ int run_validate(const ValidateArgs& a) {
   s.scaled.init_ms = scaled(a.init_ms, a.time_scale);
   s.scaled.decision_ms = scaled(a.decision_ms, a.time_scale);
   s.env = bot_environment(fs::current_path(), a.env);
+  auto sandbox = sandbox_policy(a.sandbox, 1);
+  if (!sandbox) return usage(sandbox.error());
+  s.sandbox = *sandbox;
   const std::uint64_t seed = a.seed_given ? a.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
 
   g_stop.store(false);

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "referee/cli/common.hpp"
+
 namespace arena::cli {
 
 struct ValidateArgs {
@@ -26,6 +28,7 @@ struct ValidateArgs {
   double time_scale = 1.0;
   std::string out;                     // empty: logs/validate-<time>
   std::vector<std::string> env;
+  SandboxArgs sandbox;
   bool json = false;                   // the machine-readable report on stdout
 };
 

@@ -77,9 +77,11 @@ Result<LeagueSpec> spec_from_json(const json& j) {
           s.bots.push_back({"", b.get<std::string>()});
           continue;
         }
-        if (auto st = only_keys(b, {"name", "command"}, "league bot"); !st) return fail(st.error());
+        if (auto st = only_keys(b, {"name", "command", "address_space_mb"}, "league bot"); !st) return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
-        s.bots.push_back({b.value("name", ""), b.at("command").get<std::string>()});
+        BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
+        if (b.contains("address_space_mb")) entry.address_space_mb = b.at("address_space_mb").get<std::uint64_t>();
+        s.bots.push_back(std::move(entry));
       }
     }
     const std::string format = j.value("format", "round-robin");
@@ -118,7 +120,11 @@ Result<LeagueSpec> spec_from_json(const json& j) {
 
 json to_json(const LeagueSpec& s) {
   json bots = json::array();
-  for (const BotEntry& b : s.bots) bots.push_back({{"name", b.name}, {"command", b.command}});
+  for (const BotEntry& b : s.bots) {
+    json entry = {{"name", b.name}, {"command", b.command}};
+    if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
+    bots.push_back(std::move(entry));
+  }
   json j = {{"game", s.game},
             {"config", s.config},
             {"bots", bots},
@@ -354,8 +360,9 @@ class Runner {
     o.seed = m.seed;
     for (int b : m.seat_bots) {
       const BotEntry& bot = spec_.bots[static_cast<std::size_t>(b)];
-      o.bots.push_back({bot.command, bot.name});
+      o.bots.push_back({bot.command, bot.name, bot.address_space_mb});
     }
+    o.sandbox = o_.sandbox;
     o.limits = spec_.limits;
     o.time_scale = spec_.time_scale;
     o.replay_path = o_.out / "replays" / fmt::format("m{:06}.jsonl", m.index);

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
+#include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/stats.hpp"
@@ -25,8 +26,12 @@
 namespace arena::league {
 
 struct BotEntry {
+  BotEntry() = default;
+  BotEntry(std::string name_, std::string command_, std::optional<std::uint64_t> address_space = std::nullopt)
+      : name(std::move(name_)), command(std::move(command_)), address_space_mb(address_space) {}
   std::string name;
   std::string command;
+  std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's for this bot
 };
 
 enum class Format { round_robin, gauntlet };
@@ -81,6 +86,7 @@ struct RunOptions {
   std::string referee;                  // this executable, for the re-run commands
   std::vector<std::string> env;         // the bots' environment
   std::filesystem::path working_dir;
+  bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};  // the CLI gives the strictest available
   const std::atomic<bool>* stop = nullptr;   // Ctrl-C
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;

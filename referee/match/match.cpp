@@ -1,6 +1,7 @@
 #include "referee/match/match.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,7 @@ struct Seat_ {
   std::unique_ptr<BotProcess> process;
   SeatReport report;
   double bank_ms = 0;
+  double cpu_mark = -1;  // the bot's CPU time when it last answered
 };
 
 class Match {
@@ -56,6 +58,11 @@ class Match {
 
     start_bots();
     if (!fault_) handshake();
+    for (Seat_& s : seats_) {
+      if (!s.process) continue;
+      s.cpu_mark = s.process->cpu_ms();  // idle time is counted from the end of the handshake
+      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+    }
     if (auto st = write_header(); !st) {
       teardown();
       return fail(st.error());
@@ -91,14 +98,20 @@ class Match {
       spawn.stderr_path = s.report.stderr_log;
       spawn.stderr_cap = o_.stderr_cap;
       spawn.max_line_bytes = limits_.max_line_bytes;
+      spawn.sandbox = o_.sandbox;
+      if (spec_of(s).address_space_mb) spawn.sandbox.limits.address_space_mb = *spec_of(s).address_space_mb;
+      spawn.label = fmt::format("seat{}", s.seat);
       auto process = BotProcess::spawn(spawn);
       if (!process) {
         record_fault(s, FaultKind::crash, 0, process.error(), "");
         return;
       }
       s.process = std::move(process).value();
+      s.report.sandbox_note = s.process->sandbox_report().value("uid_note", "");
     }
   }
+
+  const BotSpec& spec_of(const Seat_& s) const { return o_.bots[static_cast<std::size_t>(s.seat)]; }
 
   void handshake() {
     for (Seat_& s : seats_) {
@@ -131,6 +144,9 @@ class Match {
     h.initial_hash = hash_hex(state_->hash());
     h.started = utc_now("%Y-%m-%dT%H:%M:%SZ");
     h.extra = o_.replay_extra;
+    json sandbox = {{"tier", bots::tier_name(o_.sandbox.tier)}, {"freeze_idle", o_.sandbox.freeze_idle}, {"seats", json::array()}};
+    for (const Seat_& s : seats_) sandbox["seats"].push_back(s.process ? s.process->sandbox_report() : json{{"tier", "not started"}});
+    h.extra["sandbox"] = std::move(sandbox);
     return writer_->write(replay::to_json(h));
   }
 
@@ -158,11 +174,20 @@ class Match {
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
       const std::string request = protocol::request_line(request_id, s.seat, view_line, protocol::to_line(state_->legal_actions()),
                                                          static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
+      if (o_.sandbox.freeze_idle) s.process->freeze(false);
+      const double cpu_before = s.process->cpu_ms();
+      if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
       const auto sent_at = Clock::now();
       const Deadline deadline = sent_at + std::chrono::microseconds(static_cast<std::int64_t>(allowed * 1000));
       if (!send_line(s, request, deadline, request_id)) return;
       auto message = receive(s, deadline, request_id);
       const double took = ms_between(sent_at, Clock::now());
+      const double cpu_after = s.process->cpu_ms();
+      s.cpu_mark = cpu_after;
+      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+      // Rounded to the microsecond: the clocks' resolution, and short replay lines.
+      const double cpu = cpu_before >= 0 && cpu_after >= 0 ? std::round((cpu_after - cpu_before) * 1000) / 1000 : -1;
+      if (cpu >= 0) s.report.cpu_ms += cpu;
       if (!message) return;
       auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes);
       if (!reply) {
@@ -186,6 +211,7 @@ class Match {
       step.request_id = request_id;
       step.action = reply->action;
       step.time_ms = took;
+      step.cpu_ms = cpu;
       step.hash = hash_hex(state_->hash());
       step.debug = reply->debug;
       if (auto st = writer_->write_step(step, view_line); !st) {
@@ -289,6 +315,8 @@ class Match {
         j["decisions"] = s.report.decisions;
         j["total_ms"] = s.report.total_ms;
         j["max_ms"] = s.report.max_ms;
+        j["cpu_ms"] = s.report.cpu_ms;
+        j["idle_cpu_ms"] = s.report.idle_cpu_ms;
         j["exit"] = s.report.exit;
       }
       list.push_back(std::move(j));

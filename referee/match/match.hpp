@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
+#include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
 
@@ -39,8 +40,12 @@ struct Fault {
 };
 
 struct BotSpec {
+  BotSpec() = default;
+  BotSpec(std::string command_, std::string name_ = "", std::optional<std::uint64_t> address_space = std::nullopt)
+      : command(std::move(command_)), name(std::move(name_)), address_space_mb(address_space) {}
   std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
   std::string name;     // optional; else the name from the bot's ready message
+  std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
 };
 
 struct Options {
@@ -53,7 +58,10 @@ struct Options {
   std::filesystem::path replay_path;
   std::filesystem::path log_dir;  // per-seat stderr logs: <log_dir>/<log_stem>.seat<N>.stderr.log
   std::string log_stem = "match";
-  std::filesystem::path working_dir;  // the bots' working directory
+  std::filesystem::path working_dir;  // the bots' working directory (sandbox none; see process.hpp)
+  // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
+  // supports; the library default is none, for callers that run trusted bots.
+  bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
   std::vector<std::string> env;       // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
   std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
@@ -71,7 +79,10 @@ struct SeatReport {
   double max_ms = 0;
   std::int64_t decisions = 0;
   std::vector<double> decision_ms;  // each decision's wall time, in order
+  double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
+  double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
   std::string exit;  // how the process ended
+  std::string sandbox_note;  // a protection this bot could not get (e.g. a uid of its own)
 };
 
 struct MatchResult {

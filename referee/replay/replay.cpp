@@ -63,6 +63,7 @@ Result<Step> parse_step(const json& j) {
   if (action == j.end()) return fail(std::string("missing \"action\""));
   s.action = *action;
   s.time_ms = j.value("time_ms", 0.0);
+  s.cpu_ms = j.value("cpu_ms", -1.0);
   s.view = j.value("view", json(nullptr));
   s.debug = j.value("debug", "");
   return s;
@@ -83,6 +84,7 @@ json to_json(const Step& s) {
   json j = {{"type", "step"}, {"n", s.n},       {"seat", s.seat}, {"request_id", s.request_id},
             {"action", s.action}, {"time_ms", s.time_ms}, {"hash", s.hash}, {"view", s.view}};
   if (!s.debug.empty()) j["debug"] = s.debug;
+  if (s.cpu_ms >= 0) j["cpu_ms"] = s.cpu_ms;
   return j;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Replays: JSON lines. A header (versions, game, config, seed, bots, limits), one line per
-// decision (seat, request id, action, wall time, state hash after the action, the view that seat
-// was sent, debug text), and a footer (result, how the match ended). The writer flushes every
+// Replays: JSON lines. A header (versions, game, config, seed, bots, limits, the sandbox in
+// force), one line per decision (seat, request id, action, wall and CPU time, state hash after the
+// action, the view that seat was sent, debug text), and a footer (result, how the match ended). The writer flushes every
 // line, so a killed referee leaves a readable prefix. verify() re-simulates a replay from its
 // header and actions alone and reports the first divergence.
 
@@ -49,6 +49,7 @@ struct Step {
   std::int64_t request_id = 0;
   json action;
   double time_ms = 0;
+  double cpu_ms = -1;  // the bot's CPU time for this decision; negative: not measured
   std::string hash;  // state after the action
   json view;         // what the seat was sent
   std::string debug;

@@ -1,0 +1,177 @@
+#pragma once
+// Containment of bot processes: what a bot may do, enforced by the kernel (docs/security.md).
+//
+// Three tiers. `none`: only process hygiene (own session, parent-death signal, no core files,
+// only descriptors 0-2, a clean environment, orphans swept). `basic`: plus rlimits, no new
+// privileges and a seccomp deny list, a private working directory; as root also a distinct uid
+// per running bot and a cgroup v2 leaf per bot when a writable cgroup v2 tree exists. `strict`:
+// plus new user, PID, network, IPC, UTS and mount namespaces with the bot's own /proc, so the
+// whole tree dies with the namespace and the bot sees no other process and no network.
+//
+// What the machine allows is probed once by forking a test child (sandbox_support()). A Jail is
+// the per-bot half: the resources one bot's containment needs (its uid slot, cgroup leaf and
+// private directory), the child-side set-up run between fork and exec, and the controls the
+// referee uses on a running bot (CPU time, freeze, kill of the whole tree).
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/result.hpp"
+
+namespace arena::bots {
+
+enum class Tier { none, basic, strict };
+const char* tier_name(Tier tier);
+std::optional<Tier> parse_tier(std::string_view text);
+
+struct SandboxLimits {
+  std::uint64_t cpu_seconds = 300;        // RLIMIT_CPU per process: SIGXCPU, SIGKILL 5 s later
+  std::uint64_t address_space_mb = 8192;  // RLIMIT_AS per process; 0 = unlimited (JVMs reserve a lot)
+  std::uint64_t memory_mb = 2048;         // cgroup memory.max of the bot's tree, where available
+  std::uint64_t file_size_mb = 64;        // RLIMIT_FSIZE: the largest file the bot can write
+  std::uint64_t open_files = 256;         // RLIMIT_NOFILE
+  std::uint64_t processes = 128;          // processes and threads: RLIMIT_NPROC / pids.max
+  bool network = false;                   // allow sockets other than AF_UNIX, keep the host network
+};
+
+struct SandboxPolicy {
+  Tier tier = Tier::basic;
+  SandboxLimits limits;
+  bool freeze_idle = false;  // stop a bot while it is not its turn (the referee does this)
+  // The tier was not asked for but chosen as the strictest available: as root, a bot whose files
+  // its own uid cannot reach then keeps the referee's uid (said in its report) instead of not
+  // starting. An explicit tier is a guarantee: such a bot does not start.
+  bool best_effort = false;
+};
+
+// What this machine lets the referee do. Each `*_note` says why a feature is missing.
+struct SandboxSupport {
+  bool root = false;
+  bool seccomp = false;
+  std::string seccomp_note;
+  bool namespaces = false;  // user, pid, net, ipc, uts and mount namespaces with a fresh /proc
+  std::string namespaces_note;
+  bool cgroup = false;  // a writable cgroup v2 subtree: kill, freeze and CPU time of the tree
+  bool cgroup_memory = false;
+  bool cgroup_pids = false;
+  std::string cgroup_note;
+  std::filesystem::path cgroup_dir;  // this referee's own folder in it
+
+  Tier strictest() const;
+  nlohmann::json to_json() const;
+};
+
+// Probed on first use (forks one test child), then cached; thread-safe.
+const SandboxSupport& sandbox_support();
+
+// The policy to use: `requested` (empty: the strictest the machine supports). An error says why
+// a requested tier cannot be given on this machine.
+Result<SandboxPolicy> resolve_policy(std::optional<Tier> requested, const SandboxLimits& limits, bool freeze_idle);
+
+// A one-line description of what a tier gives on this machine, for `referee play --verbose`.
+std::string describe(const SandboxPolicy& policy);
+
+struct ChildPlan;
+
+class Jail {
+ public:
+  // Reserves what one bot needs. `label` names its private directory (e.g. "seat0"); `files` are
+  // the bot's executable and the files its arguments name, which its uid must be able to read.
+  static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
+                                              const std::vector<std::string>& files);
+  ~Jail();  // releases the uid, removes the cgroup leaf and the private directory
+  Jail(const Jail&) = delete;
+  Jail& operator=(const Jail&) = delete;
+
+  const SandboxPolicy& policy() const { return policy_; }
+  // The working directory the bot gets (its private one; empty in tier none).
+  const std::filesystem::path& work_dir() const { return work_dir_; }
+  // What is enforced for this bot, for the replay header.
+  nlohmann::json report() const;
+
+  // Fills the containment part of the child-side plan (the caller sets the descriptors, and the
+  // working directory in tier none).
+  void plan(ChildPlan& plan) const;
+
+  // After the spawn: `leader` is the process the referee started (the outer one with namespaces).
+  void started(pid_t leader);
+  // CPU time of the bot, in ms: the whole tree with a cgroup, else the bot process (all its
+  // threads, not its children). Negative when unknown.
+  double cpu_ms() const;
+  const char* cpu_source() const;
+  // Stops or resumes the whole tree (cgroup freezer, else SIGSTOP/SIGCONT to its process group).
+  void freeze(bool frozen) const;
+  // Kills every process of the tree it can reach (cgroup.kill); false without a cgroup.
+  bool kill_tree() const;
+  // Processes still in the bot's cgroup (for reaping those that came back to the referee).
+  std::vector<pid_t> cgroup_pids() const;
+  // Waits (briefly) until the cgroup is empty; true if it is.
+  bool wait_cgroup_empty(int max_ms) const;
+
+ private:
+  Jail() = default;
+  SandboxPolicy policy_;
+  bool namespaces_ = false;
+  bool change_uid_ = false;
+  uid_t uid_ = 0;
+  gid_t gid_ = 0;
+  int uid_lock_fd_ = -1;
+  std::string uid_note_;  // why the bot kept the referee's uid
+  std::filesystem::path work_dir_;
+  std::filesystem::path cgroup_;  // empty: no cgroup leaf
+  pid_t leader_ = -1;
+  pid_t bot_ = -1;  // the process that exec'd the bot (inside the namespaces when there are some)
+  int cpu_clock_ = -1;
+};
+
+// Everything the child needs between fork and exec, computed before the fork so the child only
+// makes async-signal-safe system calls.
+struct ChildPlan {
+  pid_t referee = 0;
+  int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;
+  std::string cwd;            // empty: stay
+  std::string cgroup_procs;   // join this cgroup first; empty: none
+  bool change_uid = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  bool namespaces = false;
+  bool network_namespace = false;
+  std::string uid_map, gid_map;  // "<inside> <outside> 1", for the new user namespace
+  bool limits = false;           // apply the rlimits below (tier basic and up)
+  std::vector<std::pair<int, std::uint64_t>> rlimits;  // resource, value (soft = hard)
+  std::uint64_t cpu_seconds = 0;
+  std::uint64_t nproc = 0;  // 0: not set (it would count the referee's own uid)
+  const void* seccomp = nullptr;  // a struct sock_fprog*, installed with no_new_privs
+};
+
+// Runs in the child after fork: sets up containment and the descriptors, forking the namespace
+// init and the bot when there are namespaces. Returns null in the process that must exec the
+// bot; on failure returns the step that failed, with errno set. Never returns in the helper
+// processes (they _exit with the bot's status).
+const char* enter_sandbox(const ChildPlan& plan) noexcept;
+
+// Kills the referee's orphaned children that no live bot owns (descendants of a bot that
+// escaped its process group and came back to us as subreaper), and reaps them.
+void sweep_orphans();
+// The process-wide registry of bot leaders, so the sweep never touches a live bot.
+void register_leader(pid_t pid);
+void unregister_leader(pid_t pid);
+// Held around fork+register so a sweep never sees a bot that is not registered yet.
+class SpawnLock {
+ public:
+  SpawnLock();
+  ~SpawnLock();
+  SpawnLock(const SpawnLock&) = delete;
+  SpawnLock& operator=(const SpawnLock&) = delete;
+};
+
+}  // namespace arena::bots
