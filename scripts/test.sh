@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh "$@"
+scripts/setup-browser.sh  # Chromium, Node.js and playwright-core for tests/browser only
 build=build
 [ "${1:-}" = "--sanitize" ] && build=build-asan
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

@@ -611,7 +611,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
     j->uid_lock_fd_ = slot->second;
     if (std::string refused = check_access(j->uid_, j->gid_, files); !refused.empty()) {
       const std::string fix = "every folder on its path needs o+x, and the file o+r (o+rx to run it)";
-      if (!policy.best_effort) return fail(fmt::format("{}. {}; or choose --sandbox none", refused, fix));
+      if (!policy.best_effort) return fail(fmt::format("{}. For a uid of its own, {}; or choose --sandbox none", refused, fix));
       ::close(j->uid_lock_fd_);
       j->uid_lock_fd_ = -1;
       j->change_uid_ = false;

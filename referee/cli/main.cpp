@@ -1,6 +1,6 @@
 // The `referee` executable: the only code that reads argv, the environment and files given by
-// the user. Subcommands: play, games, verify, validate, league (docs/cli.md, docs/validate.md,
-// docs/league.md).
+// the user. Subcommands: play, games, verify, validate, league, html, show (docs/cli.md,
+// docs/validate.md, docs/league.md).
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -22,7 +22,9 @@
 
 #include "referee/bots/process.hpp"
 #include "referee/cli/common.hpp"
+#include "referee/cli/html_cmd.hpp"
 #include "referee/cli/league_cmd.hpp"
+#include "referee/cli/show_cmd.hpp"
 #include "referee/cli/validate.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
@@ -244,6 +246,10 @@ int main(int argc, char** argv) {
     auto* val = add_validate(app, validate);
     LeagueArgs league;
     auto* lg = add_league(app, league);
+    HtmlArgs html;
+    auto* web = add_html(app, html);
+    ShowArgs show;
+    auto* sh = add_show(app, show);
 
     try {
       app.parse(argc, argv);
@@ -262,6 +268,8 @@ int main(int argc, char** argv) {
     if (g->parsed()) return run_games();
     if (v->parsed()) return run_verify(replay_path);
     if (val->parsed()) return run_validate(validate);
+    if (web->parsed()) return run_html(html);
+    if (sh->parsed()) return run_show(*sh, show);
     if (lg->parsed()) {
       std::signal(SIGINT, on_sigint);
       std::signal(SIGTERM, on_sigint);

@@ -1,5 +1,7 @@
 #include "referee/league/standings.hpp"
 
+#include "referee/core/markup.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,43 +74,6 @@ std::string md_escape(std::string_view text) {
   return out;
 }
 
-// Escapes text for XML content and attribute values. Characters XML 1.0 forbids (controls other
-// than tab, LF, CR) become '?'; tab, LF and CR become character references so that attribute
-// values keep them.
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        out += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
-    }
-  }
-  return out;
-}
 
 // Terminal width of UTF-8 text: its code points (continuation bytes do not count).
 std::size_t display_width(std::string_view text) {
@@ -416,7 +381,7 @@ std::string standings_markdown(const Standings& s) {
 }
 
 std::string junit_xml(const Standings& s, const std::string& suite_name) {
-  const std::string suite = xml_escape(suite_name);
+  const std::string suite = markup_escape(suite_name);
   const int tests = static_cast<int>(s.bots.size());
   const int failures = static_cast<int>(std::count_if(
       s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); }));
@@ -436,23 +401,23 @@ std::string junit_xml(const Standings& s, const std::string& suite_name) {
   out +=
       fmt::format("      <property name=\"seats_per_match\" value=\"{}\"/>\n", s.seats_per_match);
   out += fmt::format("      <property name=\"points_rule\" value=\"{}\"/>\n",
-                     xml_escape(s.points_rule));
+                     markup_escape(s.points_rule));
   out += "    </properties>\n";
   for (const BotStanding& b : s.bots) {
     out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", suite,
-                       xml_escape(b.name), finite(b.decision_total_ms) / 1000);
+                       markup_escape(b.name), finite(b.decision_total_ms) / 1000);
     if (!b.faults.empty()) {
       std::string body;
       for (const auto& [kind, n] : b.faults) body += fmt::format("{}: {}\n", kind, n);
       out +=
           fmt::format("      <failure message=\"{}\" type=\"fault\">{}</failure>\n",
-                      xml_escape(fmt::format("{} committed {} fault{}: {}", b.name, b.fault_count(),
+                      markup_escape(fmt::format("{} committed {} fault{}: {}", b.name, b.fault_count(),
                                              b.fault_count() == 1 ? "" : "s", faults_text(b))),
-                      xml_escape(body));
+                      markup_escape(body));
     }
     out += fmt::format(
         "      <system-out>{}</system-out>\n",
-        xml_escape(fmt::format("games {}, points {:g} ({:.3f} per game), W/D/L {}/{}/{}, Elo {}, "
+        markup_escape(fmt::format("games {}, points {:g} ({:.3f} per game), W/D/L {}/{}/{}, Elo {}, "
                                "decision ms median {} p99 {} max {}, stderr bytes {}",
                                b.games, b.points, b.points_per_game(), b.wins, b.draws, b.losses,
                                format_elo(b.elo), ms(b.decision_median_ms), ms(b.decision_p99_ms),

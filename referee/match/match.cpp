@@ -128,6 +128,8 @@ class Match {
       }
       if (!s.name_given) s.report.name = ready->name;
       s.report.version = ready->version;
+      // Frozen as soon as it is ready: it cannot think while the others start either.
+      if (o_.sandbox.freeze_idle) s.process->freeze(true);
     }
   }
 

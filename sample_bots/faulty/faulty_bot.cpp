@@ -11,16 +11,16 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
-#include <thread>
 
 #include <nlohmann/json.hpp>
+
+#include "bot_io.hpp"
 
 using nlohmann::json;
 
@@ -45,22 +45,9 @@ using Hook = void (*)(Moment&);
 
 void send(const json& message) { std::cout << message.dump() << '\n' << std::flush; }
 
-void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-
-[[noreturn]] void sleep_forever() {
-  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
-}
-
-// Writes raw bytes to a file descriptor, all of them; false once the reader is gone.
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
+using bot_io::sleep_forever;
+using bot_io::sleep_ms;
+using bot_io::write_all;
 
 // ---- the faults, one function each ---------------------------------------------------------
 

@@ -153,7 +153,8 @@ TEST_CASE("validate: the request in the report is byte for byte the one the bot 
   std::filesystem::remove_all(logs);
   std::filesystem::create_directories(logs);
   const std::string bot = fmt::format(R"(sh -c "tee -a {}/seat\$ARENA_SEAT.jsonl | {}")", logs, testing::faulty_bot("illegal --at 3"));
-  const auto v = validate(bot, kFaultyFlags, "tee");
+  // The tee writes outside the bot's private directory: no sandbox for this instrumented bot.
+  const auto v = validate(bot, kFaultyFlags + " --sandbox none", "tee");
   INFO(v.text);
   CHECK(v.exit_code == 1);
   REQUIRE(v.report.is_object());

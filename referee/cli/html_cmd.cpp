@@ -1,0 +1,55 @@
+#include "referee/cli/html_cmd.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "referee/cli/common.hpp"
+#include "referee/render/html.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
+  auto* h = app.add_subcommand("html", "Write a replay as one self-contained web page that plays the match step by step");
+  h->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
+  h->add_option("-o,--out", a.out, "Page to write (default: the replay's path with .html)");
+  return h;
+}
+
+int run_html(const HtmlArgs& a) {
+  const fs::path replay_path = a.replay;
+  const fs::path out = a.out.empty() ? fs::path(replay_path).replace_extension(".html") : fs::path(a.out);
+  std::error_code ec;
+  if (fs::equivalent(out, replay_path, ec)) {
+    fmt::print(stderr, "referee html: the page {} would overwrite the replay; give another -o\n", out.string());
+    return kUsage;
+  }
+  auto replay = replay::read(replay_path);
+  if (!replay) {
+    fmt::print(stderr, "referee html: {}\n", replay.error());
+    return kBadReplay;
+  }
+  auto page = render::html_page(*replay, replay_path.filename().string());
+  if (!page) {
+    fmt::print(stderr, "referee html: {}: {}\n", replay_path.string(), page.error());
+    return kBadReplay;
+  }
+  std::ofstream file(out, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (file) file << *page;
+  if (file) file.close();
+  if (!file) {
+    fmt::print(stderr, "referee html: cannot write {}: {}\n", out.string(), std::strerror(errno));
+    return kUsage;
+  }
+  fmt::print(stderr, "referee html: {} steps of {} -> {}\n", replay->steps.size(), replay_path.string(), out.string());
+  fmt::print("{}\n", out.string());
+  return kFinished;
+}
+
+}  // namespace arena::cli

@@ -1,0 +1,18 @@
+#pragma once
+// `referee html REPLAY [-o FILE]`: the match as one self-contained web page (docs/cli.md).
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace arena::cli {
+
+struct HtmlArgs {
+  std::string replay;
+  std::string out;  // default: the replay's path with the extension .html
+};
+
+CLI::App* add_html(CLI::App& app, HtmlArgs& args);
+int run_html(const HtmlArgs& args);
+
+}  // namespace arena::cli

@@ -1,0 +1,102 @@
+#include "referee/cli/show_cmd.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "referee/cli/common.hpp"
+#include "referee/core/hash.hpp"
+#include "referee/games/game.hpp"
+#include "referee/render/frames.hpp"
+#include "referee/render/terminal.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::cli {
+
+namespace {
+
+// auto: colour when stdout is a terminal and NO_COLOR is unset or empty (no-color.org).
+bool use_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  return ::isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0');
+}
+
+// The re-simulated state hash after `step` decisions against the replay's record (a warning only:
+// `referee verify` is the check).
+void warn_on_hash(const replay::Replay& r, const render::Frame& frame, std::size_t step) {
+  const std::string recorded = step == 0 ? r.header.initial_hash : r.steps[step - 1].hash;
+  const games::Game* game = games::find_game(r.header.game);
+  if (game == nullptr) return;
+  auto state = game->state_from_json(frame.state);
+  if (!state) return;
+  const std::string actual = hash_hex((*state)->hash());
+  if (actual != recorded) {
+    fmt::print(stderr, "referee show: warning: the state hash after step {} is {} but the replay records {} (run referee verify)\n",
+               step, actual, recorded);
+  }
+}
+
+}  // namespace
+
+CLI::App* add_show(CLI::App& app, ShowArgs& a) {
+  auto* s = app.add_subcommand("show", "Draw the table of a replay at any step in the terminal");
+  s->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
+  s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)");
+  s->add_option("--seat", a.seat, "Show only what this seat's bot was sent");
+  s->add_option("--color", a.color, "ANSI colour: auto (a terminal and no NO_COLOR), always or never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  return s;
+}
+
+int run_show(const CLI::App& command, const ShowArgs& a) {
+  auto replay = replay::read(a.replay);
+  if (!replay) {
+    fmt::print(stderr, "referee show: {}\n", replay.error());
+    return kBadReplay;
+  }
+  const replay::Replay& r = *replay;
+  auto frames = render::simulate(r);
+  if (!frames) {
+    fmt::print(stderr, "referee show: {}: the replay cannot be re-simulated: {}\n", a.replay, frames.error());
+    return kBadReplay;
+  }
+  const std::size_t total = r.steps.size();
+  std::size_t step = total;
+  if (command.count("--step") > 0) {
+    if (a.step < 0 || static_cast<std::uint64_t>(a.step) > total) {
+      fmt::print(stderr, "referee show: --step {} is out of range: this replay has {} decisions, so --step takes 0 to {}\n",
+                 a.step, total, total);
+      return kUsage;
+    }
+    step = static_cast<std::size_t>(a.step);
+  }
+  render::TextOptions o;
+  o.color = use_color(a.color);
+  std::string text;
+  if (command.count("--seat") > 0) {
+    if (a.seat < 0 || a.seat >= r.header.seats) {
+      fmt::print(stderr, "referee show: --seat {} is out of range: this match has {} seats (0 to {})\n", a.seat,
+                 r.header.seats, r.header.seats - 1);
+      return kUsage;
+    }
+    auto seat = render::seat_text(r, *frames, step, a.seat, o);
+    if (!seat) {
+      fmt::print(stderr, "referee show: {}: {}\n", a.replay, seat.error());
+      return kBadReplay;
+    }
+    text = std::move(seat).value();
+  } else {
+    warn_on_hash(r, (*frames)[step], step);
+    text = render::table_text(r, *frames, step, o);
+  }
+  std::cout << text << std::flush;
+  return kFinished;
+}
+
+}  // namespace arena::cli

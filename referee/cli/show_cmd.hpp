@@ -1,0 +1,22 @@
+#pragma once
+// `referee show REPLAY [--step N] [--seat S] [--color auto|always|never]`: the table of a replay at
+// any step, drawn in the terminal; with --seat, exactly what that seat's bot was sent (docs/cli.md).
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace arena::cli {
+
+struct ShowArgs {
+  std::string replay;
+  std::int64_t step = -1;  // -1: the end
+  int seat = -1;           // -1: the whole table
+  std::string color = "auto";
+};
+
+CLI::App* add_show(CLI::App& app, ShowArgs& args);
+int run_show(const CLI::App& command, const ShowArgs& args);
+
+}  // namespace arena::cli

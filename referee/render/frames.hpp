@@ -1,0 +1,29 @@
+#pragma once
+// Re-simulation of a replay into frames: the table after every decision, as the full state and as
+// every seat's view. The base of the match viewers (`referee show`, `referee html`); like
+// replay::verify it needs only the header and the actions, never the bots.
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/result.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::render {
+
+struct Frame {
+  std::int64_t step = 0;              // decisions applied so far (0 = the table before the first decision)
+  nlohmann::json state;               // GameState::to_json(): the full table
+  std::vector<nlohmann::json> views;  // GameState::view(seat) for every seat
+  int to_act = -1;                    // seat to act, -1 when the game is over
+};
+
+// Re-simulates a replay from its header and actions (like replay::verify does); frames.size() ==
+// steps.size() + 1. An error names the step and the problem (unknown game, refused config, a step
+// out of order, a step for the wrong seat or after the end, refused action). Hashes are not
+// compared here: `referee verify` does that.
+Result<std::vector<Frame>> simulate(const replay::Replay& replay);
+
+}  // namespace arena::render

@@ -1,0 +1,31 @@
+#pragma once
+// The web viewer of a match (`referee html`): one self-contained HTML page that plays a replay step
+// by step in an ordinary browser, from the file system, with no network access. The page's HTML,
+// CSS and JavaScript live in referee/render/web/ and are embedded at build time; the match (the
+// replay, its re-simulated frames and the game's card table) is embedded as JSON.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "referee/core/result.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::render {
+
+// JSON text that is safe inside an HTML <script> element: '<', '>' and '&' are written as
+// \u003c, \u003e and \u0026 (they only ever occur inside JSON strings, where JSON.parse reads the
+// escapes back), so no bot text can close the element ("</script>") or open a comment. Invalid
+// UTF-8 from bots is replaced, never thrown on.
+std::string script_safe_json(const nlohmann::json& j);
+
+// What the page embeds: the replay (header, steps with their recorded views, footer or null),
+// every frame from simulate(), and the card table of the replay's game and config (the full state
+// names cards by id only). An error when the replay does not re-simulate.
+Result<nlohmann::json> viewer_data(const replay::Replay& replay, const std::string& source_name);
+
+// The whole page. `source_name` (the replay's file name) is shown in the page.
+Result<std::string> html_page(const replay::Replay& replay, const std::string& source_name);
+
+}  // namespace arena::render

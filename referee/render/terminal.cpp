@@ -1,0 +1,214 @@
+#include "referee/render/terminal.hpp"
+
+#include <cassert>
+
+#include <fmt/format.h>
+
+#include "referee/render/game_text.hpp"
+
+namespace arena::render {
+
+using nlohmann::json;
+using namespace detail;
+
+std::string detail::Names::seat(int s) const {
+  if (s >= 0 && static_cast<std::size_t>(s) < bots.size() && !bots[static_cast<std::size_t>(s)].empty()) {
+    return fmt::format("seat {} ({})", s, bots[static_cast<std::size_t>(s)]);
+  }
+  return fmt::format("seat {}", s);
+}
+
+namespace {
+
+Names names_of(const replay::Header& h) {
+  Names n;
+  for (const auto& b : h.bots) n.bots.push_back(clean(b.name, 20));
+  return n;
+}
+
+std::string game_title(const std::string& game) {
+  if (game == "stellar") return "Stellar";
+  if (game == "stella_quest") return "Stella Quest";
+  return clean(game, 40);
+}
+
+std::string table_of(const std::string& game, const json& table, const Names& names, const Style& st) {
+  if (game == "stellar") return stellar_table(table, names, st);
+  if (game == "stella_quest") return stella_quest_table(table, names, st);
+  return table.dump(2) + "\n";
+}
+
+std::string action_of(const std::string& game, const json& before, const json& action) {
+  if (game == "stellar") return stellar_action(before, action);
+  if (game == "stella_quest") return stella_quest_action(before, action);
+  return "plays " + one_line(action);
+}
+
+// Decision k (1-based: the k-th decision, replay step n = k-1) in words and as JSON. `before` is
+// the acting seat's own view just before it.
+std::string decision_text(std::string_view lead, const replay::Replay& r, std::size_t k, const json& before, const Names& names,
+                          const Style& st, bool with_note) {
+  const replay::Step& s = r.steps[k - 1];
+  std::string out = wrap(fmt::format("{}decision {} (replay step n={}, request {}): ", lead, k, s.n, s.request_id),
+                         {names.seat(s.seat), st.bold(action_of(r.header.game, before, s.action))}, " ", 4);
+  std::string detail = "  " + st.dim(one_line(s.action));
+  detail += fmt::format("  ({:.1f} ms)", s.time_ms);
+  out += detail + "\n";
+  if (with_note && !s.debug.empty()) out += "  bot's note: " + clean(s.debug, 80) + "\n";
+  return out;
+}
+
+std::string ordinal(int n) {
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// The footer: how the match ended, the score breakdown and the outcome. `full` adds what only
+// the referee saw (a faulty bot's bytes).
+std::string footer_text(const replay::Replay& r, const Names& names, const Style& st, bool full) {
+  const std::size_t decisions = r.steps.size();
+  std::string out = "\n" + st.bold("-- the end --") + "\n";
+  if (!r.footer) {
+    return out + fmt::format("no footer: the replay stops after {} decisions (the referee was stopped before the end)\n", decisions);
+  }
+  const replay::Footer& f = *r.footer;
+  const json& result = f.result;
+  try {
+    if (f.end == "finished") {
+      out += fmt::format("the match finished after {} decisions\n", decisions);
+      const json outcome = result.is_object() ? result.value("outcome", json(nullptr)) : json(nullptr);
+      if (outcome.is_object()) {
+        if (r.header.game == "stellar") {
+          out += stellar_outcome(outcome, r.header.config, names, st);
+        } else if (r.header.game == "stella_quest") {
+          out += stella_quest_outcome(outcome, names, st);
+        } else {
+          out += "outcome: " + one_line(outcome, 400) + "\n";
+        }
+      } else {
+        out += "the footer holds no outcome\n";
+      }
+    } else if (f.end == "fault") {
+      const json fault = result.is_object() ? result.value("fault", json(nullptr)) : json(nullptr);
+      out += fmt::format("the match ended with a fault after {} decisions\n", decisions);
+      if (fault.is_object()) {
+        const int seat = fault.value("seat", -1);
+        out += st.bold(fmt::format("{} forfeits: {} at request {}", names.seat(seat), clean(fault.value("kind", "?"), 20),
+                                   fault.value("request_id", std::int64_t{0}))) + "\n";
+        out += "  message: " + clean(fault.value("message", ""), 300) + "\n";
+        if (full && fault.contains("raw") && fault.at("raw").is_string() && !fault.at("raw").get<std::string>().empty()) {
+          out += "  offending bytes: " + clean(fault.at("raw").get<std::string>(), 200) + "\n";
+        }
+      } else {
+        out += "the footer records a fault but holds no \"fault\" object\n";
+      }
+    } else if (f.end == "interrupted") {
+      out += fmt::format("the match was interrupted after {} decisions: no result\n", decisions);
+    } else {
+      out += fmt::format("the match ended with \"{}\" after {} decisions\n", clean(f.end, 20), decisions);
+      if (result.is_object() && result.contains("error")) out += "  " + one_line(result.at("error"), 300) + "\n";
+    }
+    if (f.end != "finished" && result.is_object() && result.contains("ranks") && result.at("ranks").is_array()) {
+      std::vector<std::string> ranks;
+      for (std::size_t s = 0; s < result.at("ranks").size(); ++s) {
+        ranks.push_back(fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.at("ranks")[s].get<int>())));
+      }
+      out += wrap("ranks: ", ranks, ", ", 4);
+    }
+  } catch (const json::exception& e) {
+    out += fmt::format("the footer cannot be read: {}\n", clean(e.what(), 200));
+  }
+  return out;
+}
+
+std::string step_line(std::size_t step, std::size_t total) {
+  if (step == 0) return fmt::format("step 0 of {}: the deal, before the first decision\n", total);
+  return fmt::format("step {} of {}: the table after {} decision{}\n", step, total, step, step == 1 ? "" : "s");
+}
+
+}  // namespace
+
+json whole_table(const Frame& frame) {
+  if (frame.views.empty()) return json(nullptr);
+  json table = frame.views[0];
+  table["seat"] = nullptr;
+  if (table.contains("players") && table.at("players").is_array()) {
+    for (std::size_t s = 0; s < frame.views.size() && s < table.at("players").size(); ++s) {
+      table["players"][s] = frame.views[s].at("players").at(s);
+    }
+  }
+  return table;
+}
+
+std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames, std::size_t step, const TextOptions& o) {
+  assert(frames.size() == r.steps.size() + 1 && step < frames.size());
+  const Style st(o.color);
+  const Names names = names_of(r.header);
+  const std::size_t total = r.steps.size();
+  std::vector<std::string> players;
+  for (int s = 0; s < r.header.seats; ++s) players.push_back(names.seat(s));
+  std::string out = wrap(st.bold(game_title(r.header.game)) + fmt::format(", seed {}: ", r.header.seed), players, " vs ", 4);
+  out += step_line(step, total);
+  if (step > 0) {
+    const int actor = r.steps[step - 1].seat;
+    out += decision_text("", r, step, frames[step - 1].views.at(static_cast<std::size_t>(actor)), names, st, true);
+  }
+  if (step < total) {
+    const int actor = r.steps[step].seat;
+    out += decision_text("next, ", r, step + 1, frames[step].views.at(static_cast<std::size_t>(actor)), names, st, false);
+  }
+  out += "\n" + table_of(r.header.game, whole_table(frames[step]), names, st);
+  if (step == total) out += footer_text(r, names, st, true);
+  return out;
+}
+
+Result<std::string> seat_text(const replay::Replay& r, const std::vector<Frame>& frames, std::size_t step, Seat seat,
+                              const TextOptions& o) {
+  assert(frames.size() == r.steps.size() + 1 && step < frames.size());
+  assert(seat >= 0 && seat < r.header.seats);
+  const Style st(o.color);
+  const Names names = names_of(r.header);
+  const std::size_t total = r.steps.size();
+  const auto s = static_cast<std::size_t>(seat);
+  // The last decision at or before `step` that this seat was asked for (its view is the table
+  // after that many decisions).
+  std::size_t asked = total;
+  for (std::size_t i = std::min(step + 1, total); i-- > 0;) {
+    if (r.steps[i].seat == seat) {
+      asked = i;
+      break;
+    }
+  }
+  std::string out = wrap(st.bold(game_title(r.header.game)) + ": ",
+                         {fmt::format("what {} was sent", names.seat(seat)), "(its view only: nothing hidden from it is shown)"}, " ", 4);
+  out += step_line(step, total);
+  json view;
+  if (asked < total && !r.steps[asked].view.is_null()) {
+    const replay::Step& rs = r.steps[asked];
+    if (rs.view != frames[asked].views.at(s)) {
+      return fail(fmt::format("step {} (request {}): the view seat {} was sent differs from the re-simulated view", rs.n,
+                              rs.request_id, seat));
+    }
+    view = rs.view;
+    out += st.bold(fmt::format("recorded view: request {}", rs.request_id));
+    out += fmt::format(" for decision {}: the table after {} decisions", asked + 1, asked);
+    out += asked == step ? std::string(", as it is now\n")
+                         : fmt::format("\n(its last request at or before step {}; the table has moved on since)\n", step);
+  } else if (asked < total) {
+    view = frames[asked].views.at(s);
+    out += st.bold(fmt::format("re-simulated view: request {} recorded no view", r.steps[asked].request_id));
+    out += fmt::format(";\nthis is view({}) of the table after {} decisions\n", seat, asked);
+  } else {
+    view = frames[step].views.at(s);
+    out += st.bold(fmt::format("re-simulated view: {} had not been asked yet", names.seat(seat)));
+    out += fmt::format(";\nthis is view({}) of the table after {} decisions\n", seat, step);
+  }
+  out += "\n" + table_of(r.header.game, view, names, st);
+  if (asked < total) {
+    out += "\n" + decision_text("its answer, ", r, asked + 1, view, names, st, true);
+  }
+  if (step == total) out += footer_text(r, names, st, false);
+  return out;
+}
+
+}  // namespace arena::render

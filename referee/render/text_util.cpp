@@ -1,0 +1,73 @@
+#include "referee/render/text_util.hpp"
+
+#include <fmt/format.h>
+
+namespace arena::render::detail {
+
+std::string Style::paint(std::string_view text, std::string_view sgr) const {
+  if (!color_ || text.empty()) return std::string(text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
+}
+
+std::size_t visible_width(std::string_view text) {
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
+      i += 2;
+      while (i < text.size() && (text[i] < '@' || text[i] > '~')) ++i;  // up to the final byte
+      continue;
+    }
+    if ((c & 0xC0) != 0x80) ++width;  // not a UTF-8 continuation byte
+  }
+  return width;
+}
+
+std::string pad(std::string_view text, std::size_t width) {
+  std::string out(text);
+  const std::size_t w = visible_width(text);
+  if (w < width) out.append(width - w, ' ');
+  return out;
+}
+
+std::string wrap(std::string_view prefix, const std::vector<std::string>& items, std::string_view sep,
+                 std::size_t indent) {
+  std::string out(prefix);
+  std::size_t col = visible_width(prefix);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string piece = items[i] + (i + 1 < items.size() ? std::string(sep) : std::string());
+    const std::size_t w = visible_width(piece);
+    if (i > 0 && col + w > kWidth) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      out += '\n';
+      out.append(indent, ' ');
+      col = indent;
+    }
+    out += piece;
+    col += w;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out + "\n";
+}
+
+std::string clean(std::string_view text, std::size_t max) {
+  std::string out;
+  out.reserve(std::min(text.size(), max));
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    out += (c < 0x20 || c == 0x7f) ? '?' : ch;
+  }
+  if (out.size() > max) {
+    std::size_t cut = max;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+    out += "...";
+  }
+  return out;
+}
+
+std::string one_line(const nlohmann::json& value, std::size_t max) {
+  return clean(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max);
+}
+
+}  // namespace arena::render::detail

@@ -1,0 +1,45 @@
+#pragma once
+// Helpers shared by the terminal renderers (internal to arena_render): optional ANSI styling that
+// never changes the visible width, padding and wrapping by visible width, and cleaning of text
+// that comes from bots (names, notes, fault messages) so it cannot move the cursor or break lines.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace arena::render::detail {
+
+// Longest line the renderers write, so the output fits a 100-column terminal.
+inline constexpr std::size_t kWidth = 98;
+
+class Style {
+ public:
+  explicit Style(bool color) : color_(color) {}
+  bool color() const { return color_; }
+  // `text` wrapped in the SGR code (e.g. "1" bold, "2" dim, "31" red); plain text when off.
+  std::string paint(std::string_view text, std::string_view sgr) const;
+  std::string bold(std::string_view text) const { return paint(text, "1"); }
+  std::string dim(std::string_view text) const { return paint(text, "2"); }
+
+ private:
+  bool color_ = false;
+};
+
+// Columns `text` takes on a terminal: ANSI escape sequences take none, a UTF-8 sequence one.
+std::size_t visible_width(std::string_view text);
+// `text` followed by spaces up to `width` visible columns (never cut).
+std::string pad(std::string_view text, std::size_t width);
+// `prefix` then the items separated by `sep`, wrapped before kWidth; continuation lines are
+// indented by `indent` spaces. Ends with a newline.
+std::string wrap(std::string_view prefix, const std::vector<std::string>& items, std::string_view sep,
+                 std::size_t indent);
+// Text from a bot or a file, safe to print: control bytes become '?', and at most `max` bytes
+// (cut on a character boundary, marked with "...").
+std::string clean(std::string_view text, std::size_t max = 80);
+// A JSON value on one line (invalid UTF-8 replaced), cleaned and cut to `max` bytes.
+std::string one_line(const nlohmann::json& value, std::size_t max = 200);
+
+}  // namespace arena::render::detail

@@ -1,0 +1,13 @@
+#pragma once
+// The web viewer's sources (referee/render/web/viewer.html, viewer.css, viewer.js), embedded into
+// the binary at build time by referee/render/web/embed.cmake; the definitions are generated.
+
+#include <string>
+
+namespace arena::render::web {
+
+std::string viewer_html();  // the page skeleton with its markers (see html.cpp)
+std::string viewer_css();
+std::string viewer_js();
+
+}  // namespace arena::render::web

@@ -1,0 +1,646 @@
+// hostile_bot: a bot that attacks its containment once, for the sandbox's tests.
+//
+// It plays like random_bot (any game: a uniformly random entry of the request's "legal", from
+// --seed mixed with the seat), but at its first request (or request --at N, counted among the
+// requests this bot receives) it performs ONE attack, the mode, then writes exactly one line on
+// stderr (a single write, so it is never torn or buffered) saying what the attack achieved:
+//
+//     HOSTILE <mode> key=value key=value ...
+//
+// and then, unless the attack killed it, answers the request and plays on. A failed system call
+// is reported by its errno name (EAGAIN, EPERM, ...), a successful one as "ok". Values never
+// contain spaces.
+//
+//   usage: hostile_bot MODE [--seed N] [--at N] [--limit N] [--mb N] [--port P] [--tag T]
+//                           [--keep] [--lifetime-s S]
+//
+//   fork-bomb [--limit N]  Forks as fast as it can; the children fork too, and every process then
+//       sleeps (they keep the bot's pipes). A shared counter stops the whole tree after N fork
+//       attempts (default 3000), so a tier without a process limit cannot take the machine down;
+//       a process stops at its first failed fork. Waits (30 s at most) for every process to stop.
+//       forks=<successful forks> failed=<failed forks> errno=<first failure|none> limit=<N>
+//       complete=<yes: every process stopped forking|no>
+//   mem-hog [--mb N]  malloc()s (not new) 16 MiB blocks up to N MiB (default 4096), writing
+//       every byte, and keeps them for the rest of its life.
+//       mib=<MiB obtained and touched> target=<N> stopped=<target|malloc-null> errno=<malloc's|none>
+//   connect --port P  socket(AF_INET, SOCK_STREAM), then connect to 127.0.0.1:P (2 s at most);
+//       when connected, sends the line "HOSTILE was here".
+//       port=<P> socket=<ok|errno> connect=<ok|errno|skipped> sent=<yes|no>
+//   proc-snoop  Walks /proc/*/fd of every other process it can see, and opens each pipe it finds
+//       in a process of this match (see "The match" below) other than its own, O_RDONLY|O_NONBLOCK
+//       and O_WRONLY|O_NONBLOCK. Into every write end it opened it writes
+//       {"type":"action","protocol":1,"id":1,"action":null} (a forged move), once per pipe.
+//       seen_pids=<other processes visible in /proc> fd_dirs_read=<whose fd folder it could list>
+//       match_pids=<processes of the match> pipes_seen=<pipe descriptors listed>
+//       foreign_pipes_opened=<pipes opened at least one way> write_ends_opened=<pipes opened for
+//       writing> injected=<forged lines written> targets=<pid:fd:r|w|rw,... the first 6, or ->
+//   big-file [--mb N] [--keep]  With SIGXFSZ ignored, writes hostile-big.bin of N MiB (default
+//       256) in the current directory, 1 MiB per write; removes it afterwards unless --keep.
+//       bytes=<written> target_mb=<N> errno=<what stopped it|none> open=<ok|errno>
+//   escape --tag T [--lifetime-s S]  Forks a child that calls setsid() and forks again; the
+//       grandchild names itself T (prctl PR_SET_NAME, at most 15 bytes), ignores SIGTERM and
+//       SIGHUP, keeps the bot's pipes and sleeps (S seconds, default 600: a safety cap for a tier
+//       that cannot contain it; a test looks for T in /proc/*/comm right after the match). The
+//       child exits at once; the bot plays on.
+//       tag=<T> setsid=<ok|errno> fork=<ok|errno> pid=<the escaped process, as the bot sees it>
+//   ptrace  PTRACE_SEIZE of its parent (getppid(); 0 in a PID namespace: "none"), then of every
+//       other process of the match whose comm is random_bot, greedy_bot, faulty_bot,
+//       fault_injector, hostile_bot, referee or test_*. Each success is undone at once
+//       (PTRACE_INTERRUPT, wait for the stop, PTRACE_DETACH, passing on a signal that came first).
+//       parent=<ok|errno|none> ppid=<N> others_ok=<K> others_tried=<M> ok_pids=<pid,...|->
+//   busy-idle  After each answer (and after ready), spins until the next message arrives
+//       (poll() with timeout 0 in a loop), timing the waits with CLOCK_THREAD_CPUTIME_ID and the
+//       monotonic clock; reports at game_over, or at end of input without one.
+//       idle_cpu_ms=<CPU time spent waiting> idle_wall_ms=<wall time spent waiting> waits=<N>
+//   self-stop  Reports, then kill(getpid(), SIGSTOP) at the request; answers if ever continued.
+//       request=<id> pid=<its pid> signal=SIGSTOP
+//   close-stdout  Closes descriptor 1 at the request, ignores SIGTERM, and sleeps forever.
+//       request=<id> close=<ok|errno>
+//   after-end  Plays normally; after game_over (SIGPIPE ignored) writes a valid action line for
+//       the last request it answered, then one every 10 ms for 1 s, and exits 0. Reports after
+//       the first write.
+//       id=<last id> first_write=<ok|errno>
+//
+// The match, for proc-snoop and ptrace: the bot's parent (the referee, or the init of its PID
+// namespace) and every descendant of it but the bot itself. Without a PID namespace the machine's
+// other processes (other matches, other people's work) are visible but out of scope: they are
+// counted, never opened or traced.
+//
+// Build: part of the project (target hostile_bot); needs nlohmann/json and bot_io.hpp.
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../faulty/bot_io.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+struct Options {
+  std::string mode;
+  std::uint64_t seed = 0;
+  int at = 1;
+  int limit = 3000;
+  int mb = -1;  // -1: the mode's default
+  int port = -1;
+  std::string tag;
+  bool keep = false;
+  int lifetime_s = 600;
+};
+
+std::string errno_name(int err) {
+  if (err == 0) return "none";
+  if (const char* name = ::strerrorname_np(err)) return name;
+  return "errno" + std::to_string(err);
+}
+
+std::string result_of(int rc) { return rc == 0 ? "ok" : errno_name(errno); }
+
+// The one report line, written at once.
+void report(const Options& o, const std::string& fields) {
+  bot_io::write_line(STDERR_FILENO, "HOSTILE " + o.mode + " " + fields);
+}
+
+double now_ms(clockid_t clock) {
+  timespec ts{};
+  ::clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+std::string ms_text(double ms) { return std::to_string(static_cast<long long>(ms + 0.5)); }
+
+std::string read_comm(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/comm");
+  std::string comm;
+  std::getline(in, comm);
+  return comm;
+}
+
+// The processes an arena match consists of (the referee, the bots, the test programs).
+bool arena_comm(const std::string& comm) {
+  static const std::set<std::string> names = {"random_bot",  "greedy_bot", "faulty_bot", "fault_injector",
+                                              "hostile_bot", "referee"};
+  return names.count(comm) > 0 || comm.rfind("test_", 0) == 0;
+}
+
+// The numeric entries of /proc other than ours.
+std::vector<std::string> other_pids() {
+  std::vector<std::string> pids;
+  const std::string self = std::to_string(::getpid());
+  DIR* dir = ::opendir("/proc");
+  if (dir == nullptr) return pids;
+  while (const dirent* e = ::readdir(dir)) {
+    const std::string name = e->d_name;
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos || name == self) continue;
+    pids.push_back(name);
+  }
+  ::closedir(dir);
+  return pids;
+}
+
+// The parent field of /proc/PID/stat (after the parenthesised comm, which may hold spaces).
+pid_t read_ppid(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const std::size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 4 >= stat.size()) return -1;
+  return static_cast<pid_t>(std::strtol(stat.c_str() + close + 4, nullptr, 10));
+}
+
+// This match: our parent (the referee, or the namespace's init) and all its descendants but us,
+// as far as we can see them. A PID namespace shows nothing else; without one the machine's other
+// processes (other matches, other people's work) are out of scope and never touched.
+std::vector<std::string> match_pids() {
+  const pid_t root = ::getppid();
+  const std::vector<std::string> all = other_pids();
+  if (root == 0) return all;  // we are the first process of our PID namespace
+  std::set<pid_t> scope = {root};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const std::string& pid : all) {
+      const pid_t p = static_cast<pid_t>(std::stol(pid));
+      if (scope.count(p) == 0 && scope.count(read_ppid(pid)) > 0) grew = scope.insert(p).second;
+    }
+  }
+  std::vector<std::string> out;
+  for (const std::string& pid : all) {
+    if (scope.count(static_cast<pid_t>(std::stol(pid))) > 0) out.push_back(pid);
+  }
+  return out;
+}
+
+std::string read_link(const std::string& path) {
+  char buf[256];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// ---- the attacks ---------------------------------------------------------------------------
+
+// Counters the whole forking tree shares (lock-free atomics work across processes in shared memory).
+struct ForkTally {
+  std::atomic<int> attempts{0};
+  std::atomic<int> forks{0};
+  std::atomic<int> failures{0};
+  std::atomic<int> first_errno{0};
+  std::atomic<int> busy{0};  // processes (born or about to be) still forking
+};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+void fork_bomb(const Options& o) {
+  void* shared = ::mmap(nullptr, sizeof(ForkTally), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) {
+    report(o, "forks=0 failed=0 errno=" + errno_name(errno) + " limit=" + std::to_string(o.limit) + " complete=no");
+    return;
+  }
+  auto* tally = new (shared) ForkTally();
+  tally->busy = 1;
+  bool child = false;
+  for (;;) {
+    if (tally->attempts.fetch_add(1) >= o.limit) break;
+    tally->busy.fetch_add(1);  // the child to be, counted before it exists
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      child = true;  // and fork on
+      continue;
+    }
+    if (pid < 0) {
+      int expected = 0;
+      tally->first_errno.compare_exchange_strong(expected, errno);
+      tally->failures.fetch_add(1);
+      tally->busy.fetch_sub(1);
+      break;
+    }
+    tally->forks.fetch_add(1);
+  }
+  tally->busy.fetch_sub(1);
+  if (child) {
+    for (;;) ::pause();
+  }
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (tally->busy.load() > 0 && std::chrono::steady_clock::now() < give_up) bot_io::sleep_ms(1);
+  report(o, "forks=" + std::to_string(tally->forks.load()) + " failed=" + std::to_string(tally->failures.load()) +
+                " errno=" + errno_name(tally->first_errno.load()) + " limit=" + std::to_string(o.limit) +
+                " complete=" + (tally->busy.load() == 0 ? "yes" : "no"));
+}
+
+void mem_hog(const Options& o) {
+  constexpr std::size_t kBlockMib = 16;
+  static std::vector<void*> kept;  // held for the rest of the bot's life
+  const std::size_t target = static_cast<std::size_t>(o.mb < 0 ? 4096 : o.mb);
+  std::size_t got = 0;
+  int err = 0;
+  while (got < target) {
+    const std::size_t mib = std::min(kBlockMib, target - got);
+    errno = 0;
+    void* block = std::malloc(mib << 20);
+    if (block == nullptr) {
+      err = errno;
+      break;
+    }
+    std::memset(block, 0xA5, mib << 20);
+    kept.push_back(block);
+    got += mib;
+  }
+  report(o, "mib=" + std::to_string(got) + " target=" + std::to_string(target) +
+                " stopped=" + (got >= target ? "target" : "malloc-null") + " errno=" + errno_name(err));
+}
+
+void connect_out(const Options& o) {
+  const std::string port = "port=" + std::to_string(o.port);
+  const int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (s < 0) {
+    report(o, port + " socket=" + errno_name(errno) + " connect=skipped sent=no");
+    return;
+  }
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(o.port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string connected = "ok";
+  if (::connect(s, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    if (errno == EINPROGRESS) {
+      pollfd p{s, POLLOUT, 0};
+      if (::poll(&p, 1, 2000) <= 0) {
+        connected = "ETIMEDOUT";
+      } else {
+        int err = 0;
+        socklen_t len = sizeof err;
+        ::getsockopt(s, SOL_SOCKET, SO_ERROR, &err, &len);
+        connected = err == 0 ? "ok" : errno_name(err);
+      }
+    } else {
+      connected = errno_name(errno);
+    }
+  }
+  bool sent = false;
+  if (connected == "ok") {
+    const std::string line = "HOSTILE was here\n";
+    sent = ::send(s, line.data(), line.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(line.size());
+  }
+  ::close(s);
+  report(o, port + " socket=ok connect=" + connected + " sent=" + (sent ? "yes" : "no"));
+}
+
+void proc_snoop(const Options& o) {
+  std::set<std::string> own;  // the pipes of our own stdin, stdout and stderr
+  for (int fd = 0; fd <= 2; ++fd) own.insert(read_link("/proc/self/fd/" + std::to_string(fd)));
+  const std::string forged = R"({"type":"action","protocol":1,"id":1,"action":null})"
+                             "\n";
+  const std::vector<std::string> all = other_pids();
+  const std::vector<std::string> scope = match_pids();
+  int listed = 0, pipes = 0, opened = 0, writable = 0, injected = 0;
+  std::set<std::string> visited;  // a pipe shows up in several processes: each is tried once
+  std::vector<std::string> targets;
+  for (const std::string& pid : all) {
+    const std::string fd_dir = "/proc/" + pid + "/fd";
+    DIR* dir = ::opendir(fd_dir.c_str());
+    if (dir == nullptr) continue;
+    ++listed;
+    const bool in_scope = std::find(scope.begin(), scope.end(), pid) != scope.end();
+    while (const dirent* e = ::readdir(dir)) {
+      if (e->d_name[0] == '.') continue;
+      const std::string path = fd_dir + "/" + e->d_name;
+      const std::string target = read_link(path);
+      if (target.rfind("pipe:[", 0) != 0) continue;
+      ++pipes;
+      if (!in_scope || own.count(target) > 0 || !visited.insert(target).second) continue;
+      const int r = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      const int w = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (w >= 0) {
+        ++writable;
+        if (::write(w, forged.data(), forged.size()) == static_cast<ssize_t>(forged.size())) ++injected;
+      }
+      if (r >= 0 || w >= 0) {
+        ++opened;
+        if (targets.size() < 6) targets.push_back(pid + ":" + e->d_name + ":" + (r >= 0 ? "r" : "") + (w >= 0 ? "w" : ""));
+      }
+      if (r >= 0) ::close(r);
+      if (w >= 0) ::close(w);
+    }
+    ::closedir(dir);
+  }
+  std::string list;
+  for (const std::string& t : targets) list += (list.empty() ? "" : ",") + t;
+  report(o, "seen_pids=" + std::to_string(all.size()) + " fd_dirs_read=" + std::to_string(listed) +
+                " match_pids=" + std::to_string(scope.size()) + " pipes_seen=" + std::to_string(pipes) +
+                " foreign_pipes_opened=" + std::to_string(opened) + " write_ends_opened=" + std::to_string(writable) +
+                " injected=" + std::to_string(injected) + " targets=" + (list.empty() ? "-" : list));
+}
+
+void big_file(const Options& o) {
+  ::signal(SIGXFSZ, SIG_IGN);
+  const std::uint64_t target_mb = static_cast<std::uint64_t>(o.mb < 0 ? 256 : o.mb);
+  const char* name = "hostile-big.bin";
+  const int fd = ::open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    report(o, "bytes=0 target_mb=" + std::to_string(target_mb) + " errno=" + errno_name(errno) + " open=" + errno_name(errno));
+    return;
+  }
+  const std::string chunk(1 << 20, 'H');
+  const std::uint64_t target = target_mb << 20;
+  std::uint64_t written = 0;
+  int err = 0;
+  while (written < target) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), target - written));
+    const ssize_t n = ::write(fd, chunk.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    written += static_cast<std::uint64_t>(n);  // a short write is retried: the next one names the limit
+  }
+  ::close(fd);
+  if (!o.keep) ::unlink(name);
+  report(o, "bytes=" + std::to_string(written) + " target_mb=" + std::to_string(target_mb) + " errno=" + errno_name(err) +
+                " open=ok");
+}
+
+void escape(const Options& o) {
+  struct Outcome {
+    int setsid_errno;
+    int fork_errno;
+    pid_t pid;
+  };
+  int channel[2];
+  if (::pipe2(channel, O_CLOEXEC) != 0) {
+    report(o, "tag=" + o.tag + " setsid=skipped fork=" + errno_name(errno) + " pid=0");
+    return;
+  }
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(channel[0]);
+    Outcome out{0, 0, 0};
+    if (::setsid() < 0) out.setsid_errno = errno;
+    const pid_t escaped = ::fork();
+    if (escaped == 0) {
+      ::close(channel[1]);
+      ::prctl(PR_SET_NAME, o.tag.c_str(), 0, 0, 0);
+      ::signal(SIGTERM, SIG_IGN);
+      ::signal(SIGHUP, SIG_IGN);
+      const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(o.lifetime_s);
+      while (std::chrono::steady_clock::now() < end) bot_io::sleep_ms(1000);
+      ::_exit(0);
+    }
+    if (escaped < 0) out.fork_errno = errno;
+    out.pid = escaped;
+    bot_io::write_all(channel[1], reinterpret_cast<const char*>(&out), sizeof out);
+    ::_exit(0);
+  }
+  ::close(channel[1]);
+  if (child < 0) {
+    const int err = errno;
+    ::close(channel[0]);
+    report(o, "tag=" + o.tag + " setsid=skipped fork=" + errno_name(err) + " pid=0");
+    return;
+  }
+  Outcome out{0, ECHILD, 0};
+  std::size_t got = 0;
+  while (got < sizeof out) {
+    const ssize_t n = ::read(channel[0], reinterpret_cast<char*>(&out) + got, sizeof out - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(channel[0]);
+  ::waitpid(child, nullptr, 0);
+  report(o, "tag=" + o.tag + " setsid=" + (out.setsid_errno == 0 ? std::string("ok") : errno_name(out.setsid_errno)) +
+                " fork=" + (out.fork_errno == 0 ? std::string("ok") : errno_name(out.fork_errno)) +
+                " pid=" + std::to_string(out.pid));
+}
+
+// Seizes `pid` and lets it go again; 0 on success, else the errno of PTRACE_SEIZE.
+int seize_and_release(pid_t pid) {
+  if (::ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) return errno;
+  // A seized tracee runs on, but a signal it gets would now stop it for us: stop it once on
+  // purpose, wait for that stop (1 s at most), and detach, handing back a signal that came first.
+  ::ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr);
+  int pass_on = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (;;) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid, &status, __WALL | WNOHANG);
+    if (r == pid && WIFSTOPPED(status)) {
+      if ((status >> 16) != PTRACE_EVENT_STOP) pass_on = WSTOPSIG(status);
+      break;
+    }
+    if (r < 0 || std::chrono::steady_clock::now() > give_up) break;
+    bot_io::sleep_ms(1);
+  }
+  ::ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<std::intptr_t>(pass_on)));
+  return 0;
+}
+
+void ptrace_others(const Options& o) {
+  const pid_t parent = ::getppid();
+  std::string parent_result = "none";
+  if (parent != 0) {
+    const int err = seize_and_release(parent);
+    parent_result = err == 0 ? "ok" : errno_name(err);
+  }
+  int tried = 0, ok = 0;
+  std::string ok_pids;
+  for (const std::string& pid : match_pids()) {
+    const pid_t p = static_cast<pid_t>(std::stol(pid));
+    if (p == parent || !arena_comm(read_comm(pid))) continue;
+    ++tried;
+    if (seize_and_release(p) == 0) {
+      ++ok;
+      ok_pids += (ok_pids.empty() ? "" : ",") + pid;
+    }
+  }
+  report(o, "parent=" + parent_result + " ppid=" + std::to_string(parent) + " others_ok=" + std::to_string(ok) +
+                " others_tried=" + std::to_string(tried) + " ok_pids=" + (ok_pids.empty() ? "-" : ok_pids));
+}
+
+void self_stop(const Options& o, std::int64_t id) {
+  report(o, "request=" + std::to_string(id) + " pid=" + std::to_string(::getpid()) + " signal=SIGSTOP");
+  ::kill(::getpid(), SIGSTOP);
+}
+
+void close_stdout(const Options& o, std::int64_t id) {
+  const int rc = ::close(STDOUT_FILENO);
+  report(o, "request=" + std::to_string(id) + " close=" + result_of(rc));
+  ::signal(SIGTERM, SIG_IGN);
+  bot_io::sleep_forever();
+}
+
+// busy-idle: CPU and wall time spent spinning between our answer and the next message.
+struct IdleMeter {
+  double cpu_ms = 0;
+  double wall_ms = 0;
+  int waits = 0;
+  bool reported = false;
+
+  void spin(const bot_io::LineReader& input) {
+    if (input.has_line()) return;
+    const double cpu0 = now_ms(CLOCK_THREAD_CPUTIME_ID);
+    const double wall0 = now_ms(CLOCK_MONOTONIC);
+    while (!bot_io::readable_now(input.fd())) {
+    }
+    cpu_ms += now_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    wall_ms += now_ms(CLOCK_MONOTONIC) - wall0;
+    ++waits;
+  }
+
+  void report_once(const Options& o) {
+    if (reported) return;
+    reported = true;
+    report(o, "idle_cpu_ms=" + ms_text(cpu_ms) + " idle_wall_ms=" + ms_text(wall_ms) + " waits=" + std::to_string(waits));
+  }
+};
+
+// after-end: the last answer again, after game_over, for a second.
+[[noreturn]] void after_end(const Options& o, const json& last_answer) {
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::string line = last_answer.dump();
+  const bool first = bot_io::write_line(STDOUT_FILENO, line);
+  const int err = errno;
+  report(o, "id=" + last_answer.value("id", json(0)).dump() + " first_write=" + (first ? std::string("ok") : errno_name(err)));
+  for (int i = 0; i < 100; ++i) {
+    bot_io::sleep_ms(10);
+    bot_io::write_line(STDOUT_FILENO, line);
+  }
+  std::exit(0);
+}
+
+const char* const kModes[] = {"fork-bomb", "mem-hog",   "connect",   "proc-snoop",   "big-file", "escape",
+                              "ptrace",    "busy-idle", "self-stop", "close-stdout", "after-end"};
+
+int usage(const std::string& problem) {
+  std::string text = "hostile_bot: " + problem +
+                     "\nusage: hostile_bot MODE [--seed N] [--at N] [--limit N] [--mb N] [--port P] [--tag T] [--keep] "
+                     "[--lifetime-s S]\nmodes:";
+  for (const char* m : kModes) text += std::string(" ") + m;
+  bot_io::write_line(STDERR_FILENO, text);
+  return 2;
+}
+
+bool parse_int(const char* text, int& out) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < 0 || v > 1'000'000'000) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage("no mode");
+  Options o;
+  o.mode = argv[1];
+  bool known = false;
+  for (const char* m : kModes) known = known || o.mode == m;
+  if (!known) return usage("unknown mode \"" + o.mode + "\"");
+  for (int i = 2; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--keep") {
+      o.keep = true;
+      continue;
+    }
+    if (i + 1 >= argc) return usage("missing value after " + flag);
+    const char* value = argv[++i];
+    bool ok = true;
+    if (flag == "--seed") {
+      char* end = nullptr;
+      o.seed = std::strtoull(value, &end, 10);
+      ok = end != value && *end == '\0';
+    } else if (flag == "--at") {
+      ok = parse_int(value, o.at);
+    } else if (flag == "--limit") {
+      ok = parse_int(value, o.limit);
+    } else if (flag == "--mb") {
+      ok = parse_int(value, o.mb);
+    } else if (flag == "--port") {
+      ok = parse_int(value, o.port) && o.port > 0 && o.port < 65536;
+    } else if (flag == "--lifetime-s") {
+      ok = parse_int(value, o.lifetime_s);
+    } else if (flag == "--tag") {
+      o.tag = value;
+      ok = !o.tag.empty() && o.tag.size() <= 15 && o.tag.find(' ') == std::string::npos;
+    } else {
+      return usage("unknown option " + flag);
+    }
+    if (!ok) return usage("bad value \"" + std::string(value) + "\" for " + flag);
+  }
+  if (o.mode == "connect" && o.port < 0) return usage("connect needs --port P");
+  if (o.mode == "escape" && o.tag.empty()) return usage("escape needs --tag T");
+
+  std::mt19937_64 rng(o.seed);
+  bot_io::LineReader input(STDIN_FILENO);
+  IdleMeter idle;
+  const bool busy = o.mode == "busy-idle";
+  json last_answer;
+  int requests = 0;
+  std::string line;
+  while (input.next(line)) {
+    const json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!message.is_object()) continue;
+    const std::string type = message.value("type", "");
+    if (type == "hello") {
+      rng.seed(o.seed * 1000003u + static_cast<std::uint64_t>(message.value("seat", 0)));
+      bot_io::write_line(STDOUT_FILENO,
+                         json{{"type", "ready"}, {"protocol", 1}, {"name", "hostile_bot"}, {"version", o.mode}}.dump());
+    } else if (type == "request") {
+      ++requests;
+      const std::int64_t id = message.value("id", std::int64_t{0});
+      if (requests == o.at) {
+        if (o.mode == "fork-bomb") fork_bomb(o);
+        if (o.mode == "mem-hog") mem_hog(o);
+        if (o.mode == "connect") connect_out(o);
+        if (o.mode == "proc-snoop") proc_snoop(o);
+        if (o.mode == "big-file") big_file(o);
+        if (o.mode == "escape") escape(o);
+        if (o.mode == "ptrace") ptrace_others(o);
+        if (o.mode == "self-stop") self_stop(o, id);
+        if (o.mode == "close-stdout") close_stdout(o, id);
+      }
+      const json& legal = message.at("legal");
+      last_answer = {{"type", "action"},
+                     {"protocol", 1},
+                     {"id", message.at("id")},
+                     {"action", legal.at(static_cast<std::size_t>(rng() % legal.size()))}};
+      bot_io::write_line(STDOUT_FILENO, last_answer.dump());
+    } else if (type == "game_over") {
+      if (busy) idle.report_once(o);
+      if (o.mode == "after-end" && !last_answer.is_null()) after_end(o, last_answer);
+      continue;
+    }
+    if (busy) idle.spin(input);
+  }
+  if (busy) idle.report_once(o);
+  return 0;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The browser test of the web viewer, as CTest runs it (tests/browser/CMakeLists.txt):
+#
+#   run.sh REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR
+#
+# Plays three real matches with the built referee and sample bots into OUT_DIR/out (a Stellar
+# match, a Stella Quest match with the Dummy, a Stellar match that a faulty bot forfeits), writes
+# their pages with `referee html`, then drives them in Chromium (viewer_test.js), which saves its
+# screenshots in OUT_DIR (viewer.png: the Stellar match). Fails, never
+# skips, when Chromium, Node.js or playwright-core is missing: scripts/setup-browser.sh installs them.
+set -euo pipefail
+
+if [ $# -ne 5 ]; then
+  echo "usage: $0 REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR" >&2
+  exit 2
+fi
+referee=$1 random_bot=$2 greedy_bot=$3 faulty_bot=$4 out=$5/out
+here=$(cd "$(dirname "$0")" && pwd)
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=("/usr/bin/chromium (Debian package chromium)")
+command -v node >/dev/null || missing+=("node (Debian package nodejs)")
+[ -f "$here/node_modules/playwright-core/package.json" ] || missing+=("$here/node_modules/playwright-core (npm ci)")
+if [ ${#missing[@]} -gt 0 ]; then
+  printf 'FAIL: missing %s\n' "${missing[@]}" >&2
+  echo "FAIL: run scripts/setup-browser.sh (scripts/test.sh runs it) to install them" >&2
+  exit 1
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+cd "$out"
+
+# Generous limits: the sanitizer build runs the bots several times slower.
+limits=(--time-scale 10)
+
+play() {  # play EXPECTED_EXIT REPLAY ARGS...
+  local expected=$1 replay=$2 status=0
+  shift 2
+  "$referee" play "${limits[@]}" --out "$out/logs" --replay "$out/$replay" "$@" >"$out/$replay.result.json" \
+    2>"$out/$replay.stderr" || status=$?
+  if [ "$status" -ne "$expected" ]; then
+    echo "FAIL: referee play for $replay exited $status, expected $expected:" >&2
+    cat "$out/$replay.stderr" >&2
+    exit 1
+  fi
+}
+
+play 0 stellar.jsonl --game stellar --bot "$greedy_bot" --bot "$random_bot" --seed 11
+play 0 stella_quest.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --seed 5
+play 1 fault.jsonl --game stellar --bot "$faulty_bot illegal --at 5" --bot "$random_bot" --seed 3
+
+"$referee" html "$out/stellar.jsonl" -o "$out/stellar.html"
+"$referee" html "$out/stella_quest.jsonl" --out "$out/stella_quest.html"
+# Without -o the page goes beside the replay, with the replay's stem.
+"$referee" html "$out/fault.jsonl"
+[ -f "$out/fault.html" ] || { echo "FAIL: referee html without -o did not write $out/fault.html" >&2; exit 1; }
+
+exec node "$here/viewer_test.js" --referee "$referee" --dir "$out" --screenshots "$5"

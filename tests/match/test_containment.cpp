@@ -1,0 +1,337 @@
+// The hostile-bot suite (sample_bots/hostile/hostile_bot.cpp): each attack, on every sandbox tier
+// this machine offers, with the outcome each tier promises (docs/security.md). A tier the machine
+// lacks is skipped with its reason printed. Tier none promises only the process hygiene: where it
+// does not contain an attack, the test says so and checks the hygiene (nothing left behind).
+
+#include <dirent.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "referee/bots/sandbox.hpp"
+#include "referee/replay/replay.hpp"
+#include "tests/match/harness.hpp"
+
+using namespace arena;
+using bots::Tier;
+
+namespace {
+
+std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", ARENA_HOSTILE_BOT, args); }
+
+// The tiers to test: those this machine offers; the others are reported once.
+std::vector<Tier> tiers() {
+  std::vector<Tier> out;
+  for (Tier t : {Tier::none, Tier::basic, Tier::strict}) {
+    auto p = bots::resolve_policy(t, {}, false);
+    if (p) {
+      out.push_back(t);
+    } else {
+      static std::map<Tier, bool> said;
+      if (!said[t]) WARN(fmt::format("tier {} skipped on this machine: {}", bots::tier_name(t), p.error()));
+      said[t] = true;
+    }
+  }
+  return out;
+}
+
+bots::SandboxPolicy policy(Tier tier) {
+  bots::SandboxLimits l;
+  l.processes = 64;
+  l.address_space_mb = 768;
+  l.file_size_mb = 16;
+  l.cpu_seconds = 60;
+  auto p = bots::resolve_policy(tier, l, false);
+  REQUIRE(p.ok());
+  return *p;
+}
+
+// The HOSTILE report line of the bot's stderr log, as key -> value.
+std::map<std::string, std::string> report(const match::MatchResult& m, int seat) {
+  std::ifstream in(m.seats[static_cast<std::size_t>(seat)].stderr_log);
+  std::map<std::string, std::string> kv;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("HOSTILE ", 0) != 0) continue;
+    std::istringstream words(line);
+    std::string w;
+    words >> w >> kv["mode"];
+    while (words >> w) {
+      const auto eq = w.find('=');
+      if (eq != std::string::npos) kv[w.substr(0, eq)] = w.substr(eq + 1);
+    }
+  }
+  return kv;
+}
+
+// Any process whose name is `comm` (the escape test's tag).
+std::vector<int> processes_named(const std::string& comm) {
+  std::vector<int> out;
+  DIR* d = ::opendir("/proc");
+  while (const dirent* e = d ? ::readdir(d) : nullptr) {
+    const int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream in(fmt::format("/proc/{}/comm", pid));
+    std::string name;
+    if (std::getline(in, name) && name == comm) out.push_back(pid);
+  }
+  if (d) ::closedir(d);
+  return out;
+}
+
+struct Played {
+  match::Options options;
+  match::MatchResult result;
+  std::map<std::string, std::string> hostile;
+};
+
+// hostile_bot in seat 0 against random_bot; checks what every tier promises whatever the attack:
+// the match ends, nothing is charged to the opponent, nothing is left running, the replay
+// verifies, the header says which sandbox was in force.
+Played play(Tier tier, const std::string& attack, const std::string& stem) {
+  Played out;
+  out.options = testing::options({hostile_bot(attack), testing::random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
+  out.options.sandbox = policy(tier);
+  out.options.limits.decision_ms = 3000;
+  out.options.limits.init_ms = 10000;
+  auto r = match::play(out.options);
+  REQUIRE(r.ok());
+  out.result = std::move(r).value();
+  out.hostile = report(out.result, 0);
+  INFO(out.result.result.dump(2));
+  if (out.result.fault) CHECK(out.result.fault->seat == 0);
+  CHECK(testing::leftover_processes(out.options).empty());
+  auto replay = replay::read(out.result.replay);
+  REQUIRE(replay.ok());
+  CHECK(replay::verify(*replay).ok);
+  CHECK(replay->header.extra.at("sandbox").at("tier") == bots::tier_name(tier));
+  return out;
+}
+
+// A TCP listener on 127.0.0.1 (an ephemeral port); `received()` says whether anyone connected.
+struct Listener {
+  int fd = -1;
+  int port = 0;
+  Listener() {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 8) == 0);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+  }
+  ~Listener() { ::close(fd); }
+  bool received() const {
+    const int c = ::accept4(fd, nullptr, nullptr, SOCK_CLOEXEC);
+    if (c < 0) return false;
+    ::close(c);
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("hostile: a fork bomb is capped by the process limit and leaves nothing", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    // Tier none has no limit: the bot's own safety cap keeps the test kind to the machine.
+    auto p = play(t, t == Tier::none ? "fork-bomb --limit 100" : "fork-bomb --limit 3000", "fork");
+    INFO(p.result.result.dump(2));
+    REQUIRE(p.hostile.count("forks") == 1);
+    const int forks = std::stoi(p.hostile["forks"]);
+    if (t == Tier::none) {
+      CHECK(forks == 100);  // not contained: only the bot's own cap stopped it
+    } else {
+      CHECK(forks < 64);
+      CHECK(p.hostile["errno"] == "EAGAIN");
+    }
+  }
+}
+
+TEST_CASE("hostile: a memory hog stops at the address-space limit", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, t == Tier::none ? "mem-hog --mb 256" : "mem-hog --mb 4096", "mem");
+    REQUIRE(p.hostile.count("mib") == 1);
+    const int mib = std::stoi(p.hostile["mib"]);
+    if (t == Tier::none) {
+      CHECK(mib == 256);  // not contained
+    } else {
+      CHECK(mib < 768);
+      CHECK(p.hostile["stopped"] == "malloc-null");
+    }
+  }
+}
+
+TEST_CASE("hostile: no network connection leaves the sandbox", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    Listener listener;
+    auto p = play(t, fmt::format("connect --port {}", listener.port), "net");
+    if (t == Tier::none) {
+      CHECK(p.hostile["connect"] == "ok");  // not contained
+      CHECK(listener.received());
+    } else {
+      CHECK(p.hostile["socket"] == "EPERM");
+      CHECK(p.hostile["connect"] != "ok");
+      CHECK_FALSE(listener.received());
+    }
+  }
+}
+
+TEST_CASE("hostile: the other bot's and the referee's pipes cannot be opened through /proc", "[hostile]") {
+  for (Tier t : tiers()) {
+    if (t == Tier::none) continue;  // same uid or root: nothing stops it (docs/security.md)
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, "proc-snoop", "snoop");
+    INFO(fmt::format("report: pipes_seen={} foreign_pipes_opened={} targets={}", p.hostile["pipes_seen"],
+                     p.hostile["foreign_pipes_opened"], p.hostile["targets"]));
+    REQUIRE(p.hostile.count("foreign_pipes_opened") == 1);
+    CHECK(p.hostile["foreign_pipes_opened"] == "0");
+    CHECK(p.hostile["injected"] == "0");
+    CHECK(p.result.end == "finished");  // the opponent was not disturbed
+    // Its own /proc shows its tree and the namespace's init, nothing else.
+    if (t == Tier::strict) CHECK(std::stoi(p.hostile["seen_pids"]) <= 1);
+  }
+}
+
+TEST_CASE("hostile: a large file stops at the file-size limit", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, t == Tier::none ? "big-file --mb 8" : "big-file --mb 256", "file");
+    REQUIRE(p.hostile.count("bytes") == 1);
+    const long long bytes = std::stoll(p.hostile["bytes"]);
+    if (t == Tier::none) {
+      CHECK(bytes == 8LL << 20);  // not contained (and written in the referee's folder)
+    } else {
+      CHECK(bytes <= 16LL << 20);
+      CHECK(p.hostile["errno"] == "EFBIG");
+    }
+  }
+}
+
+TEST_CASE("hostile: a grandchild that calls setsid() does not outlive the match", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    const std::string tag = fmt::format("esc{}{}", static_cast<int>(t), ::getpid() % 100000);
+    auto p = play(t, fmt::format("escape --tag {} --lifetime-s 120", tag), "escape");
+    CHECK(p.hostile["setsid"] == "ok");
+    CHECK(p.result.end == "finished");
+    CHECK(processes_named(tag).empty());  // every tier: the orphan sweep, the cgroup or the namespace
+  }
+}
+
+TEST_CASE("hostile: ptrace of the referee or the other bot is refused", "[hostile]") {
+  for (Tier t : tiers()) {
+    if (t == Tier::none) continue;  // no seccomp in tier none
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, "ptrace", "ptrace");
+    CHECK(p.hostile["others_ok"] == "0");
+    CHECK((p.hostile["parent"] == "EPERM" || p.hostile["parent"] == "none"));
+    CHECK(p.result.end == "finished");
+  }
+}
+
+TEST_CASE("hostile: a bot that stops itself is a timeout and is cleaned up", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, "self-stop", "stop");
+    REQUIRE(p.result.fault.has_value());
+    CHECK(match::fault_name(p.result.fault->kind) == std::string("timeout"));
+  }
+}
+
+TEST_CASE("hostile: a bot that closes its stdout but keeps running is a crash and is killed", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, "close-stdout", "close");
+    REQUIRE(p.result.fault.has_value());
+    CHECK(match::fault_name(p.result.fault->kind) == std::string("crash"));
+  }
+}
+
+TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostile]") {
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    auto p = play(t, "after-end", "after");
+    CHECK(p.result.end == "finished");
+    CHECK_FALSE(p.result.fault.has_value());
+  }
+}
+
+TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time", "[hostile]") {
+  // Against the Python bot, whose decisions take long enough to measure; the busy bot spins
+  // whenever it is not asked. Frozen, it spins only in the moments around its own turns.
+  const Tier t = tiers().back();
+  INFO("tier " << bots::tier_name(t));
+  auto frozen = policy(t);
+  frozen.freeze_idle = true;
+  frozen.best_effort = true;  // the Python interpreter may sit where the bots' uids cannot reach
+  auto o = testing::options({hostile_bot("busy-idle"), testing::python_bot()}, 7, "hostile-freeze");
+  o.sandbox = frozen;
+  auto r = match::play(o);
+  REQUIRE(r.ok());
+  INFO(r->result.dump(2));
+  CHECK(r->end == "finished");
+  const auto kv = report(*r, 0);
+  REQUIRE(kv.count("idle_cpu_ms") == 1);
+  const double cpu = std::stod(kv.at("idle_cpu_ms"));
+  const double wall = std::stod(kv.at("idle_wall_ms"));
+  WARN(fmt::format("frozen while idle: {:.1f} ms CPU in {:.1f} ms of waiting", cpu, wall));
+  CHECK(cpu < 0.25 * wall);
+  CHECK(testing::leftover_processes(o).empty());
+  // The replay records CPU time per decision next to the wall time.
+  auto replay = replay::read(r->replay);
+  REQUIRE(replay.ok());
+  REQUIRE_FALSE(replay->steps.empty());
+  CHECK(replay->steps.front().cpu_ms >= 0);
+  CHECK(replay->header.extra.at("sandbox").at("freeze_idle") == true);
+}
+
+TEST_CASE("sandbox: the support probe, the policy and the error for an unavailable tier", "[hostile]") {
+  const auto& s = bots::sandbox_support();
+  INFO(s.to_json().dump(2));
+  const Tier best = s.strictest();
+  auto p = bots::resolve_policy(std::nullopt, {}, false);
+  REQUIRE(p.ok());
+  CHECK(p->tier == best);
+  CHECK(p->best_effort);
+  CHECK_FALSE(bots::describe(*p).empty());
+  if (!s.namespaces) {
+    auto strict = bots::resolve_policy(Tier::strict, {}, false);
+    REQUIRE_FALSE(strict.ok());
+    CHECK_THAT(strict.error(), Catch::Contains("namespaces"));
+  }
+  // An explicit tier is a guarantee: as root, a bot its uid cannot reach does not start.
+  if (s.root && best != Tier::none) {
+    const std::string dir = fmt::format("{}/private-{}", ARENA_TEST_OUT, ::getpid());
+    std::filesystem::create_directories(dir);
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+    std::filesystem::copy_file(ARENA_RANDOM_BOT, dir + "/bot", std::filesystem::copy_options::overwrite_existing);
+    auto o = testing::options({dir + "/bot", testing::random_bot()}, 3, "hostile-unreachable");
+    o.sandbox = policy(best);
+    o.sandbox.best_effort = false;
+    auto r = match::play(o);
+    REQUIRE(r.ok());
+    REQUIRE(r->fault.has_value());
+    CHECK(r->fault->request_id == 0);
+    CHECK_THAT(r->fault->message, Catch::Contains("cannot execute") && Catch::Contains("--sandbox none"));
+    o.sandbox.best_effort = true;  // the default: it runs, and says it kept the referee's uid
+    auto r2 = match::play(o);
+    REQUIRE(r2.ok());
+    CHECK(r2->end == "finished");
+    CHECK_THAT(r2->seats[0].sandbox_note, Catch::Contains("runs as root"));
+    std::filesystem::remove_all(dir);
+  }
+}

@@ -1,0 +1,137 @@
+#include "tests/render/helpers.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "referee/core/hash.hpp"
+#include "referee/core/rng.hpp"
+#include "referee/games/game.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace arena::testing {
+
+namespace {
+
+std::atomic<int> g_counter{0};
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+replay::Replay random_replay(const std::string& game_name, int seats, std::uint64_t seed) {
+  const games::Game* game = games::find_game(game_name);
+  REQUIRE(game != nullptr);
+  auto config = game->normalize_config(nullptr);
+  REQUIRE(config.ok());
+  auto created = game->new_game(*config, seed, seats);
+  REQUIRE(created.ok());
+  auto state = std::move(created).value();
+  replay::Replay r;
+  r.header.game = game_name;
+  r.header.config = *config;
+  r.header.seed = seed;
+  r.header.seats = seats;
+  for (int s = 0; s < seats; ++s) r.header.bots.push_back({fmt::format("player{}", s), "1", "in-process"});
+  r.header.initial_hash = hash_hex(state->hash());
+  Rng rng(seed ^ 0x5eedULL);
+  while (!state->is_over()) {
+    replay::Step step;
+    step.n = static_cast<std::int64_t>(r.steps.size());
+    step.seat = state->to_act();
+    step.request_id = step.n + 1;
+    step.view = state->view(step.seat);
+    const auto legal = state->legal_actions();
+    step.action = legal[static_cast<std::size_t>(rng.below(legal.size()))];
+    REQUIRE(state->apply(step.action).ok());
+    step.hash = hash_hex(state->hash());
+    r.steps.push_back(std::move(step));
+  }
+  json scores = json::array();
+  for (double x : state->scores()) scores.push_back(static_cast<std::int64_t>(x));
+  r.footer = replay::Footer{"finished", {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
+  return r;
+}
+
+void write_replay(const replay::Replay& r, const fs::path& path) {
+  auto w = replay::Writer::open(path);
+  REQUIRE(w.ok());
+  REQUIRE(w->write(replay::to_json(r.header)).ok());
+  for (const auto& s : r.steps) REQUIRE(w->write(replay::to_json(s)).ok());
+  if (r.footer) REQUIRE(w->write(replay::to_json(*r.footer)).ok());
+}
+
+fs::path out_path(const std::string& name) {
+  const fs::path dir = fs::path(ARENA_TEST_OUT);
+  fs::create_directories(dir);
+  return dir / fmt::format("{}-{}-{}", getpid(), g_counter++, name);
+}
+
+fs::path play(const std::string& game, const std::vector<std::string>& bots, std::uint64_t seed, const std::string& stem) {
+  const fs::path replay = out_path(stem + ".jsonl");
+  std::string cmd = fmt::format("{} play --game {} --seed {} --out {} --replay {} --decision-ms 5000 --init-ms 20000", quote(referee()),
+                                game, seed, quote((fs::path(ARENA_TEST_OUT) / "logs").string()), quote(replay.string()));
+  for (const auto& b : bots) cmd += " --bot " + quote(b);
+  cmd += " >/dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) <= 1);  // finished, or finished with a bot fault
+  return replay;
+}
+
+std::string referee() { return ARENA_REFEREE; }
+std::string random_bot() { return ARENA_RANDOM_BOT; }
+std::string greedy_bot() { return ARENA_GREEDY_BOT; }
+std::string faulty_bot(const std::string& args) { return fmt::format("{} {}", ARENA_FAULTY_BOT, args); }
+
+Command show(const std::vector<std::string>& args) {
+  const fs::path err = out_path("show.stderr");
+  std::string cmd = "env -u NO_COLOR " + quote(referee()) + " show";
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " 2>" + quote(err.string());
+  Command c;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) c.out.append(buf, n);
+  const int status = pclose(pipe);
+  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.err = read_all(err);
+  fs::remove(err);
+  return c;
+}
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::size_t w = 0;
+    for (char ch : line) w += (static_cast<unsigned char>(ch) & 0xC0) != 0x80 ? 1 : 0;
+    widest = std::max(widest, w);
+  }
+  return widest;
+}
+
+}  // namespace arena::testing

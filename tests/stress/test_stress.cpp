@@ -1,0 +1,325 @@
+// Stress: 1,000 Stellar matches (ARENA_STRESS_MATCHES) between random_bot and greedy_bot, each
+// wrapped by fault_injector (sample_bots/faulty/fault_injector.cpp) with --per-match, so that
+// about half the matches get one injected fault of a random kind at a random request. They run in
+// this process through the league runner, two at a time, with a 1 s decision limit. Checked:
+//   (a) no process is left behind: no child of ours, no bot or wrapper carrying this run's marker;
+//   (b) the test process has as many descriptors open after as before;
+//   (c) its resident memory grows by less than a generous bound between match 100 and the end
+//       (two leagues: the first tenth, then the rest);
+//   (d) every replay verifies;
+//   (e) every fault is the injected one: same seat, same request, the kind the referee must
+//       record for it (fault_injector.cpp's table), and every announced injection ended its match.
+// A summary line with the figures goes to stdout (the CTest log). ARENA_STRESS_SANDBOX picks the
+// tier (none, basic, strict; default the strictest this machine supports).
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "referee/bots/process.hpp"
+#include "referee/bots/sandbox.hpp"
+#include "referee/league/league.hpp"
+#include "referee/replay/replay.hpp"
+
+using namespace arena;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kDecisionMs = 1000;  // the injected `late` answers after 3000 ms, well beyond it
+constexpr int kLateMs = 3000;
+constexpr std::int64_t kRssGrowthBoundKb = 32 * 1024;
+
+// The fault the referee must record for each injected kind (fault_injector.cpp's header).
+const std::map<std::string, std::string> kExpected = {
+    {"crash", "crash"},         {"signal", "crash"},  {"hang", "timeout"}, {"garbage", "malformed"},
+    {"illegal", "illegal"},     {"wrong-id", "malformed"}, {"late", "timeout"}, {"close-stdout", "crash"}};
+
+std::uint64_t match_count() {
+  std::uint64_t n = 1000;
+  if (const char* env = std::getenv("ARENA_STRESS_MATCHES")) n = std::strtoull(env, nullptr, 10);
+  n = std::max<std::uint64_t>(n, 4);
+  return n + (n % 2);  // duplicate deals: two matches each
+}
+
+bots::SandboxPolicy sandbox_policy() {
+  std::optional<bots::Tier> tier;
+  if (const char* env = std::getenv("ARENA_STRESS_SANDBOX")) tier = bots::parse_tier(env);
+  bots::SandboxLimits limits;
+#if defined(__SANITIZE_ADDRESS__)
+  limits.address_space_mb = 0;  // AddressSanitizer reserves terabytes of address space in each bot
+#endif
+  auto policy = bots::resolve_policy(tier, limits, false);
+  INFO((policy ? std::string() : policy.error()));
+  REQUIRE(policy.ok());
+  return *policy;
+}
+
+// Descriptors open in this process (the listing's own descriptor not counted).
+int open_fds() {
+  DIR* dir = ::opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  int n = 0;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    if (std::atoi(e->d_name) != ::dirfd(dir)) ++n;
+  }
+  ::closedir(dir);
+  return n;
+}
+
+// A field of /proc/self/status in kB (VmRSS, VmHWM).
+std::int64_t status_kb(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0) return std::strtoll(line.c_str() + field.size() + 1, nullptr, 10);
+  }
+  return -1;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Processes this run left behind: children of ours (alive or zombie), and bots or wrappers that
+// carry this run's marker in their environment wherever they went.
+std::vector<std::string> leftover_processes(const std::string& marker) {
+  std::vector<std::string> found;
+  const std::string self = std::to_string(::getpid());
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == self) continue;
+    const std::string stat = read_file(entry.path() / "stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    long ppid = 0;
+    rest >> state >> ppid;
+    std::string comm = read_file(entry.path() / "comm");
+    if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+    const bool child = std::to_string(ppid) == self;
+    const bool ours = (comm == "random_bot" || comm == "greedy_bot" || comm == "fault_injector") &&
+                      read_file(entry.path() / "environ").find(marker + '\0') != std::string::npos;
+    if (child || ours) found.push_back(fmt::format("pid {} comm {} state {} ppid {}", pid, comm, state, ppid));
+  }
+  return found;
+}
+
+// Leftovers, allowing the kernel a moment to finish tearing down what was just killed.
+std::vector<std::string> leftovers_after_settling(const std::string& marker) {
+  std::vector<std::string> found = leftover_processes(marker);
+  for (int i = 0; i < 50 && !found.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    found = leftover_processes(marker);
+  }
+  return found;
+}
+
+struct Injection {
+  int seat = 0;
+  std::string kind;
+  std::int64_t request = 0;
+};
+
+// The INJECTED lines in both seats' stderr logs of league match `index`.
+std::vector<Injection> injections(const fs::path& league_dir, std::uint64_t index) {
+  std::vector<Injection> out;
+  for (int seat = 0; seat < 2; ++seat) {
+    std::ifstream in(league_dir / "logs" / fmt::format("m{:06}.seat{}.stderr.log", index, seat));
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("INJECTED ", 0) != 0) continue;
+      std::istringstream words(line.substr(9));
+      Injection i;
+      i.seat = seat;
+      std::string request;
+      words >> i.kind >> request;
+      if (request.rfind("request=", 0) == 0) i.request = std::strtoll(request.c_str() + 8, nullptr, 10);
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+std::string injector(const std::string& bot, std::uint64_t seed) {
+  return fmt::format("{} --seed {} --per-match --late-ms {} -- {}", ARENA_FAULT_INJECTOR, seed, kLateMs, bot);
+}
+
+league::LeagueSpec spec_of(std::uint64_t matches, std::uint64_t seed) {
+  league::LeagueSpec s;
+  s.bots.push_back({"random", injector(std::string(ARENA_RANDOM_BOT) + " --seed 5", 11)});
+  s.bots.push_back({"greedy", injector(ARENA_GREEDY_BOT, 22)});
+  s.deals = matches / 2;  // two seats: each deal is played twice, seats swapped
+  s.concurrency = 2;
+  s.seed = seed;
+  s.limits.init_ms = 20000;  // the start of two processes per seat, on a loaded machine
+  s.limits.decision_ms = kDecisionMs;
+  auto normalized = league::normalize(s);
+  INFO((normalized ? std::string() : normalized.error()));
+  REQUIRE(normalized.ok());
+  return std::move(normalized).value();
+}
+
+struct Leg {
+  league::LeagueOutcome outcome;
+  fs::path dir;
+  double seconds = 0;
+};
+
+Leg run_league(const std::string& name, std::uint64_t matches, std::uint64_t seed, const std::string& marker,
+               const bots::SandboxPolicy& sandbox) {
+  Leg leg;
+  leg.dir = fs::path(ARENA_STRESS_OUT) / name;
+  fs::remove_all(leg.dir);
+  const fs::path scratch = leg.dir / "cwd";  // the bots' working directory at tier none
+  fs::create_directories(scratch);
+  league::RunOptions o;
+  o.out = leg.dir;
+  o.referee = ARENA_REFEREE;
+  o.working_dir = scratch;
+  o.sandbox = sandbox;
+  const char* path = std::getenv("PATH");
+  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8", marker};
+  const auto spec = spec_of(matches, seed);
+  const auto start = std::chrono::steady_clock::now();
+  auto result = league::run(spec, o);
+  leg.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO((result ? result->error : result.error()));
+  REQUIRE(result.ok());
+  REQUIRE(result->error.empty());
+  REQUIRE_FALSE(result->interrupted);
+  REQUIRE(result->records.size() == matches);
+  leg.outcome = std::move(result).value();
+  return leg;
+}
+
+}  // namespace
+
+TEST_CASE("stress: a thousand matches with injected faults; every fault explained, nothing leaks", "[stress]") {
+  bots::init_process_wide();
+  const bots::SandboxPolicy sandbox = sandbox_policy();  // probes the machine once, before counting
+  const std::uint64_t total = match_count();
+  const std::uint64_t first = std::max<std::uint64_t>(2, (total / 10) & ~std::uint64_t{1});
+  const std::string marker = fmt::format("ARENA_STRESS_MARK={}", ::getpid());
+
+  const int fds_before = open_fds();
+  const std::int64_t rss_before = status_kb("VmRSS");
+  const Leg warm = run_league("warm", first, 2026, marker, sandbox);
+  const std::int64_t rss_first = status_kb("VmRSS");
+  const Leg main = run_league("main", total - first, 2027, marker, sandbox);
+  const std::int64_t rss_last = status_kb("VmRSS");
+  const std::int64_t hwm = status_kb("VmHWM");
+  const std::vector<std::string> left = leftovers_after_settling(marker);
+  const int fds_after = open_fds();
+
+  // (d) and (e), match by match.
+  std::map<std::string, int> injected, recorded;
+  std::vector<std::string> unexplained, unverified;
+  double max_decision_ms = 0;
+  std::uint64_t finished = 0;
+  for (const Leg* leg : {&warm, &main}) {
+    for (const league::MatchRecord& r : leg->outcome.records) {
+      for (const league::SeatRecord& s : r.seats) {
+        for (double ms : s.decision_ms) max_decision_ms = std::max(max_decision_ms, ms);
+      }
+      if (r.end == "finished") ++finished;
+      if (r.fault) recorded[r.fault->kind] += 1;
+      const std::vector<Injection> inj = injections(leg->dir, r.index);
+      for (const Injection& i : inj) injected[i.kind] += 1;
+      const std::string where = fmt::format("{} match {} (replay {}, rerun: {})", leg->dir.filename().string(), r.index,
+                                            r.replay, r.rerun);
+      if (r.fault) {
+        const auto& f = *r.fault;
+        const bool explained = inj.size() == 1 && inj[0].seat == f.seat && inj[0].request == f.request_id &&
+                               kExpected.count(inj[0].kind) > 0 && kExpected.at(inj[0].kind) == f.kind;
+        if (!explained) {
+          std::string announced;
+          for (const Injection& i : inj) announced += fmt::format(" [seat {} {} request {}]", i.seat, i.kind, i.request);
+          unexplained.push_back(fmt::format("{}: the referee recorded {} for seat {} at request {} (\"{}\"); injected:{}",
+                                            where, f.kind, f.seat, f.request_id, f.message,
+                                            announced.empty() ? " nothing" : announced));
+        }
+      } else if (!inj.empty()) {
+        unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
+                                          inj[0].kind, inj[0].request, inj[0].seat, r.end));
+      } else if (r.end != "finished") {
+        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, r.end));
+      }
+      auto replay = replay::read(r.replay);
+      if (!replay) {
+        unverified.push_back(fmt::format("{}: {}", where, replay.error()));
+        continue;
+      }
+      const auto v = replay::verify(*replay);
+      if (!v.ok) unverified.push_back(fmt::format("{}: {}", where, v.message));
+    }
+  }
+
+  int injected_total = 0;
+  std::string by_kind;
+  for (const auto& [kind, n] : injected) {
+    injected_total += n;
+    by_kind += fmt::format(" {}={}", kind, n);
+  }
+  std::string recorded_kinds;
+  for (const auto& [kind, n] : recorded) recorded_kinds += fmt::format(" {}={}", kind, n);
+  std::cout << fmt::format(
+                   "stress summary: sandbox {}; {} matches ({} + {}) in {:.1f} s + {:.1f} s, {} finished; "
+                   "faults injected {}:{}; recorded:{}; unexplained {}; replays failing {}; leftover processes {}; "
+                   "fds before {} after {}; VmRSS before {} kB, after match {} {} kB, after match {} {} kB "
+                   "(growth {} kB, bound {} kB); VmHWM {} kB; slowest answered decision {:.1f} ms (limit {} ms)",
+                   bots::tier_name(sandbox.tier), total, first, total - first, warm.seconds, main.seconds, finished,
+                   injected_total, by_kind, recorded_kinds, unexplained.size(), unverified.size(), left.size(),
+                   fds_before, fds_after, rss_before, first, rss_first, total, rss_last, rss_last - rss_first,
+                   kRssGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)
+            << std::endl;
+
+  auto first_lines = [](const std::vector<std::string>& lines) {
+    std::string text;
+    for (std::size_t i = 0; i < lines.size() && i < 20; ++i) text += lines[i] + "\n";
+    return text;
+  };
+  {
+    INFO("leftover processes:\n" << first_lines(left));
+    CHECK(left.empty());  // (a)
+  }
+  CHECK(fds_after == fds_before);  // (b)
+  CHECK(rss_last - rss_first < kRssGrowthBoundKb);  // (c)
+  {
+    INFO("replays that do not verify:\n" << first_lines(unverified));
+    CHECK(unverified.empty());  // (d)
+  }
+  {
+    INFO("faults not explained by an injection:\n" << first_lines(unexplained));
+    CHECK(unexplained.empty());  // (e)
+  }
+  // The injector works: about half the matches get a fault, and every kind shows up in a full run.
+  CHECK(injected_total > 0);
+  if (total >= 1000) {
+    for (const auto& [kind, expected] : kExpected) {
+      INFO("injected kind " << kind);
+      CHECK(injected[kind] > 0);
+    }
+  }
+}
