@@ -173,6 +173,10 @@ int run_play(const PlayArgs& a) {
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
   auto result = match::play(o);
+  // With --replay elsewhere, the empty file that claimed the stem (for the logs) is not needed.
+  if (const fs::path claimed = fs::path(a.out) / (o.log_stem + ".jsonl"); claimed != o.replay_path && fs::is_empty(claimed, ec)) {
+    fs::remove(claimed, ec);
+  }
   if (!result) {
     fmt::print(stderr, "referee play: {}\n", result.error());
     return kUsage;

@@ -5,15 +5,18 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "referee/bots/process.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/games/game.hpp"
+#include "referee/match/match.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -88,15 +91,24 @@ fs::path out_path(const std::string& name) {
 }
 
 fs::path play(const std::string& game, const std::vector<std::string>& bots, std::uint64_t seed, const std::string& stem) {
-  const fs::path replay = out_path(stem + ".jsonl");
-  std::string cmd = fmt::format("{} play --game {} --seed {} --out {} --replay {} --decision-ms 5000 --init-ms 20000", quote(referee()),
-                                game, seed, quote((fs::path(ARENA_TEST_OUT) / "logs").string()), quote(replay.string()));
-  for (const auto& b : bots) cmd += " --bot " + quote(b);
-  cmd += " >/dev/null 2>&1";
-  const int status = std::system(cmd.c_str());
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) <= 1);  // finished, or finished with a bot fault
-  return replay;
+  bots::init_process_wide();
+  match::Options o;
+  o.game = game;
+  o.seed = seed;
+  for (const auto& b : bots) o.bots.emplace_back(b);
+  o.replay_path = out_path(stem + ".jsonl");
+  o.log_dir = fs::path(ARENA_TEST_OUT) / "logs";
+  o.log_stem = o.replay_path.stem().string();
+  o.working_dir = fs::current_path();
+  const char* path = std::getenv("PATH");
+  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
+  // Generous: a slow, loaded or sanitizer machine must not fail a test.
+  o.limits.init_ms = 20000;
+  o.limits.decision_ms = 5000;
+  auto m = match::play(o);
+  REQUIRE(m.ok());
+  REQUIRE(m->end != "interrupted");
+  return m->replay;
 }
 
 std::string referee() { return ARENA_REFEREE; }

@@ -24,8 +24,9 @@ void write_replay(const replay::Replay& r, const std::filesystem::path& path);
 // A fresh path in the test output folder.
 std::filesystem::path out_path(const std::string& name);
 
-// Plays a real match with the referee binary: `bots` are command lines, one per seat. Returns the
-// replay's path (the match may end with a fault).
+// Plays a real match between bot processes in-process (match::play, as `referee play` does, with
+// no sandbox): `bots` are command lines, one per seat. Returns the replay's path (the match may
+// end with a fault).
 std::filesystem::path play(const std::string& game, const std::vector<std::string>& bots, std::uint64_t seed,
                            const std::string& stem);
 

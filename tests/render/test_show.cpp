@@ -30,9 +30,12 @@ struct Loaded {
   std::vector<render::Frame> frames;
 };
 
-Loaded load(const fs::path& path) {
+Loaded load(const fs::path& path, const std::string& end = "finished") {
   auto r = replay::read(path);
   REQUIRE(r.ok());
+  REQUIRE(r->footer);
+  REQUIRE(r->footer->end == end);
+  REQUIRE(r->steps.size() > 5);
   auto f = render::simulate(*r);
   REQUIRE(f.ok());
   return {path, std::move(r).value(), std::move(f).value()};
@@ -333,7 +336,7 @@ TEST_CASE("show --seat in Stella Quest hides the other hands' numbers", "[render
 }
 
 TEST_CASE("show shows a fault footer", "[render][show]") {
-  static const Loaded m = load(testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"));
+  static const Loaded m = load(testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"), "fault");
   REQUIRE(m.replay.footer);
   REQUIRE(m.replay.footer->end == "fault");
   const json& fault = m.replay.footer->result.at("fault");
