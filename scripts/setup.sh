@@ -31,7 +31,7 @@ flags=()
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   # Debug keeps the asserts; -O1 makes the sanitized suite several times faster than -O0.
-  flags+=(-DARENA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1")
+  flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1")
 fi
 # Configuring again is cheap and keeps the cache in step with this script's flags.
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null

@@ -184,9 +184,7 @@ class Match {
       if (!send_line(s, request, deadline, request_id)) return;
       auto message = receive(s, deadline, request_id);
       const double took = ms_between(sent_at, Clock::now());
-      const double cpu_after = s.process->cpu_ms();
-      s.cpu_mark = cpu_after;
-      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+      const double cpu_after = s.cpu_mark;  // taken by receive() the moment the line arrived
       // Rounded to the microsecond: the clocks' resolution, and short replay lines.
       const double cpu = cpu_before >= 0 && cpu_after >= 0 ? std::round((cpu_after - cpu_before) * 1000) / 1000 : -1;
       if (cpu >= 0) s.report.cpu_ms += cpu;
@@ -247,6 +245,12 @@ class Match {
   // One line from the bot, parsed as a JSON object, or a recorded fault.
   std::optional<json> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
     auto r = s.process->read_line(deadline);
+    if (request_id > 0) {
+      // The bot's turn ends here: its CPU time, then (--freeze-idle) it stops before we do
+      // anything else, so it cannot think while the referee checks its answer either.
+      s.cpu_mark = s.process->cpu_ms();
+      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+    }
     switch (r.status) {
       case bots::ReadStatus::timeout: {
         const auto limit = request_id == 0 ? limits_.init_ms : limits_.decision_ms;

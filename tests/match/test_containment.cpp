@@ -271,14 +271,27 @@ TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostil
 }
 
 TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time", "[hostile]") {
-  // Against the Python bot, whose decisions take long enough to measure; the busy bot spins
-  // whenever it is not asked. Frozen, it spins only in the moments around its own turns.
+  // The busy bot spins whenever it is not asked; its opponent takes 20 ms per decision. Frozen,
+  // the busy bot can spin only in the moments between its answer and the freeze, however slow
+  // or busy the machine: a small part of its waiting time.
   const Tier t = tiers().back();
   INFO("tier " << bots::tier_name(t));
   auto frozen = policy(t);
   frozen.freeze_idle = true;
   frozen.best_effort = true;  // the Python interpreter may sit where the bots' uids cannot reach
-  auto o = testing::options({hostile_bot("busy-idle"), testing::python_bot()}, 7, "hostile-freeze");
+  const std::string slow = fmt::format("{}/slow_bot.py", ARENA_TEST_OUT);
+  std::filesystem::create_directories(ARENA_TEST_OUT);
+  std::ofstream(slow) << "import json, sys, time\n"
+                         "for line in sys.stdin:\n"
+                         "    m = json.loads(line)\n"
+                         "    if m['type'] == 'hello':\n"
+                         "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
+                         "    elif m['type'] == 'request':\n"
+                         "        time.sleep(0.02)\n"
+                         "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': m['legal'][0]}), flush=True)\n"
+                         "    else:\n"
+                         "        break\n";
+  auto o = testing::options({hostile_bot("busy-idle"), "python3 " + slow}, 7, "hostile-freeze");
   o.sandbox = frozen;
   auto r = match::play(o);
   REQUIRE(r.ok());

@@ -5,7 +5,8 @@
 //   (a) no process is left behind: no child of ours, no bot or wrapper carrying this run's marker;
 //   (b) the test process has as many descriptors open after as before;
 //   (c) its resident memory grows by less than a generous bound between match 100 and the end
-//       (two leagues: the first tenth, then the rest);
+//       (two leagues: the first tenth, then the rest; under AddressSanitizer, whose quarantine
+//       fills the RSS, its live heap instead);
 //   (d) every replay verifies;
 //   (e) every fault is the injected one: same seat, same request, the kind the referee must
 //       record for it (fault_injector.cpp's table), and every announced injection ended its match.
@@ -16,11 +17,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -44,7 +47,7 @@ namespace {
 
 constexpr int kDecisionMs = 1000;  // the injected `late` answers after 3000 ms, well beyond it
 constexpr int kLateMs = 3000;
-constexpr std::int64_t kRssGrowthBoundKb = 32 * 1024;
+constexpr std::int64_t kMemoryGrowthBoundKb = 32 * 1024;
 
 // The fault the referee must record for each injected kind (fault_injector.cpp's header).
 const std::map<std::string, std::string> kExpected = {
@@ -92,6 +95,27 @@ std::int64_t status_kb(const std::string& field) {
     if (line.rfind(field + ":", 0) == 0) return std::strtoll(line.c_str() + field.size() + 1, nullptr, 10);
   }
   return -1;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();  // libasan's allocator statistics
+#endif
+
+// What (c) bounds: VmRSS; under AddressSanitizer, whose quarantine of freed memory adds hundreds
+// of MiB to the RSS, the heap bytes allocated and not yet freed instead.
+const char* const kMemoryMeasure =
+#if defined(__SANITIZE_ADDRESS__)
+    "ASan live heap";
+#else
+    "VmRSS";
+#endif
+
+std::int64_t memory_in_use_kb() {
+#if defined(__SANITIZE_ADDRESS__)
+  return static_cast<std::int64_t>(__sanitizer_get_current_allocated_bytes() / 1024);
+#else
+  return status_kb("VmRSS");
+#endif
 }
 
 std::string read_file(const fs::path& p) {
@@ -214,6 +238,33 @@ Leg run_league(const std::string& name, std::uint64_t matches, std::uint64_t see
   return leg;
 }
 
+// Reads and re-simulates every replay, on two threads; returns the failures.
+std::vector<std::string> verify_replays(const std::vector<const Leg*>& legs) {
+  std::vector<const league::MatchRecord*> records;
+  for (const Leg* leg : legs) {
+    for (const league::MatchRecord& r : leg->outcome.records) records.push_back(&r);
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::string> failures[2];
+  auto work = [&](std::vector<std::string>& out) {
+    for (std::size_t i = next++; i < records.size(); i = next++) {
+      const league::MatchRecord& r = *records[i];
+      auto replay = replay::read(r.replay);
+      if (!replay) {
+        out.push_back(fmt::format("{}: {}", r.replay, replay.error()));
+        continue;
+      }
+      const auto v = replay::verify(*replay);
+      if (!v.ok) out.push_back(fmt::format("{}: {}", r.replay, v.message));
+    }
+  };
+  std::thread helper(work, std::ref(failures[1]));
+  work(failures[0]);
+  helper.join();
+  failures[0].insert(failures[0].end(), failures[1].begin(), failures[1].end());
+  return failures[0];
+}
+
 }  // namespace
 
 TEST_CASE("stress: a thousand matches with injected faults; every fault explained, nothing leaks", "[stress]") {
@@ -227,15 +278,17 @@ TEST_CASE("stress: a thousand matches with injected faults; every fault explaine
   const std::int64_t rss_before = status_kb("VmRSS");
   const Leg warm = run_league("warm", first, 2026, marker, sandbox);
   const std::int64_t rss_first = status_kb("VmRSS");
+  const std::int64_t used_first = memory_in_use_kb();
   const Leg main = run_league("main", total - first, 2027, marker, sandbox);
   const std::int64_t rss_last = status_kb("VmRSS");
+  const std::int64_t used_last = memory_in_use_kb();
   const std::int64_t hwm = status_kb("VmHWM");
   const std::vector<std::string> left = leftovers_after_settling(marker);
   const int fds_after = open_fds();
 
   // (d) and (e), match by match.
   std::map<std::string, int> injected, recorded;
-  std::vector<std::string> unexplained, unverified;
+  std::vector<std::string> unexplained;
   double max_decision_ms = 0;
   std::uint64_t finished = 0;
   for (const Leg* leg : {&warm, &main}) {
@@ -266,15 +319,11 @@ TEST_CASE("stress: a thousand matches with injected faults; every fault explaine
       } else if (r.end != "finished") {
         unexplained.push_back(fmt::format("{}: ended {} without a fault", where, r.end));
       }
-      auto replay = replay::read(r.replay);
-      if (!replay) {
-        unverified.push_back(fmt::format("{}: {}", where, replay.error()));
-        continue;
-      }
-      const auto v = replay::verify(*replay);
-      if (!v.ok) unverified.push_back(fmt::format("{}: {}", where, v.message));
     }
   }
+  const auto verify_start = std::chrono::steady_clock::now();
+  const std::vector<std::string> unverified = verify_replays({&warm, &main});
+  const double verify_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count();
 
   int injected_total = 0;
   std::string by_kind;
@@ -286,13 +335,14 @@ TEST_CASE("stress: a thousand matches with injected faults; every fault explaine
   for (const auto& [kind, n] : recorded) recorded_kinds += fmt::format(" {}={}", kind, n);
   std::cout << fmt::format(
                    "stress summary: sandbox {}; {} matches ({} + {}) in {:.1f} s + {:.1f} s, {} finished; "
-                   "faults injected {}:{}; recorded:{}; unexplained {}; replays failing {}; leftover processes {}; "
-                   "fds before {} after {}; VmRSS before {} kB, after match {} {} kB, after match {} {} kB "
-                   "(growth {} kB, bound {} kB); VmHWM {} kB; slowest answered decision {:.1f} ms (limit {} ms)",
+                   "faults injected {}:{}; recorded:{}; unexplained {}; replays failing {} (verified in {:.1f} s); leftover processes {}; "
+                   "fds before {} after {}; VmRSS before {} kB, after match {} {} kB, after match {} {} kB; "
+                   "{} growth from match {} to {}: {} kB (bound {} kB); VmHWM {} kB; "
+                   "slowest answered decision {:.1f} ms (limit {} ms)",
                    bots::tier_name(sandbox.tier), total, first, total - first, warm.seconds, main.seconds, finished,
-                   injected_total, by_kind, recorded_kinds, unexplained.size(), unverified.size(), left.size(),
-                   fds_before, fds_after, rss_before, first, rss_first, total, rss_last, rss_last - rss_first,
-                   kRssGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)
+                   injected_total, by_kind, recorded_kinds, unexplained.size(), unverified.size(), verify_seconds, left.size(),
+                   fds_before, fds_after, rss_before, first, rss_first, total, rss_last, kMemoryMeasure, first, total,
+                   used_last - used_first, kMemoryGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)
             << std::endl;
 
   auto first_lines = [](const std::vector<std::string>& lines) {
@@ -305,7 +355,7 @@ TEST_CASE("stress: a thousand matches with injected faults; every fault explaine
     CHECK(left.empty());  // (a)
   }
   CHECK(fds_after == fds_before);  // (b)
-  CHECK(rss_last - rss_first < kRssGrowthBoundKb);  // (c)
+  CHECK(used_last - used_first < kMemoryGrowthBoundKb);  // (c)
   {
     INFO("replays that do not verify:\n" << first_lines(unverified));
     CHECK(unverified.empty());  // (d)
@@ -314,9 +364,10 @@ TEST_CASE("stress: a thousand matches with injected faults; every fault explaine
     INFO("faults not explained by an injection:\n" << first_lines(unexplained));
     CHECK(unexplained.empty());  // (e)
   }
-  // The injector works: about half the matches get a fault, and every kind shows up in a full run.
+  // The injector works: more than half the matches get a fault, and from 300 matches on every
+  // kind shows up (the plans are fixed by the seeds: this is no matter of luck).
   CHECK(injected_total > 0);
-  if (total >= 1000) {
+  if (total >= 300) {
     for (const auto& [kind, expected] : kExpected) {
       INFO("injected kind " << kind);
       CHECK(injected[kind] > 0);
