@@ -150,6 +150,7 @@ struct BotProcess::StderrDrain {
   int wake[2] = {-1, -1};
   std::uint64_t cap = 0;
   std::atomic<std::uint64_t> total{0};
+  std::atomic<bool> stopping{false};
   mutable std::mutex mu;
   std::string ring;
   std::thread thread;
@@ -163,8 +164,15 @@ struct BotProcess::StderrDrain {
         return;
       }
       if (p[1].revents != 0) {
-        drain_available(buf);  // what is already there, then stop
-        return;
+        // Only stop() ends the drain: a byte someone else wrote into the wake pipe (a bot that
+        // opened the referee's descriptors through /proc, tier none) is read and ignored.
+        char junk[64];
+        while (::read(wake[0], junk, sizeof junk) > 0) {
+        }
+        if (stopping.load()) {
+          drain_available(buf);  // what is already there, then stop
+          return;
+        }
       }
       if (p[0].revents != 0 && !drain_available(buf)) return;
     }
@@ -201,6 +209,7 @@ struct BotProcess::StderrDrain {
 
   void stop() {
     if (thread.joinable()) {
+      stopping.store(true);
       const char c = 0;
       (void)!::write(wake[1], &c, 1);
       thread.join();
@@ -269,7 +278,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     ::close(in[0]), ::close(in[1]);
     return fail("pipe: " + errno_text(errno));
   }
-  if (::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(drain->wake, O_CLOEXEC) != 0) {
+  if (::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(drain->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
     return fail("pipe: " + errno_text(errno));
   }

@@ -321,6 +321,18 @@ void probe_cgroup(SandboxSupport& s) {
     s.cgroup_note = why;
     return;
   }
+  // Folders of referees that died without removing theirs (SIGKILL): empty by now, removed.
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(own, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("stellar-arena-", 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + 14, nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    for (const auto& leaf : fs::directory_iterator(entry.path(), ec)) {
+      if (leaf.is_directory()) ::rmdir(leaf.path().c_str());
+    }
+    ::rmdir(entry.path().c_str());
+  }
   const fs::path dir = own / fmt::format("stellar-arena-{}", ::getpid());
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
     s.cgroup_note = fmt::format("cannot create {}: {}", dir.string(), errno_text(errno));

@@ -147,7 +147,8 @@ class Plan {
 
 int usage(const std::string& problem) {
   std::cerr << "fault_injector: " << problem
-            << "\nusage: fault_injector --seed S [--rate P] [--kinds a,b,...] [--late-ms MS] [--per-match] -- BOT [ARGS...]\n"
+            << "\nusage: fault_injector --seed S [--rate P] [--kinds a,b,...] [--late-ms MS] [--per-match]"
+               " -- BOT [ARGS...]\n"
                "kinds:";
   for (const auto& [k, name] : kKinds) std::cerr << ' ' << name;
   std::cerr << '\n';
@@ -326,7 +327,8 @@ class Relay {
     if (message.is_object() && message.value("type", "") == "request") {
       ++requests_;
       const auto id_field = message.find("id");
-      const std::int64_t id = id_field != message.end() && id_field->is_number_integer() ? id_field->get<std::int64_t>() : 0;
+      const bool has_id = id_field != message.end() && id_field->is_number_integer();
+      const std::int64_t id = has_id ? id_field->get<std::int64_t>() : 0;
       if (const auto kind = plan_.at_request(requests_, line)) inject(*kind, id);
     }
     to_bot_queue_.append(line).push_back('\n');

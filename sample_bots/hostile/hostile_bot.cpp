@@ -27,13 +27,16 @@
 //       when connected, sends the line "HOSTILE was here".
 //       port=<P> socket=<ok|errno> connect=<ok|errno|skipped> sent=<yes|no>
 //   proc-snoop  Walks /proc/*/fd of every other process it can see, and opens each pipe it finds
-//       in a process of this match (see "The match" below) other than its own, O_RDONLY|O_NONBLOCK
-//       and O_WRONLY|O_NONBLOCK. Into every write end it opened it writes
-//       {"type":"action","protocol":1,"id":1,"action":null} (a forged move), once per pipe.
+//       in a process of this match (see "The match" below), other than its own and other than
+//       those a process outside the match also holds (a pipe the referee inherited from the shell
+//       that started it), O_RDONLY|O_NONBLOCK and O_WRONLY|O_NONBLOCK. Into every write end it
+//       opened it writes {"type":"action","protocol":1,"id":1,"action":null} (a forged move), once
+//       per pipe.
 //       seen_pids=<other processes visible in /proc> fd_dirs_read=<whose fd folder it could list>
 //       match_pids=<processes of the match> pipes_seen=<pipe descriptors listed>
 //       foreign_pipes_opened=<pipes opened at least one way> write_ends_opened=<pipes opened for
-//       writing> injected=<forged lines written> targets=<pid:fd:r|w|rw,... the first 6, or ->
+//       writing> injected=<forged lines written> shared_outside=<match pipes left alone because
+//       an outside process holds them too> targets=<pid:fd:r|w|rw,... the first 6, or ->
 //   big-file [--mb N] [--keep]  With SIGXFSZ ignored, writes hostile-big.bin of N MiB (default
 //       256) in the current directory, 1 MiB per write; removes it afterwards unless --keep.
 //       bytes=<written> target_mb=<N> errno=<what stopped it|none> open=<ok|errno>
@@ -43,10 +46,12 @@
 //       that cannot contain it; a test looks for T in /proc/*/comm right after the match). The
 //       child exits at once; the bot plays on.
 //       tag=<T> setsid=<ok|errno> fork=<ok|errno> pid=<the escaped process, as the bot sees it>
-//   ptrace  PTRACE_SEIZE of its parent (getppid(); 0 in a PID namespace: "none"), then of every
-//       other process of the match whose comm is random_bot, greedy_bot, faulty_bot,
-//       fault_injector, hostile_bot, referee or test_*. Each success is undone at once
-//       (PTRACE_INTERRUPT, wait for the stop, PTRACE_DETACH, passing on a signal that came first).
+//   ptrace  PTRACE_SEIZE of its parent (getppid(); 0, reported "none", when the parent lies
+//       outside the bot's PID namespace; in the referee's strict tier it is that namespace's
+//       init, pid 1), then of every other process of the match whose comm is random_bot,
+//       greedy_bot, faulty_bot, fault_injector, hostile_bot, referee or test_*. Each success is
+//       undone at once (PTRACE_INTERRUPT, wait for the stop, PTRACE_DETACH, passing on a signal
+//       that came first).
 //       parent=<ok|errno|none> ppid=<N> others_ok=<K> others_tried=<M> ok_pids=<pid,...|->
 //   busy-idle  After each answer (and after ready), spins until the next message arrives
 //       (poll() with timeout 0 in a loop), timing the waits with CLOCK_THREAD_CPUTIME_ID and the
@@ -91,6 +96,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <new>
 #include <random>
 #include <set>
@@ -313,6 +319,22 @@ void connect_out(const Options& o) {
   report(o, port + " socket=ok connect=" + connected + " sent=" + (sent ? "yes" : "no"));
 }
 
+// The pipe descriptors of one process: (fd number, "pipe:[inode]").
+std::vector<std::pair<std::string, std::string>> pipes_of(const std::string& pid, bool& listed) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string fd_dir = "/proc/" + pid + "/fd";
+  DIR* dir = ::opendir(fd_dir.c_str());
+  listed = dir != nullptr;
+  if (dir == nullptr) return out;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    const std::string target = read_link(fd_dir + "/" + e->d_name);
+    if (target.rfind("pipe:[", 0) == 0) out.emplace_back(e->d_name, target);
+  }
+  ::closedir(dir);
+  return out;
+}
+
 void proc_snoop(const Options& o) {
   std::set<std::string> own;  // the pipes of our own stdin, stdout and stderr
   for (int fd = 0; fd <= 2; ++fd) own.insert(read_link("/proc/self/fd/" + std::to_string(fd)));
@@ -320,22 +342,31 @@ void proc_snoop(const Options& o) {
                              "\n";
   const std::vector<std::string> all = other_pids();
   const std::vector<std::string> scope = match_pids();
-  int listed = 0, pipes = 0, opened = 0, writable = 0, injected = 0;
+  int listed = 0, pipes = 0;
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> in_match;  // pid -> its pipes
+  std::set<std::string> outside;  // pipes also held by a process outside the match: never touched
+  for (const std::string& pid : all) {
+    bool readable = false;
+    auto found = pipes_of(pid, readable);
+    listed += readable ? 1 : 0;
+    pipes += static_cast<int>(found.size());
+    if (std::find(scope.begin(), scope.end(), pid) != scope.end()) {
+      in_match[pid] = std::move(found);
+    } else {
+      for (const auto& [fd, pipe] : found) outside.insert(pipe);
+    }
+  }
+  int opened = 0, writable = 0, injected = 0, skipped = 0;
   std::set<std::string> visited;  // a pipe shows up in several processes: each is tried once
   std::vector<std::string> targets;
-  for (const std::string& pid : all) {
-    const std::string fd_dir = "/proc/" + pid + "/fd";
-    DIR* dir = ::opendir(fd_dir.c_str());
-    if (dir == nullptr) continue;
-    ++listed;
-    const bool in_scope = std::find(scope.begin(), scope.end(), pid) != scope.end();
-    while (const dirent* e = ::readdir(dir)) {
-      if (e->d_name[0] == '.') continue;
-      const std::string path = fd_dir + "/" + e->d_name;
-      const std::string target = read_link(path);
-      if (target.rfind("pipe:[", 0) != 0) continue;
-      ++pipes;
-      if (!in_scope || own.count(target) > 0 || !visited.insert(target).second) continue;
+  for (const auto& [pid, found] : in_match) {
+    for (const auto& [fd, pipe] : found) {
+      if (own.count(pipe) > 0 || !visited.insert(pipe).second) continue;
+      if (outside.count(pipe) > 0) {
+        ++skipped;
+        continue;
+      }
+      const std::string path = "/proc/" + pid + "/fd/" + fd;
       const int r = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
       const int w = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
       if (w >= 0) {
@@ -344,19 +375,19 @@ void proc_snoop(const Options& o) {
       }
       if (r >= 0 || w >= 0) {
         ++opened;
-        if (targets.size() < 6) targets.push_back(pid + ":" + e->d_name + ":" + (r >= 0 ? "r" : "") + (w >= 0 ? "w" : ""));
+        if (targets.size() < 6) targets.push_back(pid + ":" + fd + ":" + (r >= 0 ? "r" : "") + (w >= 0 ? "w" : ""));
       }
       if (r >= 0) ::close(r);
       if (w >= 0) ::close(w);
     }
-    ::closedir(dir);
   }
   std::string list;
   for (const std::string& t : targets) list += (list.empty() ? "" : ",") + t;
   report(o, "seen_pids=" + std::to_string(all.size()) + " fd_dirs_read=" + std::to_string(listed) +
                 " match_pids=" + std::to_string(scope.size()) + " pipes_seen=" + std::to_string(pipes) +
                 " foreign_pipes_opened=" + std::to_string(opened) + " write_ends_opened=" + std::to_string(writable) +
-                " injected=" + std::to_string(injected) + " targets=" + (list.empty() ? "-" : list));
+                " injected=" + std::to_string(injected) + " shared_outside=" + std::to_string(skipped) +
+                " targets=" + (list.empty() ? "-" : list));
 }
 
 void big_file(const Options& o) {
@@ -365,7 +396,8 @@ void big_file(const Options& o) {
   const char* name = "hostile-big.bin";
   const int fd = ::open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    report(o, "bytes=0 target_mb=" + std::to_string(target_mb) + " errno=" + errno_name(errno) + " open=" + errno_name(errno));
+    const std::string err = errno_name(errno);
+    report(o, "bytes=0 target_mb=" + std::to_string(target_mb) + " errno=" + err + " open=" + err);
     return;
   }
   const std::string chunk(1 << 20, 'H');
@@ -384,8 +416,8 @@ void big_file(const Options& o) {
   }
   ::close(fd);
   if (!o.keep) ::unlink(name);
-  report(o, "bytes=" + std::to_string(written) + " target_mb=" + std::to_string(target_mb) + " errno=" + errno_name(err) +
-                " open=ok");
+  report(o, "bytes=" + std::to_string(written) + " target_mb=" + std::to_string(target_mb) +
+                " errno=" + errno_name(err) + " open=ok");
 }
 
 void escape(const Options& o) {
@@ -518,7 +550,8 @@ struct IdleMeter {
   void report_once(const Options& o) {
     if (reported) return;
     reported = true;
-    report(o, "idle_cpu_ms=" + ms_text(cpu_ms) + " idle_wall_ms=" + ms_text(wall_ms) + " waits=" + std::to_string(waits));
+    report(o, "idle_cpu_ms=" + ms_text(cpu_ms) + " idle_wall_ms=" + ms_text(wall_ms) +
+                  " waits=" + std::to_string(waits));
   }
 };
 
@@ -528,7 +561,8 @@ struct IdleMeter {
   const std::string line = last_answer.dump();
   const bool first = bot_io::write_line(STDOUT_FILENO, line);
   const int err = errno;
-  report(o, "id=" + last_answer.value("id", json(0)).dump() + " first_write=" + (first ? std::string("ok") : errno_name(err)));
+  report(o, "id=" + last_answer.value("id", json(0)).dump() +
+                " first_write=" + (first ? std::string("ok") : errno_name(err)));
   for (int i = 0; i < 100; ++i) {
     bot_io::sleep_ms(10);
     bot_io::write_line(STDOUT_FILENO, line);
