@@ -113,7 +113,9 @@ pid_t wait_child(pid_t pid, int& status) noexcept {
 
 // System calls a bot never needs and a hostile one would use: debugging or reading other
 // processes, kernel objects shared across the machine, mounts, modules, io_uring (which can open
-// sockets behind seccomp's back), clock and machine control. They fail with EPERM.
+// sockets behind seccomp's back), clock and machine control. They fail with EPERM rather than
+// killing the bot: language runtimes probe some of them (perf_event_open, io_uring) and must be
+// able to carry on without them.
 constexpr std::array kDenied = {
     "ptrace",          "process_vm_readv",  "process_vm_writev", "perf_event_open", "bpf",
     "keyctl",          "add_key",           "request_key",       "mount",           "umount2",
