@@ -223,15 +223,13 @@ const char* drop_uid(uid_t uid, gid_t gid) noexcept {
   return nullptr;
 }
 
-// The probe: does the full namespace set-up work here, as the user bots will run as?
-std::string probe_namespaces(bool root) {
+// Runs `body(fd)` in a forked child, which may write at most a short text to `fd` (a failure,
+// as a sentence) and only make async-signal-safe calls; the child then exits. Returns that text:
+// empty when the child wrote nothing and exited 0.
+template <class Body>
+std::string run_in_child(Body body) {
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) return "pipe: " + errno_text(errno);
-  char uid_map[64], gid_map[64];
-  const uid_t uid = root ? kProbeUid : ::geteuid();
-  const gid_t gid = root ? kProbeUid : ::getegid();
-  std::snprintf(uid_map, sizeof uid_map, "%u %u 1", uid, uid);
-  std::snprintf(gid_map, sizeof gid_map, "%u %u 1", gid, gid);
   const pid_t child = ::fork();
   if (child < 0) {
     ::close(report[0]), ::close(report[1]);
@@ -239,33 +237,11 @@ std::string probe_namespaces(bool root) {
   }
   if (child == 0) {
     ::close(report[0]);
-    auto fail_with = [&](const char* step) {
-      char buf[160];
-      const int n = std::snprintf(buf, sizeof buf, "%s: %s", step, ::strerrordesc_np(errno));
-      (void)!::write(report[1], buf, static_cast<std::size_t>(std::max(n, 0)));
-      ::_exit(1);
-    };
-    if (root) {
-      if (const char* step = drop_uid(uid, gid)) fail_with(step);
-    }
-    if (::unshare(namespace_flags(false)) != 0) fail_with("unshare");
-    if (const char* step = write_id_maps(uid_map, gid_map)) fail_with(step);
-    const pid_t init = ::fork();
-    if (init < 0) fail_with("fork in the new PID namespace");
-    if (init == 0) {
-      if (const char* step = mount_own_proc()) fail_with(step);
-      if (::getpid() != 1) {
-        errno = EINVAL;
-        fail_with("the first process of the new PID namespace is not PID 1");
-      }
-      ::_exit(0);
-    }
-    int status = 0;
-    wait_child(init, status);
-    ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+    body(report[1]);
+    ::_exit(0);
   }
   ::close(report[1]);
-  char buf[200] = {};
+  char buf[400] = {};
   std::size_t got = 0;
   for (;;) {
     const ssize_t n = ::read(report[0], buf + got, sizeof buf - 1 - got);
@@ -279,8 +255,45 @@ std::string probe_namespaces(bool root) {
   ::close(report[0]);
   int status = 0;
   wait_child(child, status);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
-  return got > 0 ? std::string(buf, got) : "the probe child failed";
+  if (got > 0) return std::string(buf, got);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "the test child failed";
+}
+
+// In such a child: writes "<what>: <errno text>" to `fd` and exits 1.
+[[noreturn]] void child_fails(int fd, const char* what) noexcept {
+  char buf[300];
+  const int n = std::snprintf(buf, sizeof buf, "%s: %s", what, ::strerrordesc_np(errno));
+  (void)!::write(fd, buf, static_cast<std::size_t>(std::clamp(n, 0, static_cast<int>(sizeof buf) - 1)));
+  ::_exit(1);
+}
+
+// The probe: does the full namespace set-up work here, as the user bots will run as?
+std::string probe_namespaces(bool root) {
+  char uid_map[64], gid_map[64];
+  const uid_t uid = root ? kProbeUid : ::geteuid();
+  const gid_t gid = root ? kProbeUid : ::getegid();
+  std::snprintf(uid_map, sizeof uid_map, "%u %u 1", uid, uid);
+  std::snprintf(gid_map, sizeof gid_map, "%u %u 1", gid, gid);
+  return run_in_child([&](int fd) {
+    if (root) {
+      if (const char* step = drop_uid(uid, gid)) child_fails(fd, step);
+    }
+    if (::unshare(namespace_flags(false)) != 0) child_fails(fd, "unshare");
+    if (const char* step = write_id_maps(uid_map, gid_map)) child_fails(fd, step);
+    const pid_t init = ::fork();
+    if (init < 0) child_fails(fd, "fork in the new PID namespace");
+    if (init == 0) {
+      if (const char* step = mount_own_proc()) child_fails(fd, step);
+      if (::getpid() != 1) {
+        errno = EINVAL;
+        child_fails(fd, "the first process of the new PID namespace is not PID 1");
+      }
+      ::_exit(0);
+    }
+    int status = 0;
+    wait_child(init, status);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ::_exit(1);
+  });
 }
 
 // ---- cgroup v2 ------------------------------------------------------------------------------
@@ -453,41 +466,18 @@ std::vector<pid_t> own_children() {
 // Can `uid` execute files[0] and read the others (every folder on the way included)? Empty when
 // it can; otherwise the first refusal, as a sentence.
 std::string check_access(uid_t uid, gid_t gid, const std::vector<std::string>& files) {
-  int report[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) return "pipe: " + errno_text(errno);
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(report[0]), ::close(report[1]);
-    return "fork: " + errno_text(errno);
+  char what[160];
+  std::snprintf(what, sizeof what, "cannot switch to uid %u", uid);
+  std::vector<std::string> refusals;  // built before the fork: the child only picks one
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    refusals.push_back(fmt::format("uid {} cannot {} {}", uid, i == 0 ? "execute" : "read", files[i]));
   }
-  if (child == 0) {
-    ::close(report[0]);
-    int failed[2] = {-1, 0};
-    if (drop_uid(uid, gid) != nullptr) {
-      failed[1] = errno;
-    } else {
-      for (std::size_t i = 0; i < files.size(); ++i) {
-        if (::access(files[i].c_str(), i == 0 ? X_OK : R_OK) != 0) {
-          failed[0] = static_cast<int>(i);
-          failed[1] = errno;
-          break;
-        }
-      }
+  return run_in_child([&](int fd) {
+    if (drop_uid(uid, gid) != nullptr) child_fails(fd, what);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (::access(files[i].c_str(), i == 0 ? X_OK : R_OK) != 0) child_fails(fd, refusals[i].c_str());
     }
-    (void)!::write(report[1], failed, sizeof failed);
-    ::_exit(0);
-  }
-  ::close(report[1]);
-  int failed[2] = {-1, 0};
-  const bool got = ::read(report[0], failed, sizeof failed) == static_cast<ssize_t>(sizeof failed);
-  ::close(report[0]);
-  int status = 0;
-  wait_child(child, status);
-  if (!got) return "the access check failed";
-  if (failed[1] == 0) return "";
-  if (failed[0] < 0) return fmt::format("cannot switch to uid {}: {}", uid, errno_text(failed[1]));
-  return fmt::format("uid {} cannot {} {}: {}", uid, failed[0] == 0 ? "execute" : "read",
-                     files[static_cast<std::size_t>(failed[0])], errno_text(failed[1]));
+  });
 }
 
 std::vector<pid_t> children_of(pid_t pid) {
