@@ -26,7 +26,32 @@ using bots::Tier;
 
 namespace {
 
-std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", ARENA_HOSTILE_BOT, args); }
+// Copies of built programs where every uid can run them. As root the sandbox runs each bot as a
+// uid of its own, which cannot reach a build folder inside a private one (a clone in a 0700
+// `mktemp -d` folder, a home directory): an explicit tier would refuse to start the bot.
+struct FixtureDir {
+  std::string path = "/tmp/arena-fixtures-XXXXXX";
+  FixtureDir() {
+    REQUIRE(::mkdtemp(path.data()) != nullptr);
+    namespace p = std::filesystem;
+    p::permissions(path, p::perms::owner_all | p::perms::group_read | p::perms::group_exec | p::perms::others_read |
+                             p::perms::others_exec);
+  }
+  ~FixtureDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+std::string reachable(const std::string& built) {
+  static const FixtureDir dir;
+  const std::string copy = dir.path + "/" + std::filesystem::path(built).filename().string();
+  if (!std::filesystem::exists(copy)) std::filesystem::copy_file(built, copy);
+  return copy;
+}
+
+std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args); }
+std::string random_bot() { return reachable(ARENA_RANDOM_BOT); }
 
 // The tiers to test: those this machine offers; the others are reported once.
 std::vector<Tier> tiers() {
@@ -98,7 +123,7 @@ struct Played {
 // verifies, the header says which sandbox was in force.
 Played play(Tier tier, const std::string& attack, const std::string& stem) {
   Played out;
-  out.options = testing::options({hostile_bot(attack), testing::random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
+  out.options = testing::options({hostile_bot(attack), random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
   out.options.sandbox = policy(tier);
   out.options.limits.decision_ms = 3000;
   out.options.limits.init_ms = 10000;
@@ -332,7 +357,7 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
     std::filesystem::create_directories(dir);
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
     std::filesystem::copy_file(ARENA_RANDOM_BOT, dir + "/bot", std::filesystem::copy_options::overwrite_existing);
-    auto o = testing::options({dir + "/bot", testing::random_bot()}, 3, "hostile-unreachable");
+    auto o = testing::options({dir + "/bot", random_bot()}, 3, "hostile-unreachable");
     o.sandbox = policy(best);
     o.sandbox.best_effort = false;
     auto r = match::play(o);
