@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "referee/core/bounds.hpp"
+#include "referee/core/markup.hpp"
+
 namespace arena::protocol {
 
 namespace {
@@ -90,24 +93,8 @@ std::string to_line(const json& message) {
 }
 
 std::string escape_bytes(std::string_view bytes, std::size_t max_bytes) {
-  std::string out;
   const std::size_t n = std::min(bytes.size(), max_bytes);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(bytes[i]);
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-    }
-  }
+  std::string out = visible_text(bytes.substr(0, n), Visible::ascii);
   if (bytes.size() > n) out += fmt::format("... ({} more bytes)", bytes.size() - n);
   return out;
 }
@@ -118,6 +105,35 @@ json Limits::to_json() const {
           {"time_bank_ms", time_bank_ms},
           {"max_line_bytes", max_line_bytes},
           {"max_debug_bytes", max_debug_bytes}};
+}
+
+Status check_limits(const Limits& l, double time_scale) {
+  auto whole = [](const char* key, auto value, const auto& range) -> Status {
+    if (range.contains(value)) return {};
+    return fail(bounds::out_of_range(key, std::to_string(value), range));
+  };
+  if (auto st = whole("init_ms", l.init_ms, bounds::kInitMs); !st) return st;
+  if (auto st = whole("decision_ms", l.decision_ms, bounds::kDecisionMs); !st) return st;
+  if (auto st = whole("time_bank_ms", l.time_bank_ms, bounds::kTimeBankMs); !st) return st;
+  if (auto st = whole("max_line_bytes", std::uint64_t{l.max_line_bytes}, bounds::kMaxLineBytes); !st) return st;
+  if (auto st = whole("max_debug_bytes", std::uint64_t{l.max_debug_bytes}, bounds::kMaxDebugBytes); !st) return st;
+  if (!bounds::kTimeScale.contains(time_scale)) return fail(bounds::out_of_range("time_scale", fmt::format("{}", time_scale), bounds::kTimeScale));
+  return {};
+}
+
+std::int64_t scaled_ms(std::int64_t ms, double time_scale) {
+  const double x = static_cast<double>(ms) * time_scale + 0.5;
+  if (!(x > 0)) return 0;  // also NaN
+  constexpr auto max = bounds::kMaxScaledMs;
+  return x >= static_cast<double>(max) ? max : static_cast<std::int64_t>(x);
+}
+
+Limits scaled(const Limits& limits, double time_scale) {
+  Limits l = limits;
+  l.init_ms = scaled_ms(limits.init_ms, time_scale);
+  l.decision_ms = scaled_ms(limits.decision_ms, time_scale);
+  l.time_bank_ms = scaled_ms(limits.time_bank_ms, time_scale);
+  return l;
 }
 
 json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits) {

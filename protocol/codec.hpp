@@ -47,6 +47,16 @@ struct Limits {
   json to_json() const;
 };
 
+// Every field and the time scale within its range (referee/core/bounds.hpp, docs/cli.md "Ranges");
+// the error names the key ("decision_ms", "time_scale"), the value and the range.
+Status check_limits(const Limits& limits, double time_scale);
+
+// A time limit times the time scale, rounded, saturated to 0..bounds::kMaxScaledMs (a NaN scale
+// gives 0), so that no caller of the library can overflow a deadline.
+std::int64_t scaled_ms(std::int64_t ms, double time_scale);
+// The limits as enforced: init, decision and bank scaled; sizes as they are.
+Limits scaled(const Limits& limits, double time_scale);
+
 json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits);
 json request(std::int64_t id, int seat, const json& view, const json& legal,
              std::int64_t time_left_ms, std::int64_t bank_ms);

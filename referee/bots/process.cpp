@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <system_error>
@@ -22,6 +23,8 @@
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <fmt/format.h>
+
+#include "referee/bots/sandbox_detail.hpp"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -93,7 +96,7 @@ ExitStatus decode(const siginfo_t& info) {
 
 // The executable for argv[0]: a path with a '/' is taken relative to the referee's working
 // directory; a bare name is looked up in the PATH the bot will get.
-Result<std::string> resolve(const std::string& name, const std::vector<std::string>& env) {
+Result<std::string> resolve_exe(const std::string& name, const std::vector<std::string>& env) {
   namespace fs = std::filesystem;
   auto usable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
   if (name.find('/') != std::string::npos) {
@@ -221,11 +224,51 @@ struct BotProcess::StderrDrain {
   }
 };
 
+// ---- memory ------------------------------------------------------------------------------
+
+// Holds the bot's whole tree to the memory limit where no cgroup memory controller does: every
+// 10 ms the tree's own resident memory is summed, and above the limit the tree is killed and the
+// reason kept for the fault record.
+struct BotProcess::MemoryWatch {
+  std::thread thread;
+  std::mutex mu;
+  std::condition_variable wake;
+  bool stopping = false;
+  std::string exceeded;  // why it was killed, once it was
+
+  void run(const Jail& jail, pid_t leader, std::uint64_t limit_mb) {
+    const std::uint64_t limit = limit_mb << 20;
+    std::unique_lock lock(mu);
+    while (!wake.wait_for(lock, std::chrono::milliseconds(10), [&] { return stopping; })) {
+      lock.unlock();
+      const std::vector<pid_t> pids = jail.tree_pids();
+      const std::uint64_t used = jail.tree_memory_bytes(pids);
+      lock.lock();
+      if (used <= limit) continue;
+      exceeded = fmt::format("memory limit: its processes held {} MiB, over the {} MiB limit", used >> 20, limit_mb);
+      jail.kill_tree();
+      ::kill(-leader, SIGKILL);
+      for (pid_t p : pids) ::kill(p, SIGKILL);  // also those that left its process group
+      return;
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mu);
+      stopping = true;
+    }
+    wake.notify_all();
+    if (thread.joinable()) thread.join();
+  }
+};
+
 // ---- process-wide --------------------------------------------------------------------------
 
 void init_process_wide() {
   static std::once_flag once;
   std::call_once(once, [] {
+    detail::start_guardian();  // before the subreaper flag: the guardian must not be our child
     ::signal(SIGPIPE, SIG_IGN);
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     ::prctl(PR_SET_DUMPABLE, 0);
@@ -242,6 +285,7 @@ std::string ExitStatus::describe() const {
     case Kind::exited:
       return fmt::format("exit code {}", code);
     case Kind::signaled:
+      if (!referee_reason.empty()) return "killed by the referee: " + referee_reason;
       if (killed_by_referee) return "killed by the referee (SIGKILL)";
       switch (code) {  // the sandbox's limits end a bot with these
         case SIGXCPU: return "killed by signal SIGXCPU (CPU time limit)";
@@ -262,7 +306,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
       return fail(fmt::format("environment entry \"{}\" is not KEY=VALUE", e));
     }
   }
-  auto exe = resolve(o.argv[0], o.env);
+  auto exe = resolve_exe(o.argv[0], o.env);
   if (!exe) return fail(exe.error());
 
   std::unique_ptr<BotProcess> bot(new BotProcess());
@@ -285,22 +329,20 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   if (!o.stderr_path.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.stderr_path.parent_path(), ec);
-    drain->log = ::open(o.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // The referee's file: no bot may read another's (or its own log, which names its paths).
+    drain->log = ::open(o.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (drain->log >= 0) ::fchmod(drain->log, 0600);  // an existing file keeps its mode otherwise
     if (drain->log < 0) {
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
       return fail(fmt::format("cannot write the stderr log {}: {}", o.stderr_path.string(), errno_text(errno)));
     }
   }
 
-  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  BotCommand command{*exe, std::vector<std::string>(o.argv.begin() + 1, o.argv.end()), o.argv[0].find('/') == std::string::npos};
   std::unique_ptr<Jail> jail;
   if (o.sandbox.tier != Tier::none) {
-    args = absolute_file_arguments(args, o.working_dir);
-    std::vector<std::string> files = {*exe};
-    for (const std::string& a : args) {
-      if (!a.empty() && a[0] == '/' && std::filesystem::exists(a)) files.push_back(a);
-    }
-    auto made = Jail::create(o.sandbox, o.label, files);
+    command.args = absolute_file_arguments(command.args, o.working_dir);
+    auto made = Jail::create(o.sandbox, o.label, command, o.hidden);  // strict: the paths the bot sees
     if (!made) {
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
       close_fd(drain->wake[0]);
@@ -314,12 +356,12 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   // The bot's environment as execve wants it. Not through bp::environment: its find() reads past
   // the end of shorter entries in Boost 1.74 (AddressSanitizer: heap-buffer-overflow), so the
   // executor's envp is set directly in an on_setup hook instead. A sandboxed bot's HOME and
-  // TMPDIR are its private directory.
+  // TMPDIR are its own (strict: /home/bot and /tmp of its own root).
   std::vector<std::string> env = o.env;
   if (jail) {
     std::erase_if(env, [](const std::string& e) { return e.rfind("HOME=", 0) == 0 || e.rfind("TMPDIR=", 0) == 0; });
-    env.push_back("HOME=" + jail->work_dir().string());
-    env.push_back("TMPDIR=" + jail->work_dir().string());
+    env.push_back("HOME=" + jail->home());
+    env.push_back("TMPDIR=" + jail->tmp());
   }
   std::vector<char*> envp;
   for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
@@ -347,7 +389,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   pid_t failed_pid = -1;
   std::error_code ec;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
-  bp::child child(bp::exe = *exe, bp::args = args,
+  bp::child child(bp::exe = command.exe, bp::args = command.args,
                   bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); },
                   bp::extend::on_exec_setup = setup,
                   bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
@@ -366,6 +408,14 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   if (jail) {
     jail->started(bot->pid_);
     bot->sandbox_report_ = jail->report();
+    if (!jail->memory_by_cgroup() && o.sandbox.limits.memory_mb > 0) {
+      bot->memory_ = std::make_unique<MemoryWatch>();
+      MemoryWatch* w = bot->memory_.get();
+      const Jail* j = jail.get();
+      const pid_t leader = bot->pid_;
+      const std::uint64_t limit = o.sandbox.limits.memory_mb;
+      w->thread = std::thread([w, j, leader, limit] { w->run(*j, leader, limit); });
+    }
   }
   bot->jail_ = std::move(jail);
   bot->pidfd_ = pidfd_open(bot->pid_);
@@ -503,9 +553,14 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
       rc = 0;
     }
   }
+  if (memory_) memory_->stop();  // the tree is dead or dying: no more samples
   if (rc == 0) {
     exit_ = decode(info);
     exit_.killed_by_referee = !exited && exit_.kind == ExitStatus::Kind::signaled && exit_.code == SIGKILL;
+    if (memory_ && !memory_->exceeded.empty()) {
+      exit_.killed_by_referee = true;
+      exit_.referee_reason = memory_->exceeded;
+    }
   }
   reaped_ = true;
   // Descendants that stayed in the bot's process group were killed above; those whose parent

@@ -34,7 +34,8 @@ using Deadline = Clock::time_point;
 // the referee's death), become a child subreaper (orphaned bot descendants come back to us to be
 // killed and reaped), make sure descriptors 0-2 are open so pipes never land on them, and make
 // the referee non-dumpable (a bot of the same uid cannot open its /proc files, the other bot's
-// pipes among them).
+// pipes among them); as root, start the guardian that purges the bots' uids if the referee dies.
+// Call it first in main, before any thread starts.
 void init_process_wide();
 
 struct SpawnOptions {
@@ -45,6 +46,9 @@ struct SpawnOptions {
   std::filesystem::path working_dir;
   SandboxPolicy sandbox{Tier::none, {}, false};
   std::string label = "bot";          // names the private directory
+  // Paths the bot must not see (strict: masked in its root): other bots' programs, the
+  // referee's output folders.
+  std::vector<std::filesystem::path> hidden;
   std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
   std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
   std::uint64_t stderr_cap = 1 << 20;
@@ -67,6 +71,7 @@ struct ExitStatus {
   Kind kind = Kind::running;
   int code = 0;    // exit code, or signal number
   bool killed_by_referee = false;  // the signal was the referee's teardown SIGKILL
+  std::string referee_reason;      // why the referee killed it before the end (a limit)
   std::string describe() const;    // "exit code 3", "killed by signal SIGABRT", ...
 };
 
@@ -104,6 +109,7 @@ class BotProcess {
 
  private:
   struct StderrDrain;
+  struct MemoryWatch;
   BotProcess() = default;
 
   pid_t pid_ = -1;
@@ -115,6 +121,7 @@ class BotProcess {
   std::string buffer_;  // bytes read from stdout, not yet returned as a line
   std::unique_ptr<StderrDrain> stderr_;
   std::unique_ptr<Jail> jail_;  // destroyed after the tree is dead: frees its uid, cgroup, folder
+  std::unique_ptr<MemoryWatch> memory_;  // the tree's memory, where no cgroup holds it
   bool frozen_ = false;
   nlohmann::json sandbox_report_ = {{"tier", "none"}};
   bool reaped_ = false;

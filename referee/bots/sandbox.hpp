@@ -3,15 +3,19 @@
 //
 // Three tiers. `none`: only process hygiene (own session, parent-death signal, no core files,
 // only descriptors 0-2, a clean environment, orphans swept). `basic`: plus rlimits, no new
-// privileges and a seccomp deny list, a private working directory; as root also a distinct uid
-// per running bot and a cgroup v2 leaf per bot when a writable cgroup v2 tree exists. `strict`:
-// plus new user, PID, network, IPC, UTS and mount namespaces with the bot's own /proc, so the
-// whole tree dies with the namespace and the bot sees no other process and no network.
+// privileges and a seccomp deny list (no SysV IPC, no listening sockets), a private working
+// directory, the tree's memory held to a limit; as root also a distinct uid per running bot,
+// purged of processes and temporary files before and after use (also by a guardian process when
+// the referee is killed), and a cgroup v2 leaf per bot when a writable cgroup v2 tree exists.
+// `strict`: plus new user, PID, network, IPC, UTS and mount namespaces, with a root file system of
+// its own (root_fs.hpp): the system folders and its own program folder read-only, private
+// size-limited scratch space, its own /proc; the whole tree dies with the namespace, and the bot
+// sees no other process, no network and none of the referee's or other bots' files.
 //
 // What the machine allows is probed once by forking a test child (sandbox_support()). A Jail is
-// the per-bot half: the resources one bot's containment needs (its uid slot, cgroup leaf and
-// private directory), the child-side set-up run between fork and exec, and the controls the
-// referee uses on a running bot (CPU time, freeze, kill of the whole tree).
+// the per-bot half: the resources one bot's containment needs (its uid slot, cgroup leaf,
+// private directory, root file system), the child-side set-up run between fork and exec, and the
+// controls the referee uses on a running bot (CPU time, memory, freeze, kill of the whole tree).
 
 #include <sys/types.h>
 
@@ -25,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "referee/bots/root_fs.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::bots {
@@ -36,10 +41,11 @@ std::optional<Tier> parse_tier(std::string_view text);
 struct SandboxLimits {
   std::uint64_t cpu_seconds = 300;        // RLIMIT_CPU per process: SIGXCPU, SIGKILL 5 s later
   std::uint64_t address_space_mb = 8192;  // RLIMIT_AS per process; 0 = unlimited (JVMs reserve a lot)
-  std::uint64_t memory_mb = 2048;         // cgroup memory.max of the bot's tree, where available
+  std::uint64_t memory_mb = 2048;         // the bot's whole tree: cgroup memory.max, else sampled and killed
   std::uint64_t file_size_mb = 64;        // RLIMIT_FSIZE: the largest file the bot can write
   std::uint64_t open_files = 256;         // RLIMIT_NOFILE
   std::uint64_t processes = 128;          // processes and threads: RLIMIT_NPROC / pids.max
+  std::uint64_t scratch_mb = 64;          // strict: /tmp, /var/tmp, /dev/shm and the home together
   bool network = false;                   // allow sockets other than AF_UNIX, keep the host network
 };
 
@@ -47,10 +53,6 @@ struct SandboxPolicy {
   Tier tier = Tier::basic;
   SandboxLimits limits;
   bool freeze_idle = false;  // stop a bot while it is not its turn (the referee does this)
-  // The tier was not asked for but chosen as the strictest available: as root, a bot whose files
-  // its own uid cannot reach then keeps the referee's uid (said in its report) instead of not
-  // starting. An explicit tier is a guarantee: such a bot does not start.
-  bool best_effort = false;
 };
 
 // What this machine lets the referee do. Each `*_note` says why a feature is missing.
@@ -84,17 +86,20 @@ struct ChildPlan;
 
 class Jail {
  public:
-  // Reserves what one bot needs. `label` names its private directory (e.g. "seat0"); `files` are
-  // the bot's executable and the files its arguments name, which its uid must be able to read.
-  static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
-                                              const std::vector<std::string>& files);
-  ~Jail();  // releases the uid, removes the cgroup leaf and the private directory
+  // Reserves what one bot needs. `label` names its private directory (e.g. "seat0"). In the strict
+  // tier `command` is rewritten to the paths the bot sees (/bot/...), and `hidden` (other bots'
+  // programs, the referee's output folders) is masked in its root. An error says why the bot
+  // cannot run contained (a file its uid cannot read, with the fix); a bot never runs as root.
+  static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label, BotCommand& command,
+                                              const std::vector<std::filesystem::path>& hidden);
+  ~Jail();  // purges and releases the uid, removes the cgroup leaf and the private directory
   Jail(const Jail&) = delete;
   Jail& operator=(const Jail&) = delete;
 
   const SandboxPolicy& policy() const { return policy_; }
-  // The working directory the bot gets (its private one; empty in tier none).
-  const std::filesystem::path& work_dir() const { return work_dir_; }
+  // The bot's HOME and TMPDIR as it sees them (empty in tier none).
+  const std::string& home() const { return home_; }
+  const std::string& tmp() const { return tmp_; }
   // What is enforced for this bot, for the replay header.
   nlohmann::json report() const;
 
@@ -112,8 +117,12 @@ class Jail {
   void freeze(bool frozen) const;
   // Kills every process of the tree it can reach (cgroup.kill); false without a cgroup.
   bool kill_tree() const;
-  // Processes still in the bot's cgroup (for reaping those that came back to the referee).
-  std::vector<pid_t> cgroup_pids() const;
+  // The processes of the bot's tree: its cgroup's, else the descendants of the leader.
+  std::vector<pid_t> tree_pids() const;
+  // Their own resident memory (not shared files), in bytes.
+  std::uint64_t tree_memory_bytes(const std::vector<pid_t>& pids) const;
+  // True when the kernel holds the tree to memory_mb (cgroup memory.max); else the referee samples.
+  bool memory_by_cgroup() const;
   // Waits (briefly) until the cgroup is empty; true if it is.
   bool wait_cgroup_empty(int max_ms) const;
 
@@ -125,12 +134,13 @@ class Jail {
   uid_t uid_ = 0;
   gid_t gid_ = 0;
   int uid_lock_fd_ = -1;
-  std::string uid_note_;  // why the bot kept the referee's uid
   std::filesystem::path work_dir_;
+  std::string home_, tmp_;
+  RootFs root_;                     // strict: the bot's root file system, built by its init
+  std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report
   std::filesystem::path cgroup_;  // empty: no cgroup leaf
   pid_t leader_ = -1;
   pid_t bot_ = -1;  // the process that exec'd the bot (inside the namespaces when there are some)
-  int cpu_clock_ = -1;
 };
 
 // Everything the child needs between fork and exec, computed before the fork so the child only
@@ -146,6 +156,7 @@ struct ChildPlan {
   bool namespaces = false;
   bool network_namespace = false;
   std::string uid_map, gid_map;  // "<inside> <outside> 1", for the new user namespace
+  RootFs root;                   // strict: built by the namespace's init, then pivoted into
   bool limits = false;           // apply the rlimits below (tier basic and up)
   std::vector<std::pair<int, std::uint64_t>> rlimits;  // resource, value (soft = hard)
   std::uint64_t cpu_seconds = 0;

@@ -1,5 +1,6 @@
 #include "referee/cli/common.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -43,22 +44,50 @@ std::vector<std::string> bot_environment(const std::filesystem::path& working_di
   return env;
 }
 
+namespace {
+
+template <typename T>
+CLI::Validator within_range(const bounds::Range<T>& range) {
+  return CLI::Validator(
+      [range](std::string& input) -> std::string {
+        std::string_view text = input;
+        if (text.size() > 1 && text[0] == '+') text.remove_prefix(1);
+        T value{};
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error == std::errc() && end == text.data() + text.size() && range.contains(value)) return {};
+        return bounds::out_of_range("", input, range);
+      },
+      fmt::format("{} in {}", std::is_floating_point_v<T> ? "NUMBER" : "INT", bounds::text(range)));
+}
+
+}  // namespace
+
+CLI::Validator within(const bounds::Range<std::int64_t>& range) { return within_range(range); }
+CLI::Validator within(const bounds::Range<std::uint64_t>& range) { return within_range(range); }
+CLI::Validator within(const bounds::Range<double>& range) { return within_range(range); }
+
+void add_share_output(CLI::App* c, bool& share) {
+  c->add_flag("--share-output", share,
+              "Make the files written readable by others (0644, folders 0755) once their match is over; default owner-only");
+}
+
 void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
   const bots::SandboxLimits d;
   c->add_option("--sandbox", a.tier, "none, basic or strict (default: the strictest this machine supports)")
       ->check(CLI::IsMember({"none", "basic", "strict"}));
   c->add_option("--cpu-limit-s", a.limits.cpu_seconds, fmt::format("CPU seconds per bot process, a backstop (default {})", d.cpu_seconds))
-      ->check(CLI::PositiveNumber);
+      ->check(within(bounds::kCpuSeconds));
   c->add_option("--address-space-mb", a.address_space_mb,
-                fmt::format("Address space per bot process in MiB, 0 = unlimited; once, or once per bot (default {})", d.address_space_mb));
+                fmt::format("Address space per bot process in MiB, 0 = unlimited; once, or once per bot (default {})", d.address_space_mb))
+      ->check(within(bounds::kAddressSpaceMb));
   c->add_option("--memory-mb", a.limits.memory_mb, fmt::format("Memory of a bot's whole tree in MiB, with a cgroup memory controller (default {})", d.memory_mb))
-      ->check(CLI::PositiveNumber);
+      ->check(within(bounds::kMemoryMb));
   c->add_option("--file-size-mb", a.limits.file_size_mb, fmt::format("Largest file a bot may write, MiB (default {})", d.file_size_mb))
-      ->check(CLI::PositiveNumber);
+      ->check(within(bounds::kFileSizeMb));
   c->add_option("--open-files", a.limits.open_files, fmt::format("Open descriptors per bot process (default {})", d.open_files))
-      ->check(CLI::Range(16, 1 << 20));
+      ->check(within(bounds::kOpenFiles));
   c->add_option("--processes", a.limits.processes, fmt::format("Processes and threads per bot (default {})", d.processes))
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(within(bounds::kProcesses));
   c->add_flag("--allow-network", a.limits.network, "Let bots open network sockets");
   c->add_flag("--freeze-idle", a.freeze_idle, "Stop each bot while it is not its turn (fair timing on a busy machine)");
 }

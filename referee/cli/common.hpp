@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/bots/sandbox.hpp"
+#include "referee/core/bounds.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::cli {
@@ -35,6 +36,16 @@ Result<nlohmann::json> read_config(const std::string& text);
 // settings, then `extra` ("KEY=VALUE"). Nothing else is inherited; the match adds ARENA_SEAT.
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
                                          const std::vector<std::string>& extra);
+
+// A check for a numeric flag: its text is a number in `range` (a whole one for the integer
+// ranges), else "--flag: -1 is not a whole number in 1..1048576" and exit code 2. It reads the
+// text itself, so CLI11 never gets to wrap "-1" into an unsigned option.
+CLI::Validator within(const bounds::Range<std::int64_t>& range);
+CLI::Validator within(const bounds::Range<std::uint64_t>& range);
+CLI::Validator within(const bounds::Range<double>& range);
+
+// --share-output: the files of a match readable by others once its bots are gone (docs/cli.md).
+void add_share_output(CLI::App* command, bool& share);
 
 // --sandbox and the limits behind it, the same for play, league and validate (docs/security.md).
 struct SandboxArgs {

@@ -1,13 +1,11 @@
 #include "referee/cli/html_cmd.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "referee/cli/common.hpp"
+#include "referee/core/private_file.hpp"
 #include "referee/render/html.hpp"
 #include "referee/replay/replay.hpp"
 
@@ -19,6 +17,7 @@ CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
   auto* h = app.add_subcommand("html", "Write a replay as one self-contained web page that plays the match step by step");
   h->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
   h->add_option("-o,--out", a.out, "Page to write (default: the replay's path with .html)");
+  add_share_output(h, a.share_output);
   return h;
 }
 
@@ -40,11 +39,9 @@ int run_html(const HtmlArgs& a) {
     fmt::print(stderr, "referee html: {}: {}\n", replay_path.string(), page.error());
     return kBadReplay;
   }
-  std::ofstream file(out, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (file) file << *page;
-  if (file) file.close();
-  if (!file) {
-    fmt::print(stderr, "referee html: cannot write {}: {}\n", out.string(), std::strerror(errno));
+  // 0600 like every file the referee writes; 0644 with --share-output (no bot runs here).
+  if (auto written = files::write_private(out, *page, a.share_output); !written) {
+    fmt::print(stderr, "referee html: {}\n", written.error());
     return kUsage;
   }
   fmt::print(stderr, "referee html: {} steps of {} -> {}\n", replay->steps.size(), replay_path.string(), out.string());

@@ -10,6 +10,7 @@ namespace arena::cli {
 struct HtmlArgs {
   std::string replay;
   std::string out;  // default: the replay's path with the extension .html
+  bool share_output = false;  // the page 0644 instead of 0600
 };
 
 CLI::App* add_html(CLI::App& app, HtmlArgs& args);

@@ -12,6 +12,8 @@
 
 #include "protocol/codec.hpp"
 #include "referee/cli/common.hpp"
+#include "referee/core/markup.hpp"
+#include "referee/core/private_file.hpp"
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
 
@@ -35,25 +37,27 @@ std::string duration_text(double seconds) {
   return fmt::format("{}h{:02}m", s / 3600, (s / 60) % 60);
 }
 
-// One line per finished match: the result, and the command that re-runs it alone.
+// One line per finished match: the result, and the command that re-runs it alone. Names (the
+// league's, but possibly chosen by bot authors) and the command that quotes them pass through
+// terminal_safe like all text for people; the journal keeps the command as it is.
 std::string match_line(const league::MatchRecord& r) {
   std::string players;
-  for (const auto& s : r.seats) players += fmt::format("{}{} {}", players.empty() ? "" : " - ", s.bot, s.score);
+  for (const auto& s : r.seats) players += fmt::format("{}{} {}", players.empty() ? "" : " - ", terminal_safe(s.bot), s.score);
   std::string what;
   if (r.fault) {
-    what = fmt::format("{} forfeits: {} at request {}", r.seats[static_cast<std::size_t>(r.fault->seat)].bot, r.fault->kind,
-                       r.fault->request_id);
+    what = fmt::format("{} forfeits: {} at request {}", terminal_safe(r.seats[static_cast<std::size_t>(r.fault->seat)].bot),
+                       terminal_safe(r.fault->kind), r.fault->request_id);
   } else {
     std::vector<std::string> first;
     for (const auto& s : r.seats) {
-      if (s.rank == 1) first.push_back(s.bot);
+      if (s.rank == 1) first.push_back(terminal_safe(s.bot));
     }
     what = first.size() == 1              ? first[0] + " wins"
            : first.size() == r.seats.size() ? std::string("draw")
                                             : fmt::format("shared first: {}", fmt::join(first, ", "));
   }
   return fmt::format("m{:06} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
-                     r.rerun);
+                     terminal_safe(r.rerun));
 }
 
 // Applies the flags given on the command line over the file's values.
@@ -117,14 +121,6 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
   return league::normalize(std::move(spec));
 }
 
-Status write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) return fail(fmt::format("cannot write {}", path.string()));
-  return {};
-}
-
 }  // namespace
 
 CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
@@ -135,21 +131,24 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--game", a.game, "Game (default stellar)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
   l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
-  l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(CLI::PositiveNumber);
-  l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(CLI::PositiveNumber);
+  l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));
+  l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(within(bounds::kDeals));
   l->add_flag("--no-duplicate", a.no_duplicate, "Play each deal once instead of once per seat rotation");
-  l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")->check(CLI::PositiveNumber);
-  l->add_option("--seed", a.seed, "League seed (default 1); match seeds derive from it");
-  l->add_option("--init-ms", a.init_ms, "Time from start to ready")->check(CLI::PositiveNumber);
-  l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(CLI::PositiveNumber);
-  l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(CLI::NonNegativeNumber);
-  l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(CLI::PositiveNumber);
+  l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")->check(within(bounds::kConcurrency));
+  l->add_option("--seed", a.seed,
+                "League seed (default: drawn from the OS, recorded in league.json and printed); "
+                "deal seeds derive from it through a keyed hash");
+  l->add_option("--init-ms", a.init_ms, "Time from start to ready")->check(within(bounds::kInitMs));
+  l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(within(bounds::kDecisionMs));
+  l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(within(bounds::kTimeBankMs));
+  l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(within(bounds::kTimeScale));
   l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
   l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted");
   l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   add_sandbox_options(l, a.sandbox);
+  add_share_output(l, a.share_output);
   return l;
 }
 
@@ -162,7 +161,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   if (a.out.empty()) a.out = (fs::path("logs") / ("league-" + timestamp())).string();
   auto spec = build_spec(cmd, a);
   if (!spec) {
-    fmt::print(stderr, "referee league: {}\n", spec.error());
+    fmt::print(stderr, "referee league: {}\n", terminal_safe(spec.error()));  // may quote the league file
     return kUsage;
   }
   if (a.sandbox.address_space_mb.size() > 1) {
@@ -185,6 +184,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   o.env = bot_environment(o.working_dir, a.env);
   o.sandbox = *sandbox;
   o.stop = stop;
+  o.share_output = a.share_output;
   std::uint64_t before = 0;
   bool first = true;
   o.on_match = [&](const league::MatchRecord& r, std::uint64_t done, std::uint64_t total) {
@@ -214,7 +214,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   auto outcome = league::run(*spec, o);
   if (bar) fmt::print(stderr, "\n");
   if (!outcome) {
-    fmt::print(stderr, "referee league: {}\n", outcome.error());
+    fmt::print(stderr, "referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
   }
   std::vector<std::string> names;
@@ -222,6 +222,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   const league::Standings standings = league::compute_standings(outcome->records, names);
   json summary = league::standings_json(standings);
   summary["league"] = {{"folder", a.out},
+                       {"seed", outcome->seed},
+                       {"seed_scheme", league::seed_scheme_name(outcome->seed_scheme)},
                        {"matches_total", outcome->total},
                        {"matches_done", outcome->records.size()},
                        {"interrupted", outcome->interrupted},
@@ -239,15 +241,21 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   for (const auto& [file, text] : {std::pair{out / "standings.json", summary.dump(2) + "\n"},
                                    std::pair{out / "standings.md", league::standings_markdown(standings)},
                                    std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
-    if (auto st = write_file(file, text); !st) {
-      fmt::print(stderr, "referee league: {}\n", st.error());
+    if (auto written = files::write_private(file, text, a.share_output); !written) {
+      fmt::print(stderr, "referee league: {}\n", written.error());
       return kUsage;
     }
   }
   fmt::print(stderr, "\n{}\n", league::standings_table(standings));
   fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out, a.out);
+  if (outcome->seed_scheme == league::SeedScheme::keyed_v1) {
+    fmt::print(stderr, "league seed {} (keyed-v1, in league.json): --seed {} with the same bots and settings plays the same matches\n",
+               outcome->seed, outcome->seed);
+  } else {
+    fmt::print(stderr, "league seed {} (legacy derivation: a league started before keyed seeds)\n", outcome->seed);
+  }
   if (!outcome->error.empty()) {
-    fmt::print(stderr, "referee league: stopped: {}\n", outcome->error);
+    fmt::print(stderr, "referee league: stopped: {}\n", terminal_safe(outcome->error));
     return kInternal;
   }
   if (outcome->interrupted) {

@@ -33,6 +33,7 @@ struct LeagueArgs {
   std::string out;
   bool resume = false;
   bool fail_on_fault = false;
+  bool share_output = false;  // each deal's files once its matches are over, the league's at the end
   std::vector<std::string> env;
   SandboxArgs sandbox;
 };

@@ -2,19 +2,17 @@
 // the user. Subcommands: play, games, verify, validate, league, html, show (docs/cli.md,
 // docs/validate.md, docs/league.md).
 
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
-
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -26,6 +24,9 @@
 #include "referee/cli/league_cmd.hpp"
 #include "referee/cli/show_cmd.hpp"
 #include "referee/cli/validate.hpp"
+#include "referee/core/markup.hpp"
+#include "referee/core/private_file.hpp"
+#include "referee/core/rng.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
@@ -38,29 +39,40 @@ using namespace arena::cli;
 namespace {
 
 std::atomic<bool> g_stop{false};
+
+// The referee's command line names the seed, the replay and the other bots' commands, and
+// /proc/<pid>/cmdline is readable by every process (and the strict tier's namespace init is a
+// fork of the referee): after it is copied, only "referee" is left of it in memory.
+void hide_command_line(int argc, char** argv) {
+  if (argc < 1) return;
+  char* const begin = argv[0];
+  char* const end = argv[argc - 1] + std::strlen(argv[argc - 1]);
+  std::memset(begin, 0, static_cast<std::size_t>(end - begin));
+  std::memcpy(begin, "referee", std::min<std::size_t>(7, static_cast<std::size_t>(end - begin)));
+}
 extern "C" void on_sigint(int) { g_stop.store(true); }
 
 // A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
-// Claimed by creating `<stem>.jsonl` exclusively, so two matches started in the same second with
-// the same seed never write into each other's files.
+// Claimed by creating `<stem>.jsonl` exclusively (mode 0600), so two matches started in the same
+// second never write into each other's files.
 std::string claim_stem(const fs::path& dir, const std::string& base) {
   for (int n = 1;; ++n) {
     const std::string stem = n == 1 ? base : fmt::format("{}-{}", base, n);
-    const int fd = ::open((dir / (stem + ".jsonl")).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      ::close(fd);
-      return stem;
-    }
-    if (errno != EEXIST || n > 1000) return stem;  // the replay writer reports the real problem
+    auto created = files::create_private(dir / (stem + ".jsonl"));
+    if (!created || *created || n > 1000) return stem;  // on an error the replay writer reports the real problem
   }
 }
 
+// For people, on stderr. Everything a bot chose (its name, the fault's message and bytes, its
+// stderr) is printed through terminal_safe, so a bot cannot drive the organiser's terminal.
 void print_summary(const match::MatchResult& m) {
   const json& r = m.result;
+  std::vector<std::string> names;
+  for (const auto& s : m.seats) names.push_back(terminal_safe(s.name));
   std::string players;
-  for (const auto& s : m.seats) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
     if (!players.empty()) players += " vs ";
-    players += fmt::format("{} (seat {})", s.name.empty() ? "?" : s.name, &s - m.seats.data());
+    players += fmt::format("{} (seat {})", names[i].empty() ? "?" : names[i], i);
   }
   fmt::print(stderr, "{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
   if (m.end == "finished") {
@@ -68,25 +80,22 @@ void print_summary(const match::MatchResult& m) {
     const auto scores = r.at("scores");
     std::string line;
     for (std::size_t i = 0; i < m.seats.size(); ++i) {
-      line += fmt::format("{}{} {}", i ? ", " : "", m.seats[i].name, scores[i].dump());
+      line += fmt::format("{}{} {}", i ? ", " : "", names[i], scores[i].dump());
     }
     const auto& winner = r.at("winner");
     fmt::print(stderr, "  finished after {} decisions: {} -> {}\n", m.decisions, line,
-               winner.is_null() ? std::string("draw") : m.seats[winner.get<std::size_t>()].name + " wins");
+               winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
   } else if (m.end == "fault") {
     const auto& f = *m.fault;
-    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", m.seats[static_cast<std::size_t>(f.seat)].name,
-               f.seat, match::fault_name(f.kind), f.request_id, f.message);
-    if (!f.raw.empty()) fmt::print(stderr, "  offending bytes: {}\n", f.raw);
+    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)], f.seat,
+               match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
+    if (!f.raw.empty()) fmt::print(stderr, "  offending bytes: {}\n", terminal_safe(f.raw));
     if (!f.stderr_tail.empty()) {
       fmt::print(stderr, "  last lines of its stderr:\n");
-      for (const auto& l : f.stderr_tail) fmt::print(stderr, "    | {}\n", l);
+      for (const auto& l : f.stderr_tail) fmt::print(stderr, "    | {}\n", terminal_safe(l));
     }
   } else {
     fmt::print(stderr, "  interrupted after {} decisions\n", m.decisions);
-  }
-  for (std::size_t i = 0; i < m.seats.size(); ++i) {
-    if (!m.seats[i].sandbox_note.empty()) fmt::print(stderr, "  sandbox, seat {}: {}\n", i, m.seats[i].sandbox_note);
   }
   fmt::print(stderr, "  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
@@ -112,6 +121,7 @@ struct PlayArgs {
   std::vector<std::string> env;
   SandboxArgs sandbox;
   bool verbose = false;
+  bool share_output = false;
 };
 
 int run_play(const PlayArgs& a) {
@@ -131,10 +141,15 @@ int run_play(const PlayArgs& a) {
     return kUsage;
   }
   std::error_code ec;
-  fs::create_directories(a.out, ec);
-  if (ec) {
-    fmt::print(stderr, "referee play: cannot create the output folder {}: {}\n", a.out, ec.message());
-    return kUsage;
+  // Folders this run creates (0700): with --share-output they are opened after the match.
+  std::vector<fs::path> created;
+  for (const fs::path& dir : {fs::path(a.out), fs::path(a.replay).parent_path()}) {
+    auto made = files::make_private_dirs(dir);
+    if (!made) {
+      fmt::print(stderr, "referee play: {}\n", made.error());
+      return kUsage;
+    }
+    created.insert(created.end(), made->begin(), made->end());
   }
   auto sandbox = sandbox_policy(a.sandbox, a.bots.size());
   if (!sandbox) {
@@ -144,7 +159,7 @@ int run_play(const PlayArgs& a) {
   match::Options o;
   o.game = a.game;
   o.config = *config;
-  o.seed = a.seed_given ? a.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
+  o.seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
     o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i], address_space_for(a.sandbox, i)});
   }
@@ -156,7 +171,8 @@ int run_play(const PlayArgs& a) {
   o.time_scale = a.time_scale;
   o.grace = std::chrono::milliseconds(a.grace_ms);
   o.log_dir = a.out;
-  o.log_stem = claim_stem(a.out, fmt::format("{}-{}-s{}", a.game, timestamp(), o.seed));
+  // No seed in the name: a bot that lists the folder must not learn its deal.
+  o.log_stem = claim_stem(a.out, fmt::format("{}-{}", a.game, timestamp()));
   o.replay_path = a.replay.empty() ? fs::path(a.out) / (o.log_stem + ".jsonl") : fs::path(a.replay);
   o.working_dir = fs::current_path();
   o.env = bot_environment(o.working_dir, a.env);
@@ -184,6 +200,15 @@ int run_play(const PlayArgs& a) {
   // Bot bytes (names, stderr tails) may hold invalid UTF-8: to_line replaces it, never throws.
   std::cout << protocol::to_line(result->result) << std::endl;
   print_summary(*result);
+  if (a.share_output) {  // the bots are gone: the match's files and folders may be opened
+    std::vector<fs::path> paths = created;
+    paths.push_back(result->replay);
+    for (const auto& seat : result->seats) paths.push_back(seat.stderr_log);
+    if (auto st = files::share(paths); !st) {
+      fmt::print(stderr, "referee play: --share-output: {}\n", st.error());
+      return kUsage;
+    }
+  }
   if (result->end == "interrupted") return kInterrupted;
   return result->end == "fault" ? kBotFault : kFinished;
 }
@@ -218,6 +243,12 @@ int run_verify(const std::string& path) {
 int main(int argc, char** argv) {
   try {
     bots::init_process_wide();
+    std::vector<std::string> arg_text(argv, argv + argc);
+    std::vector<char*> arg_copy;
+    for (std::string& a : arg_text) arg_copy.push_back(a.data());
+    arg_copy.push_back(nullptr);
+    hide_command_line(argc, argv);
+    argv = arg_copy.data();
     CLI::App app{"Stellar Arena referee: plays matches between bot executables over line-delimited JSON."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "stellar-arena 0.1, protocol 1");
@@ -228,18 +259,19 @@ int main(int argc, char** argv) {
     // Not ->required(): an unknown flag should be reported before a missing --bot.
     p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order");
     p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
-    p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)");
-    p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>-s<seed>.jsonl)");
+    p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)")->check(within(bounds::kSeed));
+    p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>.jsonl)");
     p->add_option("--out", play.out, "Folder for replays and bot stderr logs")->capture_default_str();
     p->add_option("--config", play.config, "Game config as JSON, or @FILE");
-    p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")->capture_default_str()->check(CLI::PositiveNumber);
-    p->add_option("--decision-ms", play.decision_ms, "Time per decision")->capture_default_str()->check(CLI::PositiveNumber);
-    p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")->capture_default_str()->check(CLI::NonNegativeNumber);
-    p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(CLI::PositiveNumber);
-    p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")->capture_default_str()->check(CLI::Range(64, 1 << 24));
-    p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")->capture_default_str()->check(CLI::NonNegativeNumber);
+    p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")->capture_default_str()->check(within(bounds::kInitMs));
+    p->add_option("--decision-ms", play.decision_ms, "Time per decision")->capture_default_str()->check(within(bounds::kDecisionMs));
+    p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")->capture_default_str()->check(within(bounds::kTimeBankMs));
+    p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(within(bounds::kTimeScale));
+    p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")->capture_default_str()->check(within(bounds::kMaxLineBytes));
+    p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")->capture_default_str()->check(within(bounds::kGraceMs));
     p->add_option("--env", play.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
     add_sandbox_options(p, play.sandbox);
+    add_share_output(p, play.share_output);
     p->add_flag("--verbose,-v", play.verbose, "Print the limits, config and sandbox in force");
 
     auto* g = app.add_subcommand("games", "List the games and their seat counts");

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <random>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +15,9 @@
 #include "protocol/codec.hpp"
 #include "referee/bots/process.hpp"
 #include "referee/cli/common.hpp"
+#include "referee/core/markup.hpp"
+#include "referee/core/private_file.hpp"
+#include "referee/core/rng.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
@@ -34,10 +36,6 @@ constexpr std::size_t kShownRequestBytes = 400;  // of a request, on stderr (the
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_validate_signal(int) { g_stop.store(true); }
-
-std::int64_t scaled(std::int64_t ms, double scale) {
-  return static_cast<std::int64_t>(static_cast<double>(ms) * scale + 0.5);
-}
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -104,21 +102,29 @@ Result<std::vector<std::string>> default_opponents() {
   return found;
 }
 
-// A fresh folder logs/validate-<time>, or -2, -3, ... when two runs start in the same second.
-Result<fs::path> output_folder(const std::string& out) {
-  std::error_code ec;
+struct OutputFolder {
+  fs::path dir;
+  std::vector<fs::path> created;  // the folders this run made (0700), outermost first
+};
+
+// --out, or a fresh folder logs/validate-<time> (-2, -3, ... when two runs start in the same
+// second); the folders the referee creates are owner-only.
+Result<OutputFolder> output_folder(const std::string& out) {
   if (!out.empty()) {
-    fs::create_directories(out, ec);
-    if (ec) return fail(fmt::format("cannot create the output folder {}: {}", out, ec.message()));
-    return fs::path(out);
+    auto created = files::make_private_dirs(out);
+    if (!created) return fail(created.error());
+    return OutputFolder{out, *created};
   }
-  fs::create_directories("logs", ec);
-  if (ec) return fail(fmt::format("cannot create the output folder logs: {}", ec.message()));
+  auto logs = files::make_private_dirs("logs");
+  if (!logs) return fail(logs.error());
   const std::string base = "logs/validate-" + timestamp();
   for (int n = 1; n < 1000; ++n) {
     const fs::path dir = n == 1 ? fs::path(base) : fs::path(fmt::format("{}-{}", base, n));
-    if (fs::create_directory(dir, ec)) return dir;
-    if (ec) return fail(fmt::format("cannot create the output folder {}: {}", dir.string(), ec.message()));
+    auto created = files::make_private_dirs(dir);
+    if (!created) return fail(created.error());
+    if (created->empty()) continue;  // another run's folder
+    created->insert(created->begin(), logs->begin(), logs->end());
+    return OutputFolder{dir, *created};
   }
   return fail(fmt::format("cannot create a fresh output folder {}-N", base));
 }
@@ -258,8 +264,7 @@ json probe_handshake(const Setup& s) {
     fj["phase"] = "handshake";
     fj["request"] = hello;
     const fs::path input = s.out / "handshake.fault-input.jsonl";
-    std::ofstream(input) << protocol::to_line(hello) << '\n';
-    fj["input"] = input.string();
+    if (files::write_private(input, protocol::to_line(hello) + '\n')) fj["input"] = input.string();
     fj["stderr_log"] = log.string();
     fj["rerun"] = fmt::format("{} < {}", s.args.bot, shell_quote(input.string()));
     h["fault"] = std::move(fj);
@@ -290,6 +295,7 @@ struct Tally {
   json faults = json::array();
   json opponent_faults = json::array();
   bool interrupted = false;
+  std::vector<fs::path> written;  // the matches' replays, logs and fault inputs (--share-output)
 };
 
 // The bot's result in one match, from its seat's point of view.
@@ -329,6 +335,8 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   auto m = match::play(o);
   if (!m) return fail(m.error());
   if (m->end == "interrupted") t.interrupted = true;
+  t.written.push_back(m->replay);
+  for (const auto& seat_report : m->seats) t.written.push_back(seat_report.stderr_log);
 
   const auto& me = m->seats[static_cast<std::size_t>(seat)];
   json mj = {{"opponent", opponent},     {"seat", seat},           {"seed", seed},
@@ -378,12 +386,13 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
         if (f.seat == seat && fj["request_sent"].get<bool>()) {
           // The seat's hello and the request: `bot < file` replays the decision for a stateless bot.
           const fs::path input = s.out / (stem + ".fault-input.jsonl");
-          std::ofstream in(input);
-          in << protocol::to_line(protocol::hello(r->header.game, f.seat, r->header.seats, r->header.config,
-                                                  limits_from(r->header.limits)))
-             << '\n';
-          if (f.request_id != 0) in << protocol::to_line(*request) << '\n';
-          fj["input"] = input.string();
+          std::string lines = protocol::to_line(protocol::hello(r->header.game, f.seat, r->header.seats, r->header.config,
+                                                                limits_from(r->header.limits))) + '\n';
+          if (f.request_id != 0) lines += protocol::to_line(*request) + '\n';
+          if (files::write_private(input, lines)) {
+            fj["input"] = input.string();
+            t.written.push_back(input);
+          }
         }
       } else {
         fj["request_error"] = request.error();
@@ -398,6 +407,8 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
 }
 
 // ---- the report for people ---------------------------------------------------------------
+// What the bot chose (its name and version, fault messages that quote it, its bytes, its stderr)
+// is printed through terminal_safe; the commands to paste are printed as given.
 
 std::string cut(const std::string& text, std::size_t max) {
   if (text.size() <= max) return text;
@@ -411,20 +422,25 @@ void print_fault(std::size_t n, const json& f, const std::string& bot) {
                                               label_of(f.value("opponent", std::string("?"))), f.value("seed", std::uint64_t{0}));
   const auto id = f.at("request_id").get<std::int64_t>();
   fmt::print(stderr, "FAULT {}: {}: {} {}: {}\n", n, where, f.at("kind").get<std::string>(),
-             id == 0 ? std::string("during the handshake") : fmt::format("at request {}", id), f.at("message").get<std::string>());
-  if (!f.at("raw").get<std::string>().empty()) fmt::print(stderr, "  its reply:  {}\n", cut(f.at("raw").get<std::string>(), kShownRequestBytes));
+             id == 0 ? std::string("during the handshake") : fmt::format("at request {}", id),
+             terminal_safe(f.at("message").get<std::string>()));
+  if (!f.at("raw").get<std::string>().empty()) {
+    fmt::print(stderr, "  its reply:  {}\n", terminal_safe(cut(f.at("raw").get<std::string>(), kShownRequestBytes)));
+  }
   if (f.contains("request") && !f.at("request").is_null()) {
     const bool sent = f.value("request_sent", true);
     const std::string type = f.at("request").value("type", "request");
     fmt::print(stderr, "  {}: {}\n", sent ? "the " + type : "the next " + type + " (not sent)",
                cut(protocol::to_line(f.at("request")), kShownRequestBytes));
   }
-  if (f.contains("request_error")) fmt::print(stderr, "  the request could not be rebuilt: {}\n", f.at("request_error").get<std::string>());
+  if (f.contains("request_error")) {
+    fmt::print(stderr, "  the request could not be rebuilt: {}\n", terminal_safe(f.at("request_error").get<std::string>()));
+  }
   if (!f.value("exit", std::string()).empty()) fmt::print(stderr, "  the bot ended: {}\n", f.at("exit").get<std::string>());
   const auto& tail = f.at("stderr_tail");
   if (!tail.empty()) {
     fmt::print(stderr, "  last lines of its stderr ({}):\n", f.value("stderr_log", std::string()));
-    for (const auto& l : tail) fmt::print(stderr, "    | {}\n", l.get<std::string>());
+    for (const auto& l : tail) fmt::print(stderr, "    | {}\n", terminal_safe(l.get<std::string>()));
   }
   if (f.contains("input") && f.contains("replay")) fmt::print(stderr, "  feed it the same input:  {} < {}\n", bot, shell_quote(f.at("input").get<std::string>()));
   if (f.contains("replay")) fmt::print(stderr, "  replay: {}\n", f.at("replay").get<std::string>());
@@ -451,27 +467,29 @@ CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
   v->add_option("bot", a.bot, "The bot's command line, e.g. \"python3 my_bot.py\"")->required();
   v->add_option("--game", a.game, "Game to validate for (see `referee games`)")->capture_default_str();
   v->add_option("--opponent", a.opponents, "An opponent's command line (repeatable; default: the sample bots)");
-  v->add_option("--games", a.games, "Matches per opponent and seat")->capture_default_str()->check(CLI::Range(1, 1000));
+  v->add_option("--games", a.games, "Matches per opponent and seat")->capture_default_str()->check(within(bounds::kValidateGames));
   v->add_option_function<std::uint64_t>(
       "--seed", [&a](const std::uint64_t& seed) {
         a.seed = seed;
         a.seed_given = true;
       },
-      "Seed of the first deal; game k uses seed+k (default: random, printed)");
+      "Seed of the first deal; game k uses seed+k (default: random, printed)")
+      ->check(within(bounds::kSeed));
   v->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")->capture_default_str()->check(CLI::PositiveNumber);
-  v->add_option("--decision-ms", a.decision_ms, "Time per decision")->capture_default_str()->check(CLI::PositiveNumber);
-  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(CLI::PositiveNumber);
+  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")->capture_default_str()->check(within(bounds::kInitMs));
+  v->add_option("--decision-ms", a.decision_ms, "Time per decision")->capture_default_str()->check(within(bounds::kDecisionMs));
+  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(within(bounds::kTimeScale));
   v->add_option("--out", a.out, "Folder for replays and stderr logs (default: logs/validate-<time>)");
   v->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
   add_sandbox_options(v, a.sandbox);
+  add_share_output(v, a.share_output);
   return v;
 }
 
 int run_validate(const ValidateArgs& a) {
   auto usage = [](const std::string& message) {
-    fmt::print(stderr, "referee validate: {}\n", message);
+    fmt::print(stderr, "referee validate: {}\n", terminal_safe(message));  // may quote an opponent's fault
     return kUsage;
   };
   const games::Game* game = games::find_game(a.game);
@@ -497,18 +515,16 @@ int run_validate(const ValidateArgs& a) {
   if (!out) return usage(out.error());
 
   std::error_code ec;
-  Setup s{a, *game, *config, game->info().min_seats, {}, {}, *out, fs::read_symlink("/proc/self/exe", ec), {}};
+  Setup s{a, *game, *config, game->info().min_seats, {}, {}, out->dir, fs::read_symlink("/proc/self/exe", ec), {}};
   s.referee = ec ? fs::path("referee") : near(s.referee);
   s.limits.init_ms = a.init_ms;
   s.limits.decision_ms = a.decision_ms;
-  s.scaled = s.limits;
-  s.scaled.init_ms = scaled(a.init_ms, a.time_scale);
-  s.scaled.decision_ms = scaled(a.decision_ms, a.time_scale);
+  s.scaled = protocol::scaled(s.limits, a.time_scale);
   s.env = bot_environment(fs::current_path(), a.env);
   auto sandbox = sandbox_policy(a.sandbox, 1);
   if (!sandbox) return usage(sandbox.error());
   s.sandbox = *sandbox;
-  const std::uint64_t seed = a.seed_given ? a.seed : std::random_device{}() * 0x100000000ULL + std::random_device{}();
+  const std::uint64_t seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
 
   g_stop.store(false);
   std::signal(SIGINT, on_validate_signal);
@@ -538,7 +554,7 @@ int run_validate(const ValidateArgs& a) {
   Tally t;
   if (handshake.at("ok").get<bool>()) {
     fmt::print(stderr, "handshake: ok, \"{}\" version \"{}\", ready in {:.1f} ms (limit {} ms){}\n",
-               handshake.at("name").get<std::string>(), handshake.at("version").get<std::string>(),
+               terminal_safe(handshake.at("name").get<std::string>()), terminal_safe(handshake.at("version").get<std::string>()),
                handshake.at("ready_ms").get<double>(), s.scaled.init_ms,
                handshake.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
   } else {
@@ -599,7 +615,7 @@ int run_validate(const ValidateArgs& a) {
   for (const auto& f : t.opponent_faults) {
     fmt::print(stderr, "note: the opponent {} faulted (seed {}: {} at request {}: {}); not counted against the bot\n",
                label_of(f.at("opponent").get<std::string>()), f.at("seed").get<std::uint64_t>(), f.at("kind").get<std::string>(),
-               f.at("request_id").get<std::int64_t>(), f.at("message").get<std::string>());
+               f.at("request_id").get<std::int64_t>(), terminal_safe(f.at("message").get<std::string>()));
   }
   if (t.times.empty()) {
     fmt::print(stderr, "decision times: no decision answered\n");
@@ -629,6 +645,13 @@ int run_validate(const ValidateArgs& a) {
   report["ok"] = verdict == "PASS";
   fmt::print(stderr, "{}\n", verdict);
   if (a.json) std::cout << protocol::to_line(report) << std::endl;
+  if (a.share_output) {  // every bot is gone: the folders this run made and every file it wrote
+    std::vector<fs::path> paths = out->created;
+    paths.push_back(handshake.at("stderr_log").get<std::string>());
+    if (const json& f = handshake.at("fault"); f.is_object() && f.contains("input")) paths.push_back(f.at("input").get<std::string>());
+    paths.insert(paths.end(), t.written.begin(), t.written.end());
+    if (auto st = files::share(paths); !st) return usage(fmt::format("--share-output: {}", st.error()));
+  }
   if (t.interrupted) return kInterrupted;
   return verdict == "PASS" ? kFinished : kBotFault;
 }

@@ -30,6 +30,7 @@ struct ValidateArgs {
   std::vector<std::string> env;
   SandboxArgs sandbox;
   bool json = false;                   // the machine-readable report on stdout
+  bool share_output = false;           // the files readable by others once the bots are gone
 };
 
 // Registers the `validate` subcommand on `app`, filling `args` when it is parsed.

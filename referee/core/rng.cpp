@@ -1,5 +1,10 @@
 #include "referee/core/rng.hpp"
 
+#include <sys/random.h>
+
+#include <cerrno>
+#include <system_error>
+
 namespace arena {
 
 std::uint64_t splitmix64(std::uint64_t& state) {
@@ -54,6 +59,22 @@ std::uint64_t derive_seed(std::uint64_t parent, std::uint64_t index) {
   std::uint64_t state = parent ^ (index * 0xD1B54A32D192ED03ULL);
   splitmix64(state);
   return splitmix64(state);
+}
+
+std::uint64_t os_random_u64() {
+  unsigned char bytes[8];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  std::uint64_t v = 0;
+  for (unsigned char b : bytes) v = (v << 8) | b;
+  return v;
 }
 
 }  // namespace arena

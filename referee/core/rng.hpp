@@ -44,7 +44,14 @@ class Rng {
   std::array<std::uint64_t, 4> s_{};
 };
 
-// A child seed derived from a parent seed and an index (match i of a league, ...).
+// A child seed derived from a parent seed and an index (deal i of a test run, ...). Public and
+// invertible: whoever knows one child and its index knows the parent and every sibling, so it is
+// not for seeds a bot must not predict (leagues use a keyed hash, referee/league/seeds.hpp).
 std::uint64_t derive_seed(std::uint64_t parent, std::uint64_t index);
+
+// 64 bits from the operating system's random source (getrandom(2)), for seeds nobody may
+// predict: `referee play` and `validate` without --seed, a league without a seed. Throws
+// std::system_error if the kernel refuses.
+std::uint64_t os_random_u64();
 
 }  // namespace arena

@@ -1,14 +1,18 @@
 #include "referee/league/league.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "referee/core/bounds.hpp"
+#include "referee/core/private_file.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
@@ -30,12 +34,48 @@ Status only_keys(const json& j, std::initializer_list<const char*> keys, const c
   return {};
 }
 
-// n choose k, small arguments only (league sizes).
+// n choose k; UINT64_MAX when it may not fit (normalize caps a league far below that).
 std::uint64_t choose(std::uint64_t n, std::uint64_t k) {
   if (k > n) return 0;
   std::uint64_t r = 1;
-  for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  for (std::uint64_t i = 1; i <= k; ++i) {
+    const std::uint64_t factor = n - k + i;
+    if (r > UINT64_MAX / factor) return UINT64_MAX;
+    r = r * factor / i;  // exact: r * factor is i * C(n - k + i, i)
+  }
   return r;
+}
+
+// j[key], when present, as a whole number in `range`, into `out`. Anything else (negative,
+// fractional, too large, a string) is refused with the key, the value and the range; nothing is
+// wrapped or truncated.
+template <typename T, typename R>
+Status read_whole(const json& j, const char* where, const char* key, const bounds::Range<R>& range, T& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return {};
+  bool inside = false;
+  if (it->is_number_unsigned()) {
+    const auto v = it->template get<std::uint64_t>();
+    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
+    if (inside) out = static_cast<T>(v);
+  } else if (it->is_number_integer()) {
+    const auto v = it->template get<std::int64_t>();
+    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
+    if (inside) out = static_cast<T>(v);
+  }
+  if (!inside) return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
+  return {};
+}
+
+// j[key], when present, as a finite number in `range`, into `out`.
+Status read_real(const json& j, const char* where, const char* key, const bounds::Range<double>& range, double& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return {};
+  if (!it->is_number() || !range.contains(it->get<double>())) {
+    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
+  }
+  out = it->get<double>();
+  return {};
 }
 
 // The g-th k-subset of {0..n-1} in lexicographic order.
@@ -61,7 +101,7 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 Result<LeagueSpec> spec_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
   if (auto st = only_keys(j, {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                              "limits", "time_scale", "sprt"},
+                              "seed_scheme", "limits", "time_scale", "sprt"},
                           "league");
       !st) {
     return fail(st.error());
@@ -80,7 +120,11 @@ Result<LeagueSpec> spec_from_json(const json& j) {
         if (auto st = only_keys(b, {"name", "command", "address_space_mb"}, "league bot"); !st) return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
         BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
-        if (b.contains("address_space_mb")) entry.address_space_mb = b.at("address_space_mb").get<std::uint64_t>();
+        if (b.contains("address_space_mb")) {
+          std::uint64_t mb = 0;
+          if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st) return fail(st.error());
+          entry.address_space_mb = mb;
+        }
         s.bots.push_back(std::move(entry));
       }
     }
@@ -92,25 +136,44 @@ Result<LeagueSpec> spec_from_json(const json& j) {
     } else {
       return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
     }
-    s.seats = j.value("seats", 0);
-    s.deals = j.value("deals", std::uint64_t{1});
+    for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats), read_whole(j, "league", "deals", bounds::kDeals, s.deals),
+                             read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
+                             read_real(j, "league", "time_scale", bounds::kTimeScale, s.time_scale)}) {
+      if (!st) return fail(st.error());
+    }
     if (j.contains("duplicate")) s.duplicate = j.at("duplicate").get<bool>();
-    s.concurrency = j.value("concurrency", 0);
-    s.seed = j.value("seed", std::uint64_t{1});
-    s.time_scale = j.value("time_scale", 1.0);
+    if (j.contains("seed")) s.seed = j.at("seed").get<std::uint64_t>();
+    if (j.contains("seed_scheme")) {
+      auto scheme = parse_seed_scheme(j.at("seed_scheme").get<std::string>());
+      if (!scheme) return fail(fmt::format("league: {}", scheme.error()));
+      s.seed_scheme = *scheme;
+    }
     if (auto it = j.find("limits"); it != j.end()) {
+      if (!it->is_object()) return fail(std::string("league: \"limits\" must be an object"));
       if (auto st = only_keys(*it, {"init_ms", "decision_ms", "time_bank_ms", "max_line_bytes"}, "league limits"); !st) {
         return fail(st.error());
       }
-      s.limits.init_ms = it->value("init_ms", s.limits.init_ms);
-      s.limits.decision_ms = it->value("decision_ms", s.limits.decision_ms);
-      s.limits.time_bank_ms = it->value("time_bank_ms", s.limits.time_bank_ms);
-      s.limits.max_line_bytes = it->value("max_line_bytes", s.limits.max_line_bytes);
+      protocol::Limits& l = s.limits;
+      for (const Status& st : {read_whole(*it, "league limits", "init_ms", bounds::kInitMs, l.init_ms),
+                               read_whole(*it, "league limits", "decision_ms", bounds::kDecisionMs, l.decision_ms),
+                               read_whole(*it, "league limits", "time_bank_ms", bounds::kTimeBankMs, l.time_bank_ms),
+                               read_whole(*it, "league limits", "max_line_bytes", bounds::kMaxLineBytes, l.max_line_bytes)}) {
+        if (!st) return fail(st.error());
+      }
     }
     if (auto it = j.find("sprt"); it != j.end() && !it->is_null()) {
+      if (!it->is_object()) return fail(std::string("league: \"sprt\" must be an object"));
       if (auto st = only_keys(*it, {"elo0", "elo1", "alpha", "beta"}, "league sprt"); !st) return fail(st.error());
-      s.sprt = SprtConfig{it->at("elo0").get<double>(), it->at("elo1").get<double>(), it->at("alpha").get<double>(),
-                          it->at("beta").get<double>()};
+      SprtConfig t{};
+      for (const char* key : {"elo0", "elo1", "alpha", "beta"}) {
+        if (!it->contains(key)) return fail(fmt::format("league sprt: \"{}\" is missing", key));
+      }
+      for (const Status& st : {read_real(*it, "league sprt", "elo0", bounds::kElo, t.elo0), read_real(*it, "league sprt", "elo1", bounds::kElo, t.elo1),
+                               read_real(*it, "league sprt", "alpha", bounds::kProbability, t.alpha),
+                               read_real(*it, "league sprt", "beta", bounds::kProbability, t.beta)}) {
+        if (!st) return fail(st.error());
+      }
+      s.sprt = t;
     }
     return s;
   } catch (const json::exception& e) {
@@ -133,7 +196,6 @@ json to_json(const LeagueSpec& s) {
             {"deals", s.deals},
             {"duplicate", s.duplicate.value_or(false)},
             {"concurrency", s.concurrency},
-            {"seed", s.seed},
             {"limits",
              {{"init_ms", s.limits.init_ms},
               {"decision_ms", s.limits.decision_ms},
@@ -141,6 +203,8 @@ json to_json(const LeagueSpec& s) {
               {"max_line_bytes", s.limits.max_line_bytes}}},
             {"time_scale", s.time_scale},
             {"sprt", nullptr}};
+  if (s.seed) j["seed"] = *s.seed;
+  if (s.seed_scheme) j["seed_scheme"] = seed_scheme_name(*s.seed_scheme);
   if (s.sprt) j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
   return j;
 }
@@ -170,18 +234,41 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
     }
     if (!names.insert(b.name).second) return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
   }
-  if (s.deals < 1) return fail(std::string("deals must be at least 1"));
+  // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
+  for (const BotEntry& b : s.bots) {
+    if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
+      return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name), std::to_string(*b.address_space_mb),
+                                       bounds::kAddressSpaceMb));
+    }
+  }
+  if (!bounds::kDeals.contains(s.deals)) return fail(bounds::out_of_range("deals", std::to_string(s.deals), bounds::kDeals));
   if (!s.duplicate) s.duplicate = s.seats == 2;
-  if (s.concurrency <= 0) s.concurrency = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  if (s.time_scale <= 0) return fail(std::string("the time scale must be positive"));
-  if (s.limits.decision_ms <= 0 || s.limits.init_ms <= 0 || s.limits.time_bank_ms < 0) {
-    return fail(std::string("time limits must be positive (the bank may be 0)"));
+  if (s.concurrency == 0) {
+    s.concurrency = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1U, static_cast<unsigned>(bounds::kConcurrency.hi)));
+  }
+  if (!bounds::kConcurrency.contains(s.concurrency)) {
+    return fail(bounds::out_of_range("concurrency", std::to_string(s.concurrency), bounds::kConcurrency));
+  }
+  if (auto st = protocol::check_limits(s.limits, s.time_scale); !st) return fail(st.error());
+  // The whole schedule: deals x groups of bots that meet x legs (seat rotations of a deal).
+  const auto n = static_cast<std::uint64_t>(s.bots.size());
+  const auto k = static_cast<std::uint64_t>(s.seats);
+  const std::uint64_t groups = s.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
+  const std::uint64_t legs = *s.duplicate ? k : 1;
+  if (groups > bounds::kMaxMatches || s.deals * groups * legs > bounds::kMaxMatches) {
+    return fail(fmt::format("the league would play {} matches ({} deals x {} groups of bots x {} legs); at most {}: "
+                            "give fewer deals or bots",
+                            groups > bounds::kMaxMatches ? std::string("too many") : std::to_string(s.deals * groups * legs), s.deals,
+                            groups, legs, bounds::kMaxMatches));
   }
   if (s.sprt) {
     if (s.bots.size() != 2 || s.seats != 2) return fail(std::string("--sprt needs a league of exactly two bots, two seats"));
     const SprtConfig& t = *s.sprt;
     if (!(t.alpha > 0 && t.alpha < 1 && t.beta > 0 && t.beta < 1 && t.alpha + t.beta < 1) || !(t.elo1 > t.elo0)) {
       return fail(std::string("sprt: alpha and beta in (0,1) with alpha + beta < 1, and elo1 > elo0"));
+    }
+    if (!bounds::kElo.contains(t.elo0) || !bounds::kElo.contains(t.elo1)) {
+      return fail(fmt::format("sprt: elo0 and elo1 must lie in {}", bounds::text(bounds::kElo)));
     }
   }
   return s;
@@ -215,7 +302,7 @@ Scheduled Schedule::at(std::uint64_t index) const {
   const std::uint64_t g = rest % groups_;
   const std::uint64_t round = rest / groups_;
   m.deal = round * groups_ + g;
-  m.seed = derive_seed(spec_.seed, m.deal);
+  m.seed = deal_seed(spec_.seed_scheme.value_or(SeedScheme::keyed_v1), spec_.seed.value(), m.deal);
   const std::vector<int> bots = group(g);
   const auto k = static_cast<std::uint64_t>(spec_.seats);
   // Duplicate deals rotate seats by leg; single deals rotate by round, so seats stay fair.
@@ -263,30 +350,49 @@ namespace {
 
 class Runner {
  public:
-  Runner(const LeagueSpec& spec, const RunOptions& o) : spec_(spec), o_(o), schedule_(spec) {}
+  Runner(const LeagueSpec& spec, const RunOptions& o) : spec_(spec), o_(o), schedule_(spec_) {}
 
   Result<LeagueOutcome> run() {
-    std::error_code ec;
-    fs::create_directories(o_.out, ec);
-    if (ec) return fail(fmt::format("cannot create the league folder {}: {}", o_.out.string(), ec.message()));
+    // Owner-only while bots run (a bot must not read a match): the folders 0700, the files 0600.
+    auto created = files::make_private_dirs(o_.out);
+    if (!created) return fail(created.error());
+    folders_ = *created;
     if (auto st = check_league_file(); !st) return fail(st.error());
+    for (const char* sub : {"replays", "logs"}) {
+      if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
+      folders_.push_back(o_.out / sub);
+    }
+    outcome_.seed = *spec_.seed;
+    outcome_.seed_scheme = *spec_.seed_scheme;
     auto existing = read_journal(journal_path());
     if (!existing) return fail(existing.error());
     for (MatchRecord& r : *existing) {
       if (r.index < schedule_.total()) done_.insert(r.index);
       outcome_.records.push_back(std::move(r));
     }
-    journal_.open(journal_path(), std::ios::app);
-    if (!journal_) return fail(fmt::format("cannot append to {}", journal_path().string()));
+    auto journal = files::open_private(journal_path(), std::ios::app);
+    if (!journal) return fail(journal.error());
+    journal_ = std::move(journal).value();
     outcome_.total = schedule_.total();
     update_sprt();
 
-    const std::uint64_t missing = schedule_.total() - done_.size();
+    // A worker takes a whole deal: no more workers than deals with a leg missing.
+    std::map<std::uint64_t, int> legs_done;  // per deal
+    for (std::uint64_t index : done_) legs_done[index / static_cast<std::uint64_t>(schedule_.legs())] += 1;
+    const auto complete = static_cast<std::uint64_t>(
+        std::count_if(legs_done.begin(), legs_done.end(), [&](const auto& d) { return d.second == schedule_.legs(); }));
+    const std::uint64_t missing = schedule_.deals() - complete;
     const auto threads = static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
     for (std::thread& t : workers) t.join();
 
+    if (o_.share_output) {  // every bot is gone: the league's folders and files
+      std::vector<fs::path> paths = folders_;
+      paths.push_back(o_.out / "league.json");
+      paths.push_back(journal_path());
+      if (auto st = files::share(paths); !st && outcome_.error.empty()) outcome_.error = st.error();
+    }
     outcome_.interrupted = interrupted_.load();
     std::sort(outcome_.records.begin(), outcome_.records.end(),
               [](const MatchRecord& a, const MatchRecord& b) { return a.index < b.index; });
@@ -295,54 +401,100 @@ class Runner {
 
  private:
   fs::path journal_path() const { return o_.out / "results.jsonl"; }
+  static std::string stem_of(std::uint64_t index) { return fmt::format("m{:06}", index); }
+  fs::path replay_of(std::uint64_t index) const { return o_.out / "replays" / (stem_of(index) + ".jsonl"); }
 
-  // league.json records the league; a resume must be of the same league (concurrency aside).
+  // --share-output, called with mu_ held once match `index` is journaled: when that completes its
+  // deal (every leg, this run or before), the deal's replays and logs and the league's folders
+  // become readable by others. Not sooner: a leg still to play has the same cards.
+  void share_when_deal_done(std::uint64_t index) {
+    if (!o_.share_output) return;
+    journaled_.insert(index);
+    const auto legs = static_cast<std::uint64_t>(schedule_.legs());
+    const std::uint64_t first = index - index % legs;
+    std::vector<fs::path> paths = folders_;
+    for (std::uint64_t i = first; i < first + legs; ++i) {
+      if (done_.count(i) == 0 && journaled_.count(i) == 0) return;
+      paths.push_back(replay_of(i));
+      for (int seat = 0; seat < spec_.seats; ++seat) {
+        paths.push_back(o_.out / "logs" / fmt::format("{}.seat{}.stderr.log", stem_of(i), seat));  // match.hpp's log names
+      }
+    }
+    if (auto st = files::share(paths); !st) {
+      outcome_.error = st.error();
+      interrupted_ = true;
+    }
+  }
+
+  // league.json records the league; a resume must be of the same league (concurrency aside). A
+  // resume takes the seed and its scheme from it unless the spec sets them (a league.json without
+  // "seed_scheme" was journaled with the legacy derivation); a new league draws its seed from the OS.
   Status check_league_file() {
     const fs::path file = o_.out / "league.json";
-    json mine = to_json(spec_);
-    mine.erase("concurrency");
     if (fs::exists(file)) {
-      std::ifstream in(file);
-      json theirs = json::parse(in, nullptr, false);
-      if (!theirs.is_discarded()) theirs.erase("concurrency");
       if (!o_.resume) {
         return fail(fmt::format("{} already holds a league; pass --resume to finish it, or choose another --out",
                                 o_.out.string()));
       }
-      if (theirs != mine) {
+      std::ifstream in(file);
+      json theirs = json::parse(in, nullptr, false);
+      if (theirs.is_object()) {
+        theirs.erase("concurrency");
+        const json scheme_name = theirs.value("seed_scheme", json(seed_scheme_name(SeedScheme::legacy)));
+        auto scheme = parse_seed_scheme(scheme_name.is_string() ? scheme_name.get<std::string>() : scheme_name.dump());
+        if (!scheme) return fail(fmt::format("{}: {}", file.string(), scheme.error()));
+        theirs["seed_scheme"] = seed_scheme_name(*scheme);
+        if (!spec_.seed_scheme) spec_.seed_scheme = *scheme;
+        if (auto seed = theirs.find("seed"); !spec_.seed && seed != theirs.end() && seed->is_number_unsigned()) {
+          spec_.seed = seed->get<std::uint64_t>();
+        }
+      }
+      json mine = to_json(spec_);
+      mine.erase("concurrency");
+      if (theirs != mine || !spec_.seed) {
         return fail(fmt::format("{} describes another league (different bots, game, seed or limits); "
                                 "resume it with its own settings or choose another --out",
                                 file.string()));
       }
       return {};
     }
-    std::ofstream out(file);
-    out << to_json(spec_).dump(2) << '\n';
-    if (!out) return fail(fmt::format("cannot write {}", file.string()));
-    return {};
+    if (!spec_.seed) spec_.seed = os_random_u64();
+    if (!spec_.seed_scheme) spec_.seed_scheme = SeedScheme::keyed_v1;
+    return files::write_private(file, to_json(spec_).dump(2) + '\n');
   }
 
+  // The unit of work is a deal: its legs (the same cards, seats rotated) are played one after the
+  // other by this worker, so two copies of one bot never hold both hands of a deal at once.
   void work() {
+    const auto legs = static_cast<std::uint64_t>(schedule_.legs());
     for (;;) {
       if (stopping()) return;
-      const std::uint64_t index = next_.fetch_add(1);
-      if (index >= schedule_.total()) return;
-      if (done_.count(index) > 0) continue;
-      const Scheduled m = schedule_.at(index);
-      auto record = play(m);
-      if (!record) continue;  // interrupted: nothing is written, resume plays it again
-      std::lock_guard lock(mu_);
-      journal_ << to_json(*record).dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
-      if (!journal_) {
-        outcome_.error = fmt::format("cannot write {}", journal_path().string());
-        interrupted_ = true;
-        return;
+      const std::uint64_t deal = next_deal_.fetch_add(1);
+      if (deal >= schedule_.deals()) return;
+      for (std::uint64_t leg = 0; leg < legs; ++leg) {
+        const std::uint64_t index = deal * legs + leg;
+        if (done_.count(index) > 0) continue;
+        if (stopping()) return;  // Ctrl-C or a decided SPRT, also between the legs of a deal
+        play_and_journal(schedule_.at(index));
       }
-      outcome_.records.push_back(*record);
-      ++outcome_.played_now;
-      if (o_.on_match) o_.on_match(*record, outcome_.records.size(), schedule_.total());
-      update_sprt();
     }
+  }
+
+  void play_and_journal(const Scheduled& m) {
+    auto record = play(m);
+    if (!record) return;  // interrupted: nothing is written, resume plays it again
+    std::lock_guard lock(mu_);
+    journal_ << to_json(*record).dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+    if (!journal_) {
+      outcome_.error = fmt::format("cannot write {}", journal_path().string());
+      interrupted_ = true;
+      return;
+    }
+    outcome_.records.push_back(*record);
+    share_when_deal_done(m.index);
+    ++outcome_.played_now;
+    if (o_.on_match) o_.on_match(*record, outcome_.records.size(), schedule_.total());
+    update_sprt();
   }
 
   bool stopping() const {
@@ -365,15 +517,16 @@ class Runner {
     o.sandbox = o_.sandbox;
     o.limits = spec_.limits;
     o.time_scale = spec_.time_scale;
-    o.replay_path = o_.out / "replays" / fmt::format("m{:06}.jsonl", m.index);
+    o.replay_path = replay_of(m.index);
     o.log_dir = o_.out / "logs";
-    o.log_stem = fmt::format("m{:06}", m.index);
+    o.log_stem = stem_of(m.index);
     o.working_dir = o_.working_dir.empty() ? fs::current_path() : o_.working_dir;
     o.env = o_.env;
     o.stop = o_.stop;
     std::error_code ec;
-    fs::create_directories(o.replay_path.parent_path(), ec);
+    const std::int64_t start = unix_ms();
     auto result = match::play(o);
+    const std::int64_t end = unix_ms();
     if (!result) {
       // A set-up problem of the whole league (the spec was validated, so this is the disk).
       std::lock_guard lock(mu_);
@@ -408,6 +561,8 @@ class Runner {
     }
     r.replay = o.replay_path.string();
     r.rerun = rerun_command(o);
+    r.start_unix_ms = start;
+    r.end_unix_ms = end;
     return r;
   }
 
@@ -461,16 +616,22 @@ class Runner {
     return 0;
   }
 
-  const LeagueSpec& spec_;
+  static std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+
+  LeagueSpec spec_;  // its seed and seed scheme resolved by check_league_file
   const RunOptions& o_;
   Schedule schedule_;
   std::set<std::uint64_t> done_;
-  std::atomic<std::uint64_t> next_{0};
+  std::atomic<std::uint64_t> next_deal_{0};
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
   std::mutex mu_;
   std::ofstream journal_;
   LeagueOutcome outcome_;
+  std::vector<fs::path> folders_;      // this run's new folders, replays/ and logs/ (--share-output)
+  std::set<std::uint64_t> journaled_;  // matches journaled by this run (--share-output)
 };
 
 }  // namespace

@@ -2,10 +2,12 @@
 // A league: many matches between many bots, run in parallel, journaled, resumable.
 //
 // The schedule is a pure function of the spec and a match index (nothing is pre-built): index ->
-// (deal, leg, seats). Every deal's seed derives from the league seed and the deal number, so any
-// match re-runs alone with one printed command. With duplicate deals (the default for 2 seats)
-// each deal is played once per seat rotation with the same seed. Each finished match is appended
-// to <out>/results.jsonl and flushed; --resume plays exactly the indices missing from it.
+// (deal, leg, seats). Every deal's seed derives from the league seed and the deal number through
+// a keyed hash (seeds.hpp), so any match re-runs alone with one printed command and no match's
+// seed tells another's. With duplicate deals (the default for 2 seats) each deal is played once
+// per seat rotation with the same seed, by one worker, one leg after the other. Each finished
+// match is appended to <out>/results.jsonl and flushed; --resume plays exactly the indices
+// missing from it.
 
 #include <atomic>
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/league/record.hpp"
+#include "referee/league/seeds.hpp"
 #include "referee/league/stats.hpp"
 
 namespace arena::league {
@@ -45,7 +48,10 @@ struct LeagueSpec {
   std::uint64_t deals = 1;  // deals per pairing (a duplicate deal is one deal)
   std::optional<bool> duplicate;  // unset: on for 2 seats, off otherwise
   int concurrency = 0;      // 0: the number of cores
-  std::uint64_t seed = 1;
+  // Unset: a new league draws it from the OS (os_random_u64), a resumed one takes its league.json's.
+  std::optional<std::uint64_t> seed;
+  // Unset: keyed-v1 for a new league; a resumed one takes its league.json's (none there: legacy).
+  std::optional<SeedScheme> seed_scheme;
   protocol::Limits limits;
   double time_scale = 1.0;
   std::optional<SprtConfig> sprt;  // two-bot leagues only
@@ -68,8 +74,11 @@ struct Scheduled {
 
 class Schedule {
  public:
-  explicit Schedule(const LeagueSpec& spec);  // spec must be normalized
+  explicit Schedule(const LeagueSpec& spec);  // spec must be normalized; at() needs its seed set
   std::uint64_t total() const { return total_; }
+  // Deal d is played by matches d * legs() .. d * legs() + legs() - 1, one per seat rotation.
+  std::uint64_t deals() const { return total_ / static_cast<std::uint64_t>(legs_); }
+  int legs() const { return legs_; }
   Scheduled at(std::uint64_t index) const;
 
  private:
@@ -88,6 +97,10 @@ struct RunOptions {
   std::filesystem::path working_dir;
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};  // the CLI gives the strictest available
   const std::atomic<bool>* stop = nullptr;   // Ctrl-C
+  // Files are 0600 and new folders 0700 while bots run; with share_output a deal's replays and
+  // logs become 0644 (folders 0755) once all its legs are journaled, league.json and the journal
+  // at the end. Folders that existed before are never changed.
+  bool share_output = false;
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;
 };
@@ -100,10 +113,13 @@ struct LeagueOutcome {
   std::optional<SprtState> sprt;     // the last SPRT state, when a test ran
   bool sprt_stopped = false;         // the test decided before the schedule ended
   std::string error;                 // a journal write error, if any (the league stopped)
+  std::uint64_t seed = 0;            // the league seed in force (drawn, given or journaled)
+  SeedScheme seed_scheme = SeedScheme::keyed_v1;
 };
 
 // Runs (or resumes) a league. An error is a set-up problem (an unusable output folder, a journal
-// of another league, a refused spec); faults of bots are results.
+// of another league, a refused spec); faults of bots are results. A worker takes a whole deal and
+// plays its legs one after the other, so the legs of one deal never run at the same time.
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
 
 // Reads <out>/results.jsonl; a torn last line (a killed referee) is ignored.

@@ -17,7 +17,8 @@ json to_json(const MatchRecord& r) {
   }
   json j = {{"journal", kJournalVersion}, {"index", r.index}, {"deal", r.deal},   {"leg", r.leg},
             {"seed", r.seed},             {"end", r.end},     {"seats", seats},   {"fault", nullptr},
-            {"replay", r.replay},         {"rerun", r.rerun}};
+            {"replay", r.replay},         {"rerun", r.rerun},       {"start_unix_ms", r.start_unix_ms},
+            {"end_unix_ms", r.end_unix_ms}};
   if (r.fault) {
     j["fault"] = {{"seat", r.fault->seat},
                   {"kind", r.fault->kind},
@@ -60,6 +61,8 @@ Result<MatchRecord> record_from_json(const json& j) {
     }
     r.replay = j.value("replay", "");
     r.rerun = j.value("rerun", "");
+    r.start_unix_ms = j.value("start_unix_ms", std::int64_t{0});
+    r.end_unix_ms = j.value("end_unix_ms", std::int64_t{0});
     return r;
   } catch (const json::exception& e) {
     return fail(fmt::format("malformed journal line: {}", e.what()));

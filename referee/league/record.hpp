@@ -43,6 +43,8 @@ struct MatchRecord {
   std::optional<FaultRecord> fault;
   std::string replay;       // path of the replay file
   std::string rerun;        // one shell command that re-runs this match alone
+  std::int64_t start_unix_ms = 0;  // wall-clock start and end (ms since 1970; 0: not recorded,
+  std::int64_t end_unix_ms = 0;    // as in journals of earlier versions)
 };
 
 json to_json(const MatchRecord& record);

@@ -59,22 +59,6 @@ std::string pentanomial_text(const Pentanomial& p) {
                      p.counts[4]);
 }
 
-// Escapes text for a Markdown table cell: backslash-escapes the characters that format or break
-// a cell, and turns line breaks into spaces.
-std::string md_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\r') {
-      out += ' ';
-      continue;
-    }
-    if (std::string_view("\\|*_`[]<>#").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-
 // Terminal width of UTF-8 text: its code points (continuation bytes do not count).
 std::size_t display_width(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
@@ -344,7 +328,7 @@ std::string standings_markdown(const Standings& s) {
   for (const BotStanding& b : s.bots) {
     out += fmt::format(
         "| {} | {} | {} | {:g} | {:.3f} | {} | {} | {} | {:.1f} | {} | {} | {} / {} / {} | {} |\n",
-        ++place, md_escape(b.name), b.games, b.points, b.points_per_game(), b.wins, b.draws,
+        ++place, markdown_escape(b.name), b.games, b.points, b.points_per_game(), b.wins, b.draws,
         b.losses, b.score_per_game, format_elo(b.elo), b.fault_count(), ms(b.decision_median_ms),
         ms(b.decision_p99_ms), ms(b.decision_max_ms), b.stderr_bytes);
   }
@@ -363,8 +347,8 @@ std::string standings_markdown(const Standings& s) {
         kPentanomialLabels);
     out += "|:--|:--|--:|--:|--:|--:|:--|\n";
     for (const PairStanding& p : s.pairs) {
-      out += fmt::format("| {} | {} | {} | {:g} | {} / {} / {} | {} | {} |\n", md_escape(p.a),
-                         md_escape(p.b), p.games, p.a_points, p.a_wins, p.draws, p.b_wins,
+      out += fmt::format("| {} | {} | {} | {:g} | {} / {} / {} | {} | {} |\n", markdown_escape(p.a),
+                         markdown_escape(p.b), p.games, p.a_points, p.a_wins, p.draws, p.b_wins,
                          pentanomial_text(p.a_pairs), format_elo(p.elo));
     }
   }
@@ -374,7 +358,7 @@ std::string standings_markdown(const Standings& s) {
   for (const BotStanding& b : s.bots) {
     if (b.faults.empty()) continue;
     any = true;
-    out += fmt::format("- {}: {}\n", md_escape(b.name), faults_text(b));
+    out += fmt::format("- {}: {}\n", markdown_escape(b.name), faults_text(b));
   }
   if (!any) out += "No faults.\n";
   return out;
@@ -433,7 +417,7 @@ std::string standings_table(const Standings& s) {
   std::vector<std::vector<std::string>> rows;
   int place = 0;
   for (const BotStanding& b : s.bots) {
-    rows.push_back({fmt::format("{}", ++place), b.name, fmt::format("{}", b.games),
+    rows.push_back({fmt::format("{}", ++place), terminal_safe(b.name), fmt::format("{}", b.games),
                     fmt::format("{:g}", b.points), fmt::format("{:.3f}", b.points_per_game()),
                     fmt::format("{}", b.wins), fmt::format("{}", b.draws),
                     fmt::format("{}", b.losses), fmt::format("{:.1f}", b.score_per_game),
@@ -447,7 +431,7 @@ std::string standings_table(const Standings& s) {
   if (!s.pairs.empty()) {
     std::vector<std::vector<std::string>> pair_rows;
     for (const PairStanding& p : s.pairs) {
-      pair_rows.push_back({p.a, p.b, fmt::format("{}", p.games), fmt::format("{:g}", p.a_points),
+      pair_rows.push_back({terminal_safe(p.a), terminal_safe(p.b), fmt::format("{}", p.games), fmt::format("{:g}", p.a_points),
                            fmt::format("{}/{}/{}", p.a_wins, p.draws, p.b_wins),
                            pentanomial_text(p.a_pairs), format_elo(p.elo)});
     }
@@ -461,7 +445,7 @@ std::string standings_table(const Standings& s) {
   if (faulted > 0) {
     out += "\nfaults:\n";
     for (const BotStanding& b : s.bots) {
-      if (!b.faults.empty()) out += fmt::format("  {}: {}\n", b.name, faults_text(b));
+      if (!b.faults.empty()) out += fmt::format("  {}: {}\n", terminal_safe(b.name), faults_text(b));
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
+#include "referee/core/bounds.hpp"
 #include "referee/core/clock.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
@@ -26,8 +27,12 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-std::int64_t scaled(std::int64_t ms, double scale) {
-  return static_cast<std::int64_t>(static_cast<double>(ms) * scale + 0.5);
+// `ms` after `from`, saturated to 0..2 x bounds::kMaxScaledMs (a decision and a full bank), so
+// that no limit given to the library can overflow the clock.
+Deadline deadline_after(Clock::time_point from, double ms) {
+  constexpr double max = 2.0 * static_cast<double>(bounds::kMaxScaledMs);
+  const double clamped = ms > 0 ? std::min(ms, max) : 0.0;  // NaN: 0
+  return from + std::chrono::microseconds(static_cast<std::int64_t>(clamped * 1000));
 }
 
 
@@ -45,10 +50,7 @@ class Match {
  public:
   Match(const Options& o, const games::Game& game, json config, std::unique_ptr<games::GameState> state)
       : o_(o), game_(game), config_(std::move(config)), state_(std::move(state)) {
-    limits_ = o.limits;
-    limits_.init_ms = scaled(o.limits.init_ms, o.time_scale);
-    limits_.decision_ms = scaled(o.limits.decision_ms, o.time_scale);
-    limits_.time_bank_ms = scaled(o.limits.time_bank_ms, o.time_scale);
+    limits_ = protocol::scaled(o.limits, o.time_scale);
   }
 
   Result<MatchResult> run() {
@@ -88,7 +90,7 @@ class Match {
       s.bank_ms = static_cast<double>(limits_.time_bank_ms);
       seats_.push_back(std::move(s));
     }
-    init_deadline_ = Clock::now() + std::chrono::milliseconds(limits_.init_ms);
+    init_deadline_ = deadline_after(Clock::now(), static_cast<double>(limits_.init_ms));
     for (Seat_& s : seats_) {
       bots::SpawnOptions spawn;
       spawn.argv = split_command(s.report.command).value();  // checked by play()
@@ -101,17 +103,37 @@ class Match {
       spawn.sandbox = o_.sandbox;
       if (spec_of(s).address_space_mb) spawn.sandbox.limits.address_space_mb = *spec_of(s).address_space_mb;
       spawn.label = fmt::format("seat{}", s.seat);
+      spawn.hidden = hidden_from(s);
       auto process = BotProcess::spawn(spawn);
       if (!process) {
         record_fault(s, FaultKind::crash, 0, process.error(), "");
         return;
       }
       s.process = std::move(process).value();
-      s.report.sandbox_note = s.process->sandbox_report().value("uid_note", "");
     }
   }
 
   const BotSpec& spec_of(const Seat_& s) const { return o_.bots[static_cast<std::size_t>(s.seat)]; }
+
+  // What seat `s` must not see (the strict tier masks it): the files the other seats' commands
+  // name, and the referee's outputs.
+  std::vector<std::filesystem::path> hidden_from(const Seat_& s) const {
+    std::vector<std::filesystem::path> out = o_.hidden;
+    out.push_back(std::filesystem::absolute(o_.log_dir).lexically_normal());
+    out.push_back(std::filesystem::absolute(o_.replay_path).parent_path().lexically_normal());
+    const std::filesystem::path base = o_.working_dir.empty() ? std::filesystem::current_path() : o_.working_dir;
+    for (const Seat_& other : seats_) {
+      if (other.seat == s.seat) continue;
+      const auto argv = split_command(other.report.command).value();
+      for (std::size_t i = 0; i < argv.size(); ++i) {
+        if (argv[i].empty() || argv[i][0] == '-' || (i == 0 && argv[i].find('/') == std::string::npos)) continue;
+        std::error_code ec;
+        const std::filesystem::path p = (base / argv[i]).lexically_normal();
+        if (std::filesystem::exists(p, ec)) out.push_back(p);
+      }
+    }
+    return out;
+  }
 
   void handshake() {
     for (Seat_& s : seats_) {
@@ -180,7 +202,7 @@ class Match {
       const double cpu_before = s.process->cpu_ms();
       if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
       const auto sent_at = Clock::now();
-      const Deadline deadline = sent_at + std::chrono::microseconds(static_cast<std::int64_t>(allowed * 1000));
+      const Deadline deadline = deadline_after(sent_at, allowed);
       if (!send_line(s, request, deadline, request_id)) return;
       auto message = receive(s, deadline, request_id);
       const double took = ms_between(sent_at, Clock::now());
@@ -495,7 +517,7 @@ Result<MatchResult> play(const Options& o) {
   for (const BotSpec& b : o.bots) {
     if (auto argv = split_command(b.command); !argv) return fail(argv.error());
   }
-  if (o.time_scale <= 0) return fail(std::string("the time scale must be positive"));
+  if (auto st = protocol::check_limits(o.limits, o.time_scale); !st) return fail(st.error());
   auto config = game->normalize_config(o.config);
   if (!config) return fail(config.error());
   auto state = game->new_game(*config, o.seed, seats);

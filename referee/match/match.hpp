@@ -59,6 +59,8 @@ struct Options {
   std::filesystem::path log_dir;  // per-seat stderr logs: <log_dir>/<log_stem>.seat<N>.stderr.log
   std::string log_stem = "match";
   std::filesystem::path working_dir;  // the bots' working directory (sandbox none; see process.hpp)
+  std::vector<std::filesystem::path> hidden;  // more that no bot may see (a league's folder); the
+                                              // logs, the replay's folder and the other seats' files always
   // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
   // supports; the library default is none, for callers that run trusted bots.
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
@@ -82,7 +84,6 @@ struct SeatReport {
   double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
   double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
   std::string exit;  // how the process ended
-  std::string sandbox_note;  // a protection this bot could not get (e.g. a uid of its own)
 };
 
 struct MatchResult {

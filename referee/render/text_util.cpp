@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "referee/core/markup.hpp"
+
 namespace arena::render::detail {
 
 std::string Style::paint(std::string_view text, std::string_view sgr) const {
@@ -52,16 +54,13 @@ std::string wrap(std::string_view prefix, const std::vector<std::string>& items,
 
 std::string clean(std::string_view text, std::size_t max) {
   std::string out;
-  out.reserve(std::min(text.size(), max));
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    out += (c < 0x20 || c == 0x7f) ? '?' : ch;
-  }
-  if (out.size() > max) {
-    std::size_t cut = max;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-    out.resize(cut);
-    out += "...";
+  for (std::size_t i = 0; i < text.size();) {
+    const auto ch = decode_utf8(text.substr(i));
+    const std::size_t size = ch ? ch->size : 1;
+    const std::string piece = terminal_safe(text.substr(i, size));  // never cut inside an escape
+    if (out.size() + piece.size() > max) return out + "...";
+    out += piece;
+    i += size;
   }
   return out;
 }

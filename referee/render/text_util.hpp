@@ -36,8 +36,9 @@ std::string pad(std::string_view text, std::size_t width);
 // indented by `indent` spaces. Ends with a newline.
 std::string wrap(std::string_view prefix, const std::vector<std::string>& items, std::string_view sep,
                  std::size_t indent);
-// Text from a bot or a file, safe to print: control bytes become '?', and at most `max` bytes
-// (cut on a character boundary, marked with "...").
+// Text from a bot or a file, safe to print: terminal_safe (core/markup.hpp: controls, C1,
+// bidirectional overrides and invalid UTF-8 shown as escapes), and at most `max` bytes of it (cut
+// between characters and escapes, marked with "...").
 std::string clean(std::string_view text, std::size_t max = 80);
 // A JSON value on one line (invalid UTF-8 replaced), cleaned and cut to `max` bytes.
 std::string one_line(const nlohmann::json& value, std::size_t max = 200);

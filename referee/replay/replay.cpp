@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
+#include "referee/core/private_file.hpp"
 #include "referee/games/game.hpp"
 
 namespace arena::replay {
@@ -91,12 +92,13 @@ json to_json(const Step& s) {
 json to_json(const Footer& f) { return {{"type", "footer"}, {"end", f.end}, {"result", f.result}}; }
 
 Result<Writer> Writer::open(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  // Owner-only (0600, folders 0700): a bot must not read the match it is playing.
+  if (auto dirs = files::make_private_dirs(path.parent_path()); !dirs) return fail(fmt::format("the replay: {}", dirs.error()));
+  auto out = files::open_private(path);
+  if (!out) return fail(fmt::format("the replay: {}", out.error()));
   Writer w;
   w.path_ = path;
-  w.out_ = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::trunc);
-  if (!*w.out_) return fail(fmt::format("cannot write the replay {}: {}", path.string(), std::strerror(errno)));
+  w.out_ = std::make_unique<std::ofstream>(std::move(out).value());
   return w;
 }
 

@@ -12,7 +12,7 @@
 // contain spaces.
 //
 //   usage: hostile_bot MODE [--seed N] [--at N] [--limit N] [--mb N] [--port P] [--tag T]
-//                           [--keep] [--lifetime-s S]
+//                           [--keep] [--lifetime-s S] [--procs N]
 //
 //   fork-bomb [--limit N]  Forks as fast as it can; the children fork too, and every process then
 //       sleeps (they keep the bot's pipes). A shared counter stops the whole tree after N fork
@@ -66,6 +66,27 @@
 //       the first write.
 //       id=<last id> first_write=<ok|errno>
 //
+//   leak  Tries to read, one byte at least (a masked file reads empty), every path in the
+//       environment variable ARENA_LEAK_PATHS (colon-separated: the files the referee writes for
+//       the match; a folder is listed and each of its files tried), and every file named like a referee output (*.jsonl, *.stderr.log,
+//       league.json, standings.json, junit.xml) found walking "/" (not /proc, /sys, /dev; no walk
+//       when ARENA_LEAK_NO_WALK is set: on a whole host file system it takes seconds); reads
+//       the command lines of PID 1 and of its parent, /etc/shadow, and tries to create a file in
+//       /root. Values are %XX-encoded.
+//       uid=<N> euid=<N> tried=<N> listed=<names seen in folders> readable=<N> readable_paths=<first 3|-> walk_seen=<N>
+//       walk_readable=<N> walk_paths=<first 3|-> shadow=<read|refused> write_root=<ok|errno>
+//       pid1=<cmdline> parent=<cmdline> argv=<its own> cwd=<dir> home=<$HOME>
+//   scratch --tag T [--mb N]  Writes hostile-scratch-T of N MiB (default 8) into /tmp, /var/tmp,
+//       /dev/shm and $HOME, 1 MiB per write, and keeps them; creates a SysV shared memory
+//       segment keyed by T; binds and listens on the abstract unix socket "hostile-T", kept open.
+//       tag=<T> tmp_mb= var_tmp_mb= shm_mb= home_mb=<MiB written> sysv=<ok|errno> abstract=<ok|errno>
+//   scratch-peek --tag T  Looks for what `scratch --tag T` (another bot) left: the four files,
+//       the segment, the socket.
+//       tag=<T> tmp= var_tmp= shm= home=<seen|absent> sysv=<seen|errno> abstract=<connected|errno>
+//   mem-tree [--procs N] [--mb M]  Forks N processes (default 4) that each malloc and touch M MiB
+//       (default 256) in 16 MiB blocks and then wait; reports once each has finished or failed.
+//       procs=<started> mib_each=<M> full=<how many got all M MiB>
+//
 // The match, for proc-snoop and ptrace: the bot's parent (the referee, or the init of its PID
 // namespace) and every descendant of it but the bot itself. Without a PID namespace the machine's
 // other processes (other matches, other people's work) are visible but out of scope: they are
@@ -107,35 +128,13 @@
 #include <nlohmann/json.hpp>
 
 #include "../faulty/bot_io.hpp"
+#include "hostile.hpp"
 
 using nlohmann::json;
+using namespace hostile;
 
 namespace {
 
-struct Options {
-  std::string mode;
-  std::uint64_t seed = 0;
-  int at = 1;
-  int limit = 3000;
-  int mb = -1;  // -1: the mode's default
-  int port = -1;
-  std::string tag;
-  bool keep = false;
-  int lifetime_s = 600;
-};
-
-std::string errno_name(int err) {
-  if (err == 0) return "none";
-  if (const char* name = ::strerrorname_np(err)) return name;
-  return "errno" + std::to_string(err);
-}
-
-std::string result_of(int rc) { return rc == 0 ? "ok" : errno_name(errno); }
-
-// The one report line, written at once.
-void report(const Options& o, const std::string& fields) {
-  bot_io::write_line(STDERR_FILENO, "HOSTILE " + o.mode + " " + fields);
-}
 
 double now_ms(clockid_t clock) {
   timespec ts{};
@@ -570,13 +569,14 @@ struct IdleMeter {
   std::exit(0);
 }
 
-const char* const kModes[] = {"fork-bomb", "mem-hog",   "connect",   "proc-snoop",   "big-file", "escape",
-                              "ptrace",    "busy-idle", "self-stop", "close-stdout", "after-end"};
+const char* const kModes[] = {"fork-bomb", "mem-hog",      "connect",   "proc-snoop", "big-file", "escape",
+                              "ptrace",    "busy-idle",    "self-stop", "close-stdout", "after-end", "leak",
+                              "scratch",   "scratch-peek", "mem-tree"};
 
 int usage(const std::string& problem) {
   std::string text = "hostile_bot: " + problem +
                      "\nusage: hostile_bot MODE [--seed N] [--at N] [--limit N] [--mb N] [--port P] [--tag T] [--keep] "
-                     "[--lifetime-s S]\nmodes:";
+                     "[--lifetime-s S] [--procs N]\nmodes:";
   for (const char* m : kModes) text += std::string(" ") + m;
   bot_io::write_line(STDERR_FILENO, text);
   return 2;
@@ -620,6 +620,8 @@ int main(int argc, char** argv) {
       ok = parse_int(value, o.mb);
     } else if (flag == "--port") {
       ok = parse_int(value, o.port) && o.port > 0 && o.port < 65536;
+    } else if (flag == "--procs") {
+      ok = parse_int(value, o.procs) && o.procs > 0 && o.procs <= 64;
     } else if (flag == "--lifetime-s") {
       ok = parse_int(value, o.lifetime_s);
     } else if (flag == "--tag") {
@@ -631,7 +633,7 @@ int main(int argc, char** argv) {
     if (!ok) return usage("bad value \"" + std::string(value) + "\" for " + flag);
   }
   if (o.mode == "connect" && o.port < 0) return usage("connect needs --port P");
-  if (o.mode == "escape" && o.tag.empty()) return usage("escape needs --tag T");
+  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek") && o.tag.empty()) return usage(o.mode + " needs --tag T");
 
   std::mt19937_64 rng(o.seed);
   bot_io::LineReader input(STDIN_FILENO);
@@ -661,6 +663,10 @@ int main(int argc, char** argv) {
         if (o.mode == "ptrace") ptrace_others(o);
         if (o.mode == "self-stop") self_stop(o, id);
         if (o.mode == "close-stdout") close_stdout(o, id);
+        if (o.mode == "leak") leak(o);
+        if (o.mode == "scratch") scratch(o);
+        if (o.mode == "scratch-peek") scratch_peek(o);
+        if (o.mode == "mem-tree") mem_tree(o);
       }
       const json& legal = message.at("legal");
       last_answer = {{"type", "action"},

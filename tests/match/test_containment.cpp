@@ -20,126 +20,20 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
+#include "tests/match/hostile_harness.hpp"
 
 using namespace arena;
 using bots::Tier;
+using testing::hostile_bot;
+using testing::policy;
+using testing::processes_named;
+using testing::tiers;
 
 namespace {
 
-// Copies of built programs where every uid can run them. As root the sandbox runs each bot as a
-// uid of its own, which cannot reach a build folder inside a private one (a clone in a 0700
-// `mktemp -d` folder, a home directory): an explicit tier would refuse to start the bot.
-struct FixtureDir {
-  std::string path = "/tmp/arena-fixtures-XXXXXX";
-  FixtureDir() {
-    REQUIRE(::mkdtemp(path.data()) != nullptr);
-    namespace p = std::filesystem;
-    p::permissions(path, p::perms::owner_all | p::perms::group_read | p::perms::group_exec | p::perms::others_read |
-                             p::perms::others_exec);
-  }
-  ~FixtureDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
-std::string reachable(const std::string& built) {
-  static const FixtureDir dir;
-  const std::string copy = dir.path + "/" + std::filesystem::path(built).filename().string();
-  if (!std::filesystem::exists(copy)) std::filesystem::copy_file(built, copy);
-  return copy;
-}
-
-std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args); }
-std::string random_bot() { return reachable(ARENA_RANDOM_BOT); }
-
-// The tiers to test: those this machine offers; the others are reported once.
-std::vector<Tier> tiers() {
-  std::vector<Tier> out;
-  for (Tier t : {Tier::none, Tier::basic, Tier::strict}) {
-    auto p = bots::resolve_policy(t, {}, false);
-    if (p) {
-      out.push_back(t);
-    } else {
-      static std::map<Tier, bool> said;
-      if (!said[t]) WARN(fmt::format("tier {} skipped on this machine: {}", bots::tier_name(t), p.error()));
-      said[t] = true;
-    }
-  }
-  return out;
-}
-
-bots::SandboxPolicy policy(Tier tier) {
-  bots::SandboxLimits l;
-  l.processes = 64;
-  l.address_space_mb = 768;
-  l.file_size_mb = 16;
-  l.cpu_seconds = 60;
-  auto p = bots::resolve_policy(tier, l, false);
-  REQUIRE(p.ok());
-  return *p;
-}
-
-// The HOSTILE report line of the bot's stderr log, as key -> value.
-std::map<std::string, std::string> report(const match::MatchResult& m, int seat) {
-  std::ifstream in(m.seats[static_cast<std::size_t>(seat)].stderr_log);
-  std::map<std::string, std::string> kv;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("HOSTILE ", 0) != 0) continue;
-    std::istringstream words(line);
-    std::string w;
-    words >> w >> kv["mode"];
-    while (words >> w) {
-      const auto eq = w.find('=');
-      if (eq != std::string::npos) kv[w.substr(0, eq)] = w.substr(eq + 1);
-    }
-  }
-  return kv;
-}
-
-// Any process whose name is `comm` (the escape test's tag).
-std::vector<int> processes_named(const std::string& comm) {
-  std::vector<int> out;
-  DIR* d = ::opendir("/proc");
-  while (const dirent* e = d ? ::readdir(d) : nullptr) {
-    const int pid = std::atoi(e->d_name);
-    if (pid <= 0) continue;
-    std::ifstream in(fmt::format("/proc/{}/comm", pid));
-    std::string name;
-    if (std::getline(in, name) && name == comm) out.push_back(pid);
-  }
-  if (d) ::closedir(d);
-  return out;
-}
-
-struct Played {
-  match::Options options;
-  match::MatchResult result;
-  std::map<std::string, std::string> hostile;
-};
-
-// hostile_bot in seat 0 against random_bot; checks what every tier promises whatever the attack:
-// the match ends, nothing is charged to the opponent, nothing is left running, the replay
-// verifies, the header says which sandbox was in force.
-Played play(Tier tier, const std::string& attack, const std::string& stem) {
-  Played out;
-  out.options = testing::options({hostile_bot(attack), random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
-  out.options.sandbox = policy(tier);
-  out.options.limits.decision_ms = 3000;
-  out.options.limits.init_ms = 10000;
-  auto r = match::play(out.options);
-  REQUIRE(r.ok());
-  out.result = std::move(r).value();
-  out.hostile = report(out.result, 0);
-  INFO(out.result.result.dump(2));
-  if (out.result.fault) CHECK(out.result.fault->seat == 0);
-  CHECK(testing::leftover_processes(out.options).empty());
-  auto replay = replay::read(out.result.replay);
-  REQUIRE(replay.ok());
-  CHECK(replay::verify(*replay).ok);
-  CHECK(replay->header.extra.at("sandbox").at("tier") == bots::tier_name(tier));
-  return out;
-}
+std::string random_bot() { return testing::reachable_random_bot(); }
+testing::Played play(Tier tier, const std::string& attack, const std::string& stem) { return testing::play_hostile(tier, attack, stem); }
+std::map<std::string, std::string> report(const match::MatchResult& m, int seat) { return testing::hostile_report(m, seat); }
 
 // A TCP listener on 127.0.0.1 (an ephemeral port); `received()` says whether anyone connected.
 struct Listener {
@@ -303,7 +197,6 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   INFO("tier " << bots::tier_name(t));
   auto frozen = policy(t);
   frozen.freeze_idle = true;
-  frozen.best_effort = true;  // the Python interpreter may sit where the bots' uids cannot reach
   const std::string slow = fmt::format("{}/slow_bot.py", ARENA_TEST_OUT);
   std::filesystem::create_directories(ARENA_TEST_OUT);
   std::ofstream(slow) << "import json, sys, time\n"
@@ -344,32 +237,40 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
   auto p = bots::resolve_policy(std::nullopt, {}, false);
   REQUIRE(p.ok());
   CHECK(p->tier == best);
-  CHECK(p->best_effort);
   CHECK_FALSE(bots::describe(*p).empty());
   if (!s.namespaces) {
     auto strict = bots::resolve_policy(Tier::strict, {}, false);
     REQUIRE_FALSE(strict.ok());
     CHECK_THAT(strict.error(), Catch::Contains("namespaces"));
   }
-  // An explicit tier is a guarantee: as root, a bot its uid cannot reach does not start.
+  // A bot never runs as root. As root, one whose own uid cannot reach its files does not start
+  // in tier basic (the fault says how to fix it); in tier strict only its own folder's
+  // permissions count (it is shown at /bot), not those of the folders above it.
   if (s.root && best != Tier::none) {
     const std::string dir = fmt::format("{}/private-{}", ARENA_TEST_OUT, ::getpid());
-    std::filesystem::create_directories(dir);
+    std::filesystem::create_directories(dir + "/bots");
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
-    std::filesystem::copy_file(ARENA_RANDOM_BOT, dir + "/bot", std::filesystem::copy_options::overwrite_existing);
-    auto o = testing::options({dir + "/bot", random_bot()}, 3, "hostile-unreachable");
-    o.sandbox = policy(best);
-    o.sandbox.best_effort = false;
+    std::filesystem::copy_file(ARENA_RANDOM_BOT, dir + "/bots/bot", std::filesystem::copy_options::overwrite_existing);
+    auto o = testing::options({dir + "/bots/bot", random_bot()}, 3, "hostile-unreachable");
+    o.sandbox = policy(Tier::basic);
     auto r = match::play(o);
     REQUIRE(r.ok());
     REQUIRE(r->fault.has_value());
     CHECK(r->fault->request_id == 0);
-    CHECK_THAT(r->fault->message, Catch::Contains("cannot execute") && Catch::Contains("--sandbox none"));
-    o.sandbox.best_effort = true;  // the default: it runs, and says it kept the referee's uid
-    auto r2 = match::play(o);
-    REQUIRE(r2.ok());
-    CHECK(r2->end == "finished");
-    CHECK_THAT(r2->seats[0].sandbox_note, Catch::Contains("runs as root"));
+    CHECK_THAT(r->fault->message, Catch::Contains("cannot execute") && Catch::Contains("o+x") && Catch::Contains("--sandbox strict"));
+    if (s.namespaces) {
+      o.sandbox = policy(Tier::strict);
+      auto r2 = match::play(o);
+      REQUIRE(r2.ok());
+      INFO(r2->result.dump(2));
+      CHECK(r2->end == "finished");
+      // Its own folder closed to others: refused, with the fix.
+      std::filesystem::permissions(dir + "/bots", std::filesystem::perms::owner_all);
+      auto r3 = match::play(o);
+      REQUIRE(r3.ok());
+      REQUIRE(r3->fault.has_value());
+      CHECK_THAT(r3->fault->message, Catch::Contains("cannot execute") && Catch::Contains("/bot/bot") && Catch::Contains("o+x"));
+    }
     std::filesystem::remove_all(dir);
   }
 }

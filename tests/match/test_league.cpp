@@ -2,6 +2,7 @@
 // equals an uninterrupted run, concurrency does not change results, SPRT stops early, and the
 // `referee league` command as a user runs it.
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -259,4 +260,164 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
     total += b.points;
   }
   CHECK(total == Approx(12 * 1.5));  // each match hands out 1 + 0.5 + 0 rank points
+}
+
+// ---- seeds: drawn from the OS, keyed per deal, legacy leagues unchanged ----------------------
+
+namespace {
+
+json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a league without a seed draws one from the OS, records it, and a resume takes it", "[league][seeds]") {
+  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 1, 2);
+  spec.seed.reset();
+  const auto dir_a = fresh_dir("osseed-a");
+  const auto dir_b = fresh_dir("osseed-b");
+  auto a = league::run(spec, run_options(dir_a));
+  auto b = league::run(spec, run_options(dir_b));
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->seed != b->seed);
+  CHECK(a->seed_scheme == league::SeedScheme::keyed_v1);
+  const json file = read_json_file(dir_a / "league.json");
+  CHECK(file.at("seed") == a->seed);
+  CHECK(file.at("seed_scheme") == "keyed-v1");
+  REQUIRE(a->records.size() == 2);
+  REQUIRE(b->records.size() == 2);
+  CHECK(a->records[0].seed == league::deal_seed(league::SeedScheme::keyed_v1, a->seed, 0));
+  CHECK(a->records[0].seed != b->records[0].seed);
+  // A resume without a seed (flags as first given) takes the journaled one: same league, nothing to play.
+  auto again = run_options(dir_a);
+  again.resume = true;
+  auto resumed = league::run(spec, again);
+  REQUIRE(resumed.ok());
+  CHECK(resumed->seed == a->seed);
+  CHECK(resumed->played_now == 0);
+  // An explicit seed gives pinned keyed-v1 deal seeds (the league's are reproducible with --seed).
+  auto fixed = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 1, 2);
+  auto pinned = league::run(fixed, run_options(fresh_dir("osseed-fixed")));
+  REQUIRE(pinned.ok());
+  REQUIRE(pinned->records.size() == 2);
+  CHECK(pinned->seed == 2026);
+  for (const auto& r : pinned->records) CHECK(r.seed == 16636014492081073408ULL);
+}
+
+TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "[league][seeds]") {
+  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
+  spec.seed = 1;  // the old default
+  const auto dir = fresh_dir("legacy");
+  fs::create_directories(dir);
+  // league.json as the previous version wrote it: a seed, no "seed_scheme".
+  json old = league::to_json(spec);
+  REQUIRE_FALSE(old.contains("seed_scheme"));
+  std::ofstream(dir / "league.json") << old.dump(2) << '\n';
+  // Its journal holds leg 0 of deal 0, in the old record format (no start and end times).
+  std::ofstream(dir / "results.jsonl")
+      << R"({"journal":1,"index":0,"deal":0,"leg":0,"seed":13757245211066428519,"end":"finished",)"
+      << R"("seats":[{"bot":"greedy","score":70,"rank":1,"decision_ms":[1.0]},{"bot":"random","score":20,"rank":2,"decision_ms":[1.0]}],)"
+      << R"("fault":null,"replay":"","rerun":""})" << '\n';
+  // Resumed as `referee league --resume --out DIR` would: the spec read back from league.json.
+  auto from_file = league::spec_from_json(read_json_file(dir / "league.json"));
+  REQUIRE(from_file.ok());
+  auto resumed_spec = league::normalize(*from_file);
+  REQUIRE(resumed_spec.ok());
+  auto o = run_options(dir);
+  o.resume = true;
+  auto resumed = league::run(*resumed_spec, o);
+  INFO((resumed ? std::string() : resumed.error()));
+  REQUIRE(resumed.ok());
+  CHECK(resumed->seed_scheme == league::SeedScheme::legacy);
+  CHECK(resumed->played_now == 3);  // the missing leg of deal 0, and deal 1
+  REQUIRE(resumed->records.size() == 4);
+  // Exactly the seeds the previous version gave: derive_seed(1, deal).
+  CHECK(resumed->records[1].seed == 13757245211066428519ULL);
+  CHECK(resumed->records[2].seed == 9626026794937781409ULL);
+  CHECK(resumed->records[3].seed == 9626026794937781409ULL);
+  CHECK_FALSE(read_json_file(dir / "league.json").contains("seed_scheme"));  // not rewritten
+
+  // A scheme this referee does not know is refused with its name.
+  const auto future = fresh_dir("future-scheme");
+  fs::create_directories(future);
+  json newer = league::to_json(spec);
+  newer["seed_scheme"] = "keyed-v9";
+  std::ofstream(future / "league.json") << newer.dump(2) << '\n';
+  auto fo = run_options(future);
+  fo.resume = true;
+  auto refused = league::run(spec, fo);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error(), Contains("unknown seed_scheme \"keyed-v9\""));
+  CHECK_FALSE(league::spec_from_json(newer).ok());
+}
+
+// ---- work distribution: a deal is one unit of work -------------------------------------------
+
+TEST_CASE("the legs of one deal never run at the same time, whatever the concurrency", "[league]") {
+  const auto dir = fresh_dir("legs");
+  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}},
+                      4, 2);
+  auto result = league::run(spec, run_options(dir));
+  REQUIRE(result.ok());
+  // The times come back from the journal, as a later audit would read them.
+  auto journal = league::read_journal(dir / "results.jsonl");
+  REQUIRE(journal.ok());
+  REQUIRE(journal->size() == 24);
+  std::map<std::uint64_t, std::map<int, const league::MatchRecord*>> by_deal;
+  for (const auto& r : *journal) {
+    CHECK(r.start_unix_ms > 0);
+    CHECK(r.end_unix_ms >= r.start_unix_ms);
+    by_deal[r.deal][r.leg] = &r;
+  }
+  REQUIRE(by_deal.size() == 12);
+  for (const auto& [deal, legs] : by_deal) {
+    REQUIRE(legs.size() == 2);
+    // One worker plays them in order: leg 1 starts after leg 0 ended.
+    CHECK(legs.at(1)->start_unix_ms >= legs.at(0)->end_unix_ms);
+  }
+  // And the league did run matches side by side (of different deals), so the check above means something.
+  int overlapping = 0;
+  for (const auto& a : *journal) {
+    for (const auto& b : *journal) {
+      if (a.deal < b.deal && a.start_unix_ms < b.end_unix_ms && b.start_unix_ms < a.end_unix_ms) ++overlapping;
+    }
+  }
+  CHECK(overlapping > 0);
+}
+
+TEST_CASE("a half-played deal resumes its missing legs; re-run commands reproduce their matches", "[league]") {
+  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
+  const auto whole_dir = fresh_dir("half-whole");
+  auto whole = league::run(spec, run_options(whole_dir));
+  REQUIRE(whole.ok());
+  REQUIRE(whole->records.size() == 4);
+  // Keep leg 0 of deal 0 and leg 1 of deal 1 only, as if both deals were cut in the middle.
+  const auto half_dir = fresh_dir("half");
+  fs::create_directories(half_dir);
+  fs::copy_file(whole_dir / "league.json", half_dir / "league.json");
+  {
+    std::ofstream j(half_dir / "results.jsonl");
+    for (std::size_t i : {0U, 3U}) j << league::to_json(whole->records[i]).dump() << '\n';
+  }
+  auto o = run_options(half_dir);
+  o.resume = true;
+  std::vector<std::uint64_t> played;
+  o.on_match = [&](const league::MatchRecord& r, std::uint64_t, std::uint64_t) { played.push_back(r.index); };
+  auto resumed = league::run(spec, o);
+  REQUIRE(resumed.ok());
+  std::sort(played.begin(), played.end());
+  CHECK(played == std::vector<std::uint64_t>{1, 2});
+  CHECK(essence(resumed->records) == essence(whole->records));
+
+  // The command printed for a match re-runs it alone: same seed, same scores.
+  const auto& r = whole->records[1];
+  auto c = testing::run(fmt::format("{} --sandbox none --out {} 2>/dev/null", r.rerun, (half_dir / "rerun").string()));
+  REQUIRE(c.exit_code == 0);
+  const json replayed = json::parse(c.out);
+  CHECK(replayed.at("seed") == r.seed);
+  REQUIRE(replayed.at("scores").size() == 2);
+  for (std::size_t s = 0; s < 2; ++s) CHECK(replayed.at("scores").at(s).get<double>() == r.seats[s].score);
 }

@@ -498,3 +498,46 @@ TEST_CASE("show --color auto colours a terminal unless NO_COLOR is set", "[rende
   CHECK_THAT(on_terminal("env -u NO_COLOR"), Contains("\x1b["));
   CHECK_THAT(on_terminal("env NO_COLOR=1"), !Contains("\x1b["));
 }
+
+TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes", "[render][show][terminal]") {
+  // ESC [2J, the C1 CSI U+009B, a right-to-left override and a bell, in every field a bot fills.
+  const std::string evil = "evil\x1b[2J\xc2\x9b\xe2\x80\xae\x07";
+  const std::string shown = "evil\\x1b[2J\\u009b\\u202e\\x07";
+  replay::Replay r = testing::random_replay("stellar", 2, 21);
+  REQUIRE(r.footer);
+  r.header.bots[0].name = evil;
+  for (auto& s : r.steps) s.debug = "note " + evil;  // (a replay holds valid UTF-8 only: JSON)
+  r.footer->end = "fault";
+  r.footer->result = {{"fault",
+                       {{"seat", 0}, {"kind", "illegal"}, {"request_id", 3}, {"message", "illegal action " + evil}, {"raw", evil}}},
+                      {"ranks", {2, 1}}};
+  const fs::path path = testing::out_path("evil.jsonl");
+  testing::write_replay(r, path);
+  const std::string last = std::to_string(r.steps.size());
+  for (const std::vector<std::string>& args : {std::vector<std::string>{path.string(), "--step", "1", "--color", "never"},
+                                               std::vector<std::string>{path.string(), "--step", last, "--color", "always"},
+                                               std::vector<std::string>{path.string(), "--step", "2", "--seat", "0"}}) {
+    auto c = testing::show(args);
+    INFO(c.out << c.err);
+    REQUIRE(c.exit_code == 0);
+    // No byte of the attack reaches the terminal raw; the colours of --color always are the
+    // only escape sequences, and each is a complete SGR.
+    std::string plain = c.out + c.err;
+    for (std::size_t at = plain.find("\x1b["); at != std::string::npos; at = plain.find("\x1b[", at)) {
+      const std::size_t end = plain.find('m', at);
+      REQUIRE(end != std::string::npos);
+      CHECK(plain.find_first_not_of("0123456789;", at + 2) == end);
+      plain.erase(at, end - at + 1);
+    }
+    CHECK(plain.find('\x1b') == std::string::npos);
+    CHECK(plain.find('\x9b') == std::string::npos);
+    CHECK(plain.find("\xe2\x80\xae") == std::string::npos);
+    CHECK(plain.find('\x07') == std::string::npos);
+    CHECK_THAT(plain, Contains("seat 0 (evil\\x1b[2J\\u009b..."));  // names are cut at 20 bytes, never inside an escape
+    if (std::find(args.begin(), args.end(), "--seat") == args.end()) CHECK_THAT(plain, Contains("bot's note: note " + shown));
+  }
+  auto end = testing::show({path.string(), "--step", last, "--color", "never"});
+  CHECK_THAT(end.out, Contains("forfeits: illegal at request 3"));
+  CHECK_THAT(end.out, Contains("message: illegal action " + shown));
+  CHECK_THAT(end.out, Contains("offending bytes: " + shown));
+}

@@ -1,0 +1,175 @@
+// Uids of their own for bots (as root), and what makes a uid safe to give to the next bot: no
+// process of it left, no file of it in the shared temporary folders. A guardian process purges
+// the uids a referee holds when that referee dies, SIGKILL included.
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "referee/bots/sandbox_detail.hpp"
+
+namespace arena::bots::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uid_t kUidBase = 61000;
+constexpr uid_t kUidCount = 2000;
+// Shared places where a bot of tier basic can leave files behind (strict has its own).
+constexpr const char* kSharedTemp[] = {"/tmp", "/var/tmp", "/dev/shm"};
+
+// The guardian's end of the pipe: the referee writes "+<uid>", "-<uid>", "+cg <path>",
+// "-cg <path>" lines; end of file means the referee is gone.
+int g_guardian = -1;
+std::mutex g_guardian_mu;
+
+void tell_guardian(const std::string& line) {
+  std::lock_guard lock(g_guardian_mu);
+  if (g_guardian < 0) return;
+  const std::string text = line + "\n";
+  (void)!::write(g_guardian, text.data(), text.size());
+}
+
+[[noreturn]] void guardian_main(int from_referee) {
+  ::prctl(PR_SET_NAME, "arena-guardian");
+  ::prctl(PR_SET_PDEATHSIG, 0);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU}) ::signal(sig, SIG_IGN);
+  std::map<std::string, int> held;  // "+61003" / "+cg /sys/..." -> count
+  std::string pending;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(from_referee, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    pending.append(buf, static_cast<std::size_t>(n));
+    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1)) {
+      const std::string line = pending.substr(0, nl);
+      if (line.size() < 2) continue;
+      const std::string key = line.substr(1);
+      if (line[0] == '+') ++held[key];
+      if (line[0] == '-' && --held[key] <= 0) held.erase(key);
+    }
+  }
+  // The referee is gone: nothing of its bots may outlive it.
+  for (const auto& [key, count] : held) {
+    if (key.rfind("cg ", 0) == 0) kill_cgroup(key.substr(3));
+  }
+  for (const auto& [key, count] : held) {
+    if (key.rfind("cg ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)));
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
+void kill_cgroup(const std::string& path) {
+  write_file((path + "/cgroup.freeze").c_str(), "0");
+  write_file((path + "/cgroup.kill").c_str(), "1");
+  for (int i = 0; i < 500 && read_text(path + "/cgroup.events").find("populated 0") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ::rmdir(path.c_str());
+}
+
+void start_guardian() {
+  if (::geteuid() != 0) return;  // without a uid per bot there is nothing of this kind to purge
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return;
+  // Twice forked and in a session of its own: not the referee's child (a subreaper would get it
+  // back and sweep it), and not hit by a signal to the referee's process group.
+  const pid_t first = ::fork();
+  if (first == 0) {
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);
+    ::close(pipe_fds[1]);
+    for (int fd = 3; fd < 1024; ++fd) {
+      if (fd != pipe_fds[0]) ::close(fd);
+    }
+    const int null = ::open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      ::dup2(null, 0), ::dup2(null, 1), ::dup2(null, 2);
+      if (null > 2) ::close(null);
+    }
+    guardian_main(pipe_fds[0]);
+  }
+  ::close(pipe_fds[0]);
+  if (first < 0) {
+    ::close(pipe_fds[1]);
+    return;
+  }
+  int status = 0;
+  wait_child(first, status);
+  g_guardian = pipe_fds[1];
+}
+
+void guard(const std::string& key, bool held) { tell_guardian((held ? "+" : "-") + key); }
+
+Result<std::pair<uid_t, int>> claim_uid() {
+  fs::path dir = "/run/stellar-arena";
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) dir = fs::temp_directory_path() / "stellar-arena-uids";
+  ::mkdir(dir.c_str(), 0700);
+  for (uid_t u = kUidBase; u < kUidBase + kUidCount; ++u) {
+    passwd pw{};
+    passwd* found = nullptr;
+    char buf[1024];
+    if (::getpwuid_r(u, &pw, buf, sizeof buf, &found) == 0 && found != nullptr) continue;
+    const fs::path lock = dir / fmt::format("uid-{}.lock", u);
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return fail(fmt::format("cannot create the uid lock {}: {}", lock.string(), errno_text(errno)));
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      // Whatever a bot of an earlier referee (one killed with SIGKILL) left is gone before reuse.
+      purge_uid(u);
+      guard(std::to_string(u), true);
+      return std::make_pair(u, fd);
+    }
+    ::close(fd);
+  }
+  return fail(fmt::format("all {} sandbox uids ({}-{}) are in use", kUidCount, kUidBase, kUidBase + kUidCount - 1));
+}
+
+void release_uid(uid_t uid, int lock_fd) {
+  purge_uid(uid);
+  guard(std::to_string(uid), false);
+  ::close(lock_fd);
+}
+
+void purge_uid(uid_t uid) {
+  // Every process of the uid, wherever it went (setsid, double fork, a namespace of its own):
+  // a child that takes the uid and signals everything it may signal until nothing is left.
+  run_in_child([uid](int fd) {
+    if (drop_uid(uid, uid) != nullptr) child_fails(fd, "cannot switch to the bot's uid");
+    for (int round = 0; round < 1000; ++round) {
+      if (::kill(-1, SIGKILL) != 0 && errno == ESRCH) ::_exit(0);
+      ::usleep(1000);
+    }
+    errno = EBUSY;
+    child_fails(fd, "processes of the bot's uid keep appearing");
+  });
+  for (const char* place : kSharedTemp) {
+    DIR* d = ::opendir(place);
+    if (d == nullptr) continue;
+    while (const dirent* e = ::readdir(d)) {
+      if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0'))) continue;
+      struct stat st {};
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid) continue;
+      std::error_code ec;
+      fs::remove_all(fs::path(place) / e->d_name, ec);
+    }
+    ::closedir(d);
+  }
+}
+
+}  // namespace arena::bots::detail

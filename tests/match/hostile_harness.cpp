@@ -1,0 +1,145 @@
+#include "tests/match/hostile_harness.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "referee/replay/replay.hpp"
+#include "tests/match/harness.hpp"
+
+namespace arena::testing {
+
+using bots::Tier;
+
+namespace {
+
+// Copies of built programs where every uid can run them. As root the sandbox runs each bot as a
+// uid of its own, which cannot reach a build folder inside a private one (a clone in a 0700
+// `mktemp -d` folder, a home directory): an explicit tier would refuse to start the bot.
+struct FixtureDir {
+  std::string path = "/tmp/arena-fixtures-XXXXXX";
+  FixtureDir() {
+    REQUIRE(::mkdtemp(path.data()) != nullptr);
+    namespace p = std::filesystem;
+    p::permissions(path, p::perms::owner_all | p::perms::group_read | p::perms::group_exec | p::perms::others_read |
+                             p::perms::others_exec);
+  }
+  ~FixtureDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+std::string reachable(const std::string& built) {
+  static const FixtureDir dir;
+  const std::string copy = dir.path + "/" + std::filesystem::path(built).filename().string();
+  if (!std::filesystem::exists(copy)) std::filesystem::copy_file(built, copy);
+  return copy;
+}
+
+std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args); }
+std::string reachable_random_bot() { return reachable(ARENA_RANDOM_BOT); }
+
+// The tiers to test: those this machine offers; the others are reported once.
+std::vector<Tier> tiers() {
+  std::vector<Tier> out;
+  for (Tier t : {Tier::none, Tier::basic, Tier::strict}) {
+    auto p = bots::resolve_policy(t, {}, false);
+    if (p) {
+      out.push_back(t);
+    } else {
+      static std::map<Tier, bool> said;
+      if (!said[t]) WARN(fmt::format("tier {} skipped on this machine: {}", bots::tier_name(t), p.error()));
+      said[t] = true;
+    }
+  }
+  return out;
+}
+
+bots::SandboxPolicy policy(Tier tier) {
+  bots::SandboxLimits l;
+  l.processes = 64;
+  l.address_space_mb = 768;
+  l.file_size_mb = 16;
+  l.cpu_seconds = 60;
+  auto p = bots::resolve_policy(tier, l, false);
+  REQUIRE(p.ok());
+  return *p;
+}
+
+std::map<std::string, std::string> parse_hostile(const std::string& text) {
+  std::istringstream in(text);
+  std::map<std::string, std::string> kv;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("HOSTILE ", 0) != 0) continue;
+    std::istringstream words(line);
+    std::string w;
+    words >> w >> kv["mode"];
+    while (words >> w) {
+      const auto eq = w.find('=');
+      if (eq != std::string::npos) kv[w.substr(0, eq)] = w.substr(eq + 1);
+    }
+  }
+  return kv;
+}
+
+std::map<std::string, std::string> hostile_report(const match::MatchResult& m, int seat) {
+  std::ifstream in(m.seats[static_cast<std::size_t>(seat)].stderr_log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_hostile(text.str());
+}
+
+std::vector<int> processes_named(const std::string& comm) {
+  std::vector<int> out;
+  DIR* d = ::opendir("/proc");
+  while (const dirent* e = d ? ::readdir(d) : nullptr) {
+    const int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    std::ifstream in(fmt::format("/proc/{}/comm", pid));
+    std::string name;
+    if (!std::getline(in, name) || name != comm) continue;
+    std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') continue;  // dead, not yet reaped
+    out.push_back(pid);
+  }
+  if (d) ::closedir(d);
+  return out;
+}
+
+// hostile_bot in seat 0 against random_bot; checks what every tier promises whatever the attack:
+// the match ends, nothing is charged to the opponent, nothing is left running, the replay
+// verifies, the header says which sandbox was in force.
+Played play_hostile(Tier tier, const std::string& attack, const std::string& stem, const std::function<void(match::Options&)>& adjust) {
+  Played out;
+  out.options = testing::options({hostile_bot(attack), reachable_random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
+  out.options.sandbox = policy(tier);
+  out.options.limits.decision_ms = 3000;
+  out.options.limits.init_ms = 10000;
+  if (adjust) adjust(out.options);
+  auto r = match::play(out.options);
+  REQUIRE(r.ok());
+  out.result = std::move(r).value();
+  out.hostile = hostile_report(out.result, 0);
+  INFO(out.result.result.dump(2));
+  if (out.result.fault) CHECK(out.result.fault->seat == 0);
+  CHECK(testing::leftover_processes(out.options).empty());
+  auto replay = replay::read(out.result.replay);
+  REQUIRE(replay.ok());
+  CHECK(replay::verify(*replay).ok);
+  CHECK(replay->header.extra.at("sandbox").at("tier") == bots::tier_name(tier));
+  return out;
+}
+
+}  // namespace arena::testing
