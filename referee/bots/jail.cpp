@@ -198,15 +198,17 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
 
 Jail::~Jail() {
   close_trees(root_);
+  bool tree_dead = namespaces_;  // the namespace took everything with it
   if (!cgroup_.empty()) {
     kill_tree();
-    wait_cgroup_empty(1000);
+    tree_dead = wait_cgroup_empty(1000) || tree_dead;
     ::rmdir(cgroup_.c_str());
     guard("cg " + cgroup_.string(), false);
   }
   std::error_code ec;
   if (!work_dir_.empty()) fs::remove_all(work_dir_, ec);
-  if (uid_lock_fd_ >= 0) release_uid(uid_, uid_lock_fd_);  // nothing of the uid is left, then it is free
+  // Nothing of the uid is left (what escaped the group is killed here), then it is free.
+  if (uid_lock_fd_ >= 0) release_uid(uid_, uid_lock_fd_, tree_dead);
 }
 
 bool Jail::memory_by_cgroup() const { return !cgroup_.empty() && sandbox_support().cgroup_memory; }

@@ -62,9 +62,11 @@ ProcessResources& resources();
 // uid_slots.cpp. A uid no other bot uses now and no account owns, purged of whatever an earlier
 // bot of it left; held by a lock file across referees: (uid, lock descriptor).
 Result<std::pair<uid_t, int>> claim_uid();
-void release_uid(uid_t uid, int lock_fd);  // purges it, then frees it
-// Kills every process of `uid` and removes its files from /tmp, /var/tmp and /dev/shm.
-void purge_uid(uid_t uid);
+// Purges it, then frees it. `tree_dead`: the bot's cgroup or namespace is known to be empty.
+void release_uid(uid_t uid, int lock_fd, bool tree_dead);
+// Kills every process of `uid` (only checks there is none when `tree_dead`) and removes its
+// files from /tmp, /var/tmp and /dev/shm.
+void purge_uid(uid_t uid, bool tree_dead);
 // Kills a cgroup's tree and removes the folder.
 void kill_cgroup(const std::string& path);
 // The guardian (as root): a process of its own that purges the uids and kills the cgroups this

@@ -68,7 +68,7 @@ void tell_guardian(const std::string& line) {
     if (key.rfind("cg ", 0) == 0) kill_cgroup(key.substr(3));
   }
   for (const auto& [key, count] : held) {
-    if (key.rfind("cg ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)));
+    if (key.rfind("cg ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)), false);
   }
   ::_exit(0);
 }
@@ -131,7 +131,7 @@ Result<std::pair<uid_t, int>> claim_uid() {
     if (fd < 0) return fail(fmt::format("cannot create the uid lock {}: {}", lock.string(), errno_text(errno)));
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
       // Whatever a bot of an earlier referee (one killed with SIGKILL) left is gone before reuse.
-      purge_uid(u);
+      purge_uid(u, true);
       guard(std::to_string(u), true);
       return std::make_pair(u, fd);
     }
@@ -140,24 +140,46 @@ Result<std::pair<uid_t, int>> claim_uid() {
   return fail(fmt::format("all {} sandbox uids ({}-{}) are in use", kUidCount, kUidBase, kUidBase + kUidCount - 1));
 }
 
-void release_uid(uid_t uid, int lock_fd) {
-  purge_uid(uid);
+void release_uid(uid_t uid, int lock_fd, bool tree_dead) {
+  purge_uid(uid, tree_dead);
   guard(std::to_string(uid), false);
   ::close(lock_fd);
 }
 
-void purge_uid(uid_t uid) {
+// Is any process (not a zombie) running as `uid`? Cheap: a stat per /proc entry; only a match
+// costs a read of its state.
+bool uid_has_processes(uid_t uid) {
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return false;
+  bool found = false;
+  while (const dirent* e = ::readdir(proc)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(proc), e->d_name, &st, 0) != 0 || st.st_uid != uid) continue;
+    const std::string stat = read_text(fmt::format("/proc/{}/stat", e->d_name));
+    const auto close = stat.rfind(')');
+    if (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z') continue;
+    found = true;
+    break;
+  }
+  ::closedir(proc);
+  return found;
+}
+
+void purge_uid(uid_t uid, bool tree_dead) {
   // Every process of the uid, wherever it went (setsid, double fork, a namespace of its own):
-  // a child that takes the uid and signals everything it may signal until nothing is left.
-  run_in_child([uid](int fd) {
-    if (drop_uid(uid, uid) != nullptr) child_fails(fd, "cannot switch to the bot's uid");
-    for (int round = 0; round < 1000; ++round) {
-      if (::kill(-1, SIGKILL) != 0 && errno == ESRCH) ::_exit(0);
-      ::usleep(1000);
-    }
-    errno = EBUSY;
-    child_fails(fd, "processes of the bot's uid keep appearing");
-  });
+  // a child that takes the uid signals everything it may signal, until none is left. (kill(-1)
+  // itself says nothing: it succeeds whenever any other process exists.) When the bot's tree is
+  // known to be dead (its cgroup or its namespace ended) only the check is needed.
+  const bool clean = tree_dead && !uid_has_processes(uid);
+  for (int round = 0; !clean && round < 200; ++round) {
+    run_in_child([uid](int fd) {
+      if (drop_uid(uid, uid) != nullptr) child_fails(fd, "cannot switch to the bot's uid");
+      ::kill(-1, SIGKILL);
+    });
+    if (!uid_has_processes(uid)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   for (const char* place : kSharedTemp) {
     DIR* d = ::opendir(place);
     if (d == nullptr) continue;
