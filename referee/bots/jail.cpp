@@ -38,12 +38,24 @@ Result<fs::path> work_root() {
   std::lock_guard lock(r.mu);
   if (!r.work_root.empty()) return r.work_root;
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = fmt::format("{}/stellar-arena-{}-XXXXXX", tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", ::getpid());
+  const fs::path parent = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  // Those of referees that died without removing theirs (SIGKILL; as root the guardian does it).
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("stellar-arena-", 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + 14, nullptr, 10);
+    struct stat st {};
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (::lstat(entry.path().c_str(), &st) == 0 && st.st_uid == ::geteuid()) fs::remove_all(entry.path(), ec);
+  }
+  std::string pattern = (parent / fmt::format("stellar-arena-{}-XXXXXX", ::getpid())).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    return fail(fmt::format("cannot create the bots' private directories under {}: {}", fs::path(pattern).parent_path().string(), errno_text(errno)));
+    return fail(fmt::format("cannot create the bots' private directories under {}: {}", parent.string(), errno_text(errno)));
   }
   ::chmod(pattern.c_str(), 0711);
   r.work_root = pattern;
+  guard("wr " + r.work_root.string(), true);
   return r.work_root;
 }
 

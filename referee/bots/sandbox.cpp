@@ -440,7 +440,10 @@ std::string describe(const SandboxPolicy& policy) {
                                 l.address_space_mb == 0 ? std::string("unlimited") : fmt::format("{} MiB", l.address_space_mb),
                                 l.file_size_mb, l.open_files, nproc ? fmt::format(", {} processes", l.processes) : std::string()));
     parts.push_back(l.network ? "seccomp deny list (network allowed)" : "seccomp deny list (no sockets but local ones)");
-    if (policy.tier == Tier::basic) parts.push_back("no SysV IPC or message queues; private working directory");
+    if (policy.tier == Tier::basic) {
+      parts.push_back("no SysV IPC, message queues or listening sockets; private working directory (the file system and other "
+                      "processes are not hidden: use strict)");
+    }
     parts.push_back(s.root && s.cgroup_memory ? fmt::format("memory of the tree {} MiB (cgroup)", l.memory_mb)
                                               : fmt::format("memory of the tree {} MiB (sampled every 10 ms)", l.memory_mb));
     if (s.root) parts.push_back("a uid of its own per bot, purged before and after");

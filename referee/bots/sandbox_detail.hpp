@@ -70,7 +70,8 @@ void purge_uid(uid_t uid, bool tree_dead);
 // Kills a cgroup's tree and removes the folder.
 void kill_cgroup(const std::string& path);
 // The guardian (as root): a process of its own that purges the uids and kills the cgroups this
-// referee holds if the referee dies with them held. `key` is a uid, or "cg <path>".
+// referee holds if the referee dies with them held. `key` is a uid, "cg <cgroup folder>" or
+// "wr <the bots' private folders>".
 void start_guardian();
 void guard(const std::string& key, bool held);
 std::vector<pid_t> children_of(pid_t pid);

@@ -31,8 +31,8 @@ constexpr uid_t kUidCount = 2000;
 // Shared places where a bot of tier basic can leave files behind (strict has its own).
 constexpr const char* kSharedTemp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
-// The guardian's end of the pipe: the referee writes "+<uid>", "-<uid>", "+cg <path>",
-// "-cg <path>" lines; end of file means the referee is gone.
+// The guardian's end of the pipe: the referee writes "+<key>" and "-<key>" lines, a key being a
+// uid, "cg <cgroup folder>" or "wr <private folders' root>"; end of file: the referee is gone.
 int g_guardian = -1;
 std::mutex g_guardian_mu;
 
@@ -68,7 +68,11 @@ void tell_guardian(const std::string& line) {
     if (key.rfind("cg ", 0) == 0) kill_cgroup(key.substr(3));
   }
   for (const auto& [key, count] : held) {
-    if (key.rfind("cg ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)), false);
+    if (key.rfind("cg ", 0) != 0 && key.rfind("wr ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)), false);
+  }
+  for (const auto& [key, count] : held) {
+    std::error_code ec;
+    if (key.rfind("wr ", 0) == 0) fs::remove_all(key.substr(3), ec);  // the bots' private folders
   }
   ::_exit(0);
 }
