@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
-          libcli11-dev catch2 libfmt-dev libseccomp-dev pkgconf)
+          libcli11-dev catch2 libfmt-dev libseccomp-dev libsodium-dev pkgconf)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -89,7 +89,9 @@ void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
   c->add_option("--processes", a.limits.processes, fmt::format("Processes and threads per bot (default {})", d.processes))
       ->check(within(bounds::kProcesses));
   c->add_flag("--allow-network", a.limits.network, "Let bots open network sockets");
-  c->add_flag("--freeze-idle", a.freeze_idle, "Stop each bot while it is not its turn (fair timing on a busy machine)");
+  c->add_flag("--freeze-idle,!--no-freeze-idle", a.freeze_idle,
+              "Stop each bot while it is not its turn, so it cannot use the others' time (default on; "
+              "--no-freeze-idle lets it run, its idle CPU only recorded)");
 }
 
 Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& a, std::size_t bot_count) {

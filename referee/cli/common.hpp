@@ -52,7 +52,7 @@ struct SandboxArgs {
   std::string tier;  // empty: the strictest the machine supports
   bots::SandboxLimits limits;
   std::vector<std::uint64_t> address_space_mb;  // one value for every bot, or one per --bot
-  bool freeze_idle = false;
+  bool freeze_idle = true;  // fair timing by default (docs/league.md); --no-freeze-idle turns it off
 };
 void add_sandbox_options(CLI::App* command, SandboxArgs& args);
 // The policy in force; an error names the flag (a tier this machine cannot give, a wrong count).

@@ -142,7 +142,11 @@ Result<LeagueSpec> spec_from_json(const json& j) {
       if (!st) return fail(st.error());
     }
     if (j.contains("duplicate")) s.duplicate = j.at("duplicate").get<bool>();
-    if (j.contains("seed")) s.seed = j.at("seed").get<std::uint64_t>();
+    if (j.contains("seed")) {  // a whole number 0..2^64-1: -1 or 1.5 is refused, not wrapped or cut
+      std::uint64_t seed = 0;
+      if (auto st = read_whole(j, "league", "seed", bounds::kSeed, seed); !st) return fail(st.error());
+      s.seed = seed;
+    }
     if (j.contains("seed_scheme")) {
       auto scheme = parse_seed_scheme(j.at("seed_scheme").get<std::string>());
       if (!scheme) return fail(fmt::format("league: {}", scheme.error()));

@@ -1,6 +1,7 @@
 // Leagues with real bot processes: exact standings and fault counts, resume after an interruption
 // equals an uninterrupted run, concurrency does not change results, SPRT stops early, and the
-// `referee league` command as a user runs it.
+// `referee league` command as a user runs it. Seeds: drawn from the OS unless given, keyed per
+// deal, legacy leagues resume with their old seeds; the legs of a deal never overlap in time.
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +13,7 @@
 
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
+#include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
 
 using namespace arena;
@@ -420,4 +422,49 @@ TEST_CASE("a half-played deal resumes its missing legs; re-run commands reproduc
   CHECK(replayed.at("seed") == r.seed);
   REQUIRE(replayed.at("scores").size() == 2);
   for (std::size_t s = 0; s < 2; ++s) CHECK(replayed.at("scores").at(s).get<double>() == r.seats[s].score);
+}
+
+TEST_CASE("referee league without --seed prints and records its seed; bots are frozen while idle by default", "[league][cli]") {
+  const auto dir = fresh_dir("cli-seed");
+  const std::string referee = ARENA_REFEREE;
+  const std::string bots = fmt::format("--bot {} --bot {} --name g --name r --sandbox none", testing::greedy_bot(), testing::random_bot());
+  auto c = testing::run(fmt::format("{} league {} --out {} 2>&1", referee, bots, (dir / "a").string()));
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  const json file = read_json_file(dir / "a" / "league.json");
+  const auto seed = file.at("seed").get<std::uint64_t>();
+  CHECK(file.at("seed_scheme") == "keyed-v1");
+  CHECK_THAT(c.out, Contains(fmt::format("league seed {} (keyed-v1", seed)) && Contains(fmt::format("--seed {}", seed)));
+  const json standings = read_json_file(dir / "a" / "standings.json");
+  CHECK(standings.at("league").at("seed") == seed);
+  // The printed seed plays the same league again.
+  auto again = testing::run(fmt::format("{} league {} --seed {} --out {} 2>&1", referee, bots, seed, (dir / "b").string()));
+  REQUIRE(again.exit_code == 0);
+  auto first = league::read_journal(dir / "a" / "results.jsonl");
+  auto second = league::read_journal(dir / "b" / "results.jsonl");
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  const auto by_index = [](const league::MatchRecord& x, const league::MatchRecord& y) { return x.index < y.index; };
+  std::sort(first->begin(), first->end(), by_index);
+  std::sort(second->begin(), second->end(), by_index);
+  CHECK(essence(*first) == essence(*second));
+  // Frozen while idle is the default; --no-freeze-idle turns it off, --freeze-idle is still accepted.
+  auto freeze_of = [&](const std::string& flag, const std::string& name) {
+    const auto out = dir / name;
+    const auto r = testing::run(fmt::format("{} league {} {} --out {} 2>&1", referee, bots, flag, out.string()));
+    INFO(r.out);
+    REQUIRE(r.exit_code == 0);
+    auto replay = replay::read(out / "replays" / "m000000.jsonl");
+    REQUIRE(replay.ok());
+    return replay->header.extra.at("sandbox").at("freeze_idle").get<bool>();
+  };
+  CHECK(freeze_of("", "default"));
+  CHECK(freeze_of("--freeze-idle", "on"));
+  CHECK_FALSE(freeze_of("--no-freeze-idle", "off"));
+  const auto play = testing::run(fmt::format("{} play --bot {} --bot {} --sandbox none --no-freeze-idle --seed 3 --out {} 2>/dev/null",
+                                             referee, testing::greedy_bot(), testing::random_bot(), (dir / "play").string()));
+  REQUIRE(play.exit_code == 0);
+  auto replay = replay::read(json::parse(play.out).at("replay").get<std::string>());
+  REQUIRE(replay.ok());
+  CHECK(replay->header.extra.at("sandbox").at("freeze_idle") == false);
 }
