@@ -69,6 +69,9 @@ const char* finish_child(const ChildPlan& p) noexcept {
   // Every other descriptor closes at exec (Boost's exec-error pipe must stay open until then).
   ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
   if (!p.cwd.empty() && ::chdir(p.cwd.c_str()) != 0) return "chdir to the working directory";
+  if (p.open_files > 0) {
+    if (const char* step = set_limit(RLIMIT_NOFILE, p.open_files, p.open_files)) return step;
+  }
   if (p.seccomp != nullptr) {
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return "no_new_privs";
     if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, p.seccomp) != 0) return "installing the seccomp filter";

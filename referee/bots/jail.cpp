@@ -265,7 +265,8 @@ void Jail::plan(ChildPlan& p) const {
   p.root = root_;
   p.limits = true;
   p.cpu_seconds = l.cpu_seconds;
-  p.rlimits = {{RLIMIT_FSIZE, l.file_size_mb << 20}, {RLIMIT_NOFILE, l.open_files}};
+  p.rlimits = {{RLIMIT_FSIZE, l.file_size_mb << 20}};
+  p.open_files = l.open_files;
   if (l.address_space_mb > 0) p.rlimits.emplace_back(RLIMIT_AS, l.address_space_mb << 20);
   // RLIMIT_NPROC counts every process of the real uid: meaningful only for a uid of the bot's
   // own or inside its own user namespace.

@@ -161,6 +161,8 @@ struct ChildPlan {
   std::vector<std::pair<int, std::uint64_t>> rlimits;  // resource, value (soft = hard)
   std::uint64_t cpu_seconds = 0;
   std::uint64_t nproc = 0;  // 0: not set (it would count the referee's own uid)
+  std::uint64_t open_files = 0;  // RLIMIT_NOFILE, set in the bot only (the helpers inherit the
+                                 // referee's high descriptor numbers); 0: not set
   const void* seccomp = nullptr;  // a struct sock_fprog*, installed with no_new_privs
 };
 

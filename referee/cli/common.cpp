@@ -84,6 +84,9 @@ void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
       ->check(within(bounds::kMemoryMb));
   c->add_option("--file-size-mb", a.limits.file_size_mb, fmt::format("Largest file a bot may write, MiB (default {})", d.file_size_mb))
       ->check(within(bounds::kFileSizeMb));
+  c->add_option("--scratch-mb", a.limits.scratch_mb,
+                fmt::format("Strict tier: MiB of private /tmp, /var/tmp, /dev/shm and home together (default {})", d.scratch_mb))
+      ->check(within(bounds::kScratchMb));
   c->add_option("--open-files", a.limits.open_files, fmt::format("Open descriptors per bot process (default {})", d.open_files))
       ->check(within(bounds::kOpenFiles));
   c->add_option("--processes", a.limits.processes, fmt::format("Processes and threads per bot (default {})", d.processes))

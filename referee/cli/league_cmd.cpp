@@ -137,7 +137,8 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")->check(within(bounds::kConcurrency));
   l->add_option("--seed", a.seed,
                 "League seed (default: drawn from the OS, recorded in league.json and printed); "
-                "deal seeds derive from it through a keyed hash");
+                "deal seeds derive from it through a keyed hash")
+      ->check(within(bounds::kSeed));
   l->add_option("--init-ms", a.init_ms, "Time from start to ready")->check(within(bounds::kInitMs));
   l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(within(bounds::kDecisionMs));
   l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(within(bounds::kTimeBankMs));

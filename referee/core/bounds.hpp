@@ -47,6 +47,7 @@ inline constexpr Range<std::uint64_t> kCpuSeconds{1, 604'800};  // a week
 inline constexpr Range<std::uint64_t> kAddressSpaceMb{0, 1 << 20, "0 = unlimited"};  // up to 1 TiB
 inline constexpr Range<std::uint64_t> kMemoryMb{1, 1 << 20};
 inline constexpr Range<std::uint64_t> kFileSizeMb{1, 1 << 20};
+inline constexpr Range<std::uint64_t> kScratchMb{1, 1 << 16};
 inline constexpr Range<std::uint64_t> kOpenFiles{16, 1 << 20};
 inline constexpr Range<std::uint64_t> kProcesses{1, 1 << 20};
 

@@ -523,6 +523,7 @@ class Runner {
     o.time_scale = spec_.time_scale;
     o.replay_path = replay_of(m.index);
     o.log_dir = o_.out / "logs";
+    o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
     o.log_stem = stem_of(m.index);
     o.working_dir = o_.working_dir.empty() ? fs::current_path() : o_.working_dir;
     o.env = o_.env;
