@@ -44,7 +44,8 @@
 //       grandchild names itself T (prctl PR_SET_NAME, at most 15 bytes), ignores SIGTERM and
 //       SIGHUP, keeps the bot's pipes and sleeps (S seconds, default 600: a safety cap for a tier
 //       that cannot contain it; a test looks for T in /proc/*/comm right after the match). The
-//       child exits at once; the bot plays on.
+//       child exits at once; the bot plays on once the grandchild has its name (so a bot frozen
+//       right after its answer still shows the tag).
 //       tag=<T> setsid=<ok|errno> fork=<ok|errno> pid=<the escaped process, as the bot sees it>
 //   ptrace  PTRACE_SEIZE of its parent (getppid(); 0, reported "none", when the parent lies
 //       outside the bot's PID namespace; in the referee's strict tier it is that namespace's
@@ -437,8 +438,8 @@ void escape(const Options& o) {
     if (::setsid() < 0) out.setsid_errno = errno;
     const pid_t escaped = ::fork();
     if (escaped == 0) {
-      ::close(channel[1]);
       ::prctl(PR_SET_NAME, o.tag.c_str(), 0, 0, 0);
+      ::close(channel[1]);  // named: the bot may answer (and be frozen) now
       ::signal(SIGTERM, SIG_IGN);
       ::signal(SIGHUP, SIG_IGN);
       const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(o.lifetime_s);
@@ -464,6 +465,12 @@ void escape(const Options& o) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
+  }
+  // End of file once the escaped grandchild has its name too (it holds the pipe until then).
+  for (char drain = 0;;) {
+    const ssize_t n = ::read(channel[0], &drain, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
   }
   ::close(channel[0]);
   ::waitpid(child, nullptr, 0);
