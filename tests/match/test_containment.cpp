@@ -209,7 +209,8 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
                          "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': m['legal'][0]}), flush=True)\n"
                          "    else:\n"
                          "        break\n";
-  auto o = testing::options({hostile_bot("busy-idle"), "python3 " + slow}, 7, "hostile-freeze");
+  // Run from the fixtures folder: the test output folder is the referee's (0700), which a bot's uid cannot read.
+  auto o = testing::options({hostile_bot("busy-idle"), "python3 " + testing::reachable(slow)}, 7, "hostile-freeze");
   o.sandbox = frozen;
   auto r = match::play(o);
   REQUIRE(r.ok());
