@@ -11,7 +11,6 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <regex>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -27,6 +26,27 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
+
+// stellar-<8 digits>-<6 digits>[-<n>].jsonl: the time, no seed. (No std::regex: GCC 12 warns
+// about its own headers in the sanitizer build.)
+bool default_replay_name(const std::string& name) {
+  auto digits = [&](std::size_t from, std::size_t count) {
+    if (from + count > name.size()) return false;
+    for (std::size_t i = from; i < from + count; ++i) {
+      if (name[i] < '0' || name[i] > '9') return false;
+    }
+    return true;
+  };
+  if (name.rfind("stellar-", 0) != 0 || !digits(8, 8) || name.size() < 23 || name[16] != '-' || !digits(17, 6)) return false;
+  std::string rest = name.substr(23);
+  if (!rest.empty() && rest[0] == '-') {
+    std::size_t n = 1;
+    while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
+    if (n == 1) return false;
+    rest = rest.substr(n);
+  }
+  return rest == ".jsonl";
+}
 
 std::string referee() { return ARENA_REFEREE; }
 
@@ -92,7 +112,7 @@ TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the uma
                                                     shared_dir.string()));
     REQUIRE(d.exit_code == 0);
     const std::string replay = json::parse(d.out).at("replay");
-    CHECK(std::regex_match(fs::path(replay).filename().string(), std::regex(R"(stellar-\d{8}-\d{6}(-\d+)?\.jsonl)")));
+    CHECK(default_replay_name(fs::path(replay).filename().string()));
     CHECK(mode_of(shared_dir) == 0755);
     check_modes(shared_dir, 0600, 0700, 3);
   }
