@@ -56,7 +56,7 @@ constexpr int kSixZero = 6;     // the number of a 6/0 card
 constexpr int kSlots = 12;
 constexpr int kRowSlots = 5;
 
-// The telescope (rules.md A1): slot i's neighbours as a bit set (bit j = slot j+1), and its
+// The telescope (docs/games/stellar.md): slot i's neighbours as a bit set (bit j = slot j+1), and its
 // section: 0 = top (1-5), 1 = middle (6-8), 2 = bottom (9-12).
 constexpr unsigned bits2(int a, int b) { return (1u << (a - 1)) | (1u << (b - 1)); }
 constexpr unsigned kNeighbours[kSlots] = {

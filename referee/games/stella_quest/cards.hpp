@@ -1,5 +1,5 @@
 #pragma once
-// Stella Quest's 54 cards (rules.md B1), one table: 48 emotion cards (blue, green, red, yellow x
+// Stella Quest's 54 cards (docs/games/stella_quest.md), one table: 48 emotion cards (blue, green, red, yellow x
 // two copies of 1-6; jewels 1-2: 3, 3-4: 2, 5-6: 1) and 6 break cards. A card's id is its index
 // in the table: emotion id = colour*12 + (number-1)*2 + copy, breaks 48-53. Sorting by id sorts by
 // colour, then number.

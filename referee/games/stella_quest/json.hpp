@@ -1,6 +1,6 @@
 #pragma once
 // Stella Quest at the JSON boundary: config, action, outcome, state (full, with the Rng: for
-// tests and tools, never sent to a bot) and the per-seat view (rules.md B8.7).
+// tests and tools, never sent to a bot) and the per-seat view (docs/games/stella_quest.md).
 //
 // Cards are named by face ("Blue 6", "Break"); seats are 0-based; the Dummy is "dummy".
 

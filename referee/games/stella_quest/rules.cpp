@@ -46,7 +46,7 @@ void draw_into_hand(State& s, int seat, int n) {
 
 namespace {
 
-// rules.md B5: as many cards as lit tokens, 2 with a single lit token.
+// docs/games/stella_quest.md: as many cards as lit tokens, 2 with a single lit token.
 void refill(State& s, int seat) {
   const int tokens = s.players[idx(seat)].tokens;
   draw_into_hand(s, seat, tokens == 1 ? 2 : tokens);
@@ -58,7 +58,7 @@ void begin_turn(State& s) {
   while (s.phase == Phase::play) {
     const std::int8_t seat = trick_seat(s, static_cast<int>(s.trick.size()));
     if (seat == kDummy) {
-      // rules.md B7: the Dummy plays the top deck card, whatever the follow rule says.
+      // docs/games/stella_quest.md: the Dummy plays the top deck card, whatever the follow rule says.
       CardId c = 0;
       if (!draw_card(s, c)) {
         end_game(s, End::exhausted, kNone);
@@ -184,7 +184,7 @@ void apply(State& s, const Action& a) {
       assert(it != hand.end());
       s.trick.push_back(Play{static_cast<std::int8_t>(seat), *it});
       hand.erase(it);
-      // rules.md B5 REC: the refill follows the emptying card at once, with the tokens lit now.
+      // docs/games/stella_quest.md REC: the refill follows the emptying card at once, with the tokens lit now.
       if (hand.empty()) {
         const int tokens = s.players[idx(seat)].tokens;
         detail::draw_into_hand(s, seat, tokens == 1 ? 2 : tokens);

@@ -1,5 +1,5 @@
 #pragma once
-// Stella Quest, for 2-4 players (rules.md part B; rulebook 001). 2 players add the Dummy.
+// Stella Quest, for 2-4 players (docs/games/stella_quest.md; rulebook 001). 2 players add the Dummy.
 //
 // Setup: the 54 cards are shuffled, 5 dealt to each player, one flipped to start the discard
 // pile; everyone has 5 lit tokens, nobody holds the Black Star marker, a random seat leads.
@@ -132,7 +132,7 @@ std::int8_t trick_seat(const State& s, int position);
 Colour leading_colour(const std::vector<Play>& trick);
 // The trump colour set by a top discard card (Colour::none for a break).
 inline Colour trump_colour(CardId top) { return colour_of(top); }
-// The index in `trick` of the winning card (rules.md B3.3), or -1 if every card is a break.
+// The index in `trick` of the winning card (docs/games/stella_quest.md), or -1 if every card is a break.
 int trick_winner(const std::vector<Play>& trick, CardId top_discard);
 // Whether the card at `index` is a Super Trump (second copy of its face in the play area).
 bool is_super_trump(const std::vector<Play>& trick, CardId top_discard, int index);
@@ -157,7 +157,7 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-// Points as in rules.md B6 for every seat; valid at any time (the game need not be over).
+// Points as in docs/games/stella_quest.md for every seat; valid at any time (the game need not be over).
 Outcome score(const State& s);
 // Numbers 1-6 present in a collection, as a bit set (bit n = number n).
 unsigned collected_numbers(const std::vector<CardId>& collection);

@@ -1,4 +1,4 @@
-// The trick: play order, winner (rules.md B3), what follows it (B4, B7) and the scoring (B6).
+// The trick: play order, winner (docs/games/stella_quest.md), what follows it (B4, B7) and the scoring (B6).
 
 #include <algorithm>
 #include <cassert>
@@ -16,7 +16,7 @@ int trick_size(const State& s) { return s.seats == 2 ? 3 : s.seats; }
 
 std::int8_t trick_seat(const State& s, int position) {
   if (s.seats == 2) {
-    // rules.md B7: leader, Dummy, the other player.
+    // docs/games/stella_quest.md: leader, Dummy, the other player.
     if (position == 0) return s.leader;
     if (position == 1) return kDummy;
     return static_cast<std::int8_t>(1 - s.leader);
@@ -33,7 +33,7 @@ Colour leading_colour(const std::vector<Play>& trick) {
 
 bool is_super_trump(const std::vector<Play>& trick, CardId top_discard, int index) {
   const CardId c = trick[idx(index)].card;
-  if (is_break(c)) return false;  // rules.md B8.4: a break is never a Super Trump
+  if (is_break(c)) return false;  // docs/games/stella_quest.md: a break is never a Super Trump
   if (face_of(top_discard) == face_of(c)) return true;
   for (int j = 0; j < index; ++j) {
     if (face_of(trick[idx(j)].card) == face_of(c)) return true;
@@ -121,7 +121,7 @@ void resolve_trick(State& s) {
   const int w = trick_winner(s.trick, s.discard.back());
   ++s.tricks;
   if (w < 0) {
-    // rules.md B3.4: no winner, the marker stays; its holder leads, or (REC) the same leader.
+    // docs/games/stella_quest.md: no winner, the marker stays; its holder leads, or (REC) the same leader.
     discard_trick(s, -1);
     if (s.marker >= 0) s.leader = s.marker;
     next_trick(s);
@@ -129,7 +129,7 @@ void resolve_trick(State& s) {
   }
   const std::int8_t seat = s.trick[idx(w)].seat;
   if (seat == kDummy) {
-    // rules.md B7: the trick is void; the Dummy's card on top unless a break was played.
+    // docs/games/stella_quest.md: the trick is void; the Dummy's card on top unless a break was played.
     const int b = first_break(s.trick);
     discard_trick(s, b >= 0 ? b : w);
     s.marker = kDummy;

@@ -13,11 +13,11 @@ constexpr std::array<std::string_view, 6> kTypeNames = {"planet", "moon",       
                                                         "cloud",  "black_hole", "satellite"};
 constexpr std::array<std::string_view, 6> kTypeLabels = {"Planet", "Moon",       "Asteroid",
                                                          "Cloud",  "Black Hole", "Satellite"};
-// Planets carry a name in solar order (cosmetic, rules.md A2).
+// Planets carry a name in solar order (cosmetic, docs/games/stellar.md).
 constexpr std::array<std::string_view, 7> kPlanetNames = {"",        "Mercury", "Venus", "Mars",
                                                           "Jupiter", "Saturn",  "Planet"};
 
-// Stars by number, identical for every type (rules.md A2, inferred list): 1->3 2->2 3->2 4->1
+// Stars by number, identical for every type (docs/games/stellar.md, inferred list): 1->3 2->2 3->2 4->1
 // 5->1 6/0->0.
 constexpr std::array<std::uint8_t, 7> kStarsByNumber = {0, 3, 2, 2, 1, 1, 0};
 

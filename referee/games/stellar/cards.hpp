@@ -1,6 +1,6 @@
 #pragma once
 // Stellar's cards: five celestial types plus satellites (which have no type). The standard
-// 60-card deck of rules.md A2 is one table here (kStandardDeck in cards.cpp), so a user who owns
+// 60-card deck of docs/games/stellar.md is one table here (kStandardDeck in cards.cpp), so a user who owns
 // the physical cards can correct it in one place, or pass their own list in the game config.
 
 #include <cstdint>
@@ -37,7 +37,7 @@ std::string_view type_name(CardType type);  // "planet", "black_hole", ...
 std::string_view type_label(CardType type);  // "Planet", "Black Hole", ...
 Result<CardType> parse_type(std::string_view name);
 
-// The 60 cards of rules.md A2, in a fixed order (that order is the card id).
+// The 60 cards of docs/games/stellar.md, in a fixed order (that order is the card id).
 const Deck& standard_deck();
 
 // A deck list from JSON (an array of {"type","number","stars","starter","name"?}), validated:

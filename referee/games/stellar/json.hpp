@@ -1,6 +1,6 @@
 #pragma once
 // Stellar at the JSON boundary: config, action, state (full, with the Rng: for tests and tools,
-// never sent to a bot) and the per-seat view (what one seat may see, rules.md S4).
+// never sent to a bot) and the per-seat view (what one seat may see, docs/games/stellar.md).
 //
 // Slots are numbered as in the rulebook: row 1-5, telescope 1-12.
 

@@ -296,7 +296,7 @@ void apply(State& s, const Action& a) {
       const std::int16_t taken = std::exchange(s.row[idx(a.slot)], kNone);
       insert_sorted(p.hand, static_cast<CardId>(taken));
       // A satellite taken in Step 1 offers the opponent a refresh at the start of its next turn,
-      // if it has one (rules.md S2).
+      // if it has one (docs/games/stellar.md).
       s.refresh_pending = card(s, taken).satellite() && s.turn + 1 < kTurns;
       s.phase = Phase::play;
       return;

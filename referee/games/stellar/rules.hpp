@@ -1,5 +1,5 @@
 #pragma once
-// Stellar, for 2 players (rules.md part A; rulebooks 000, 002, 003).
+// Stellar, for 2 players (docs/games/stellar.md; the English and French rulebooks and a summary).
 //
 // Setup: the five ◆ starters are shuffled and two dealt to each player; each player chooses, in
 // secret, which of its two goes face up to telescope slot 1 (the other goes to its notebook).
@@ -35,7 +35,7 @@ inline constexpr int kTurns = kRounds * kSeats;
 inline constexpr int kRowSlots = 5;
 inline constexpr std::int16_t kNone = -1;  // no card / no choice yet
 
-// rules.md S1: which row slot Step 3 uses after a face-down Step 2 card.
+// docs/games/stellar.md: which row slot Step 3 uses after a face-down Step 2 card.
 enum class FacedownStep3 : std::uint8_t { three, printed };
 
 struct Config {
@@ -60,7 +60,7 @@ struct Slot {
   std::int16_t card = kNone;
   bool face_up = false;
   // A face-down card whose face both players saw: it came from the row or the top of the deck in
-  // Step 3 (rules.md S3/S4). Only face-down cards played from hand keep their face secret.
+  // Step 3 (docs/games/stellar.md). Only face-down cards played from hand keep their face secret.
   bool seen = false;
   bool empty() const { return card == kNone; }
   bool operator==(const Slot&) const = default;

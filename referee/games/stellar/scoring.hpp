@@ -1,5 +1,5 @@
 #pragma once
-// Stellar scoring (rules.md A4), with a full breakdown per player:
+// Stellar scoring (docs/games/stellar.md), with a full breakdown per player:
 //  1. per type: stars on face-up telescope cards x the longest run of consecutive distinct
 //     numbers in that type's notebook stack;
 //  2. per section (top 1-5, middle 6-8, bottom 9-12): the strictly higher sum of numbers scores 10

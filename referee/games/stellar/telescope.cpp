@@ -43,7 +43,7 @@ constexpr std::array<std::uint16_t, kTelescopeSlots> build_neighbours() {
 
 constexpr auto kNeighbours = build_neighbours();
 
-// The graph of rules.md A1, spelled out, so a change of geometry cannot go unnoticed.
+// The graph of docs/games/stellar.md, spelled out, so a change of geometry cannot go unnoticed.
 constexpr std::uint16_t bits(std::initializer_list<int> slots) {
   std::uint16_t b = 0;
   for (int s : slots) b = static_cast<std::uint16_t>(b | (1u << (s - 1)));

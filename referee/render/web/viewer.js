@@ -30,7 +30,7 @@
     planet: 'Planet', moon: 'Moon', asteroid: 'Asteroid', cloud: 'Cloud',
     black_hole: 'Black Hole', satellite: 'Satellite'
   };
-  // Telescope slots 1-12 as (x in half cards, row): the centred pyramid of rules.md A1.
+  // Telescope slots 1-12 as (x in half cards, row): the centred pyramid of docs/games/stellar.md.
   var SLOT_XY = [[1, 0], [0, 1], [2, 1], [0, 2], [2, 2], [-1, 3], [1, 3], [3, 3], [-2, 4], [0, 4], [2, 4], [4, 4]];
   var STAR = '\u2605';
   var DIAMOND = '\u25c6';

@@ -1,5 +1,5 @@
 // Stella Quest through the type-erased interface: the shared conformance runner for 2, 3 and 4
-// seats, the views (rules.md B8.7) and the pinned determinism signatures.
+// seats, the views (docs/games/stella_quest.md) and the pinned determinism signatures.
 
 #include <catch2/catch.hpp>
 

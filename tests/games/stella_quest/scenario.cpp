@@ -1,4 +1,4 @@
-// The worked examples of rules.md B9 (Q1-Q10), played with named cards. Three players as in the
+// The worked examples of docs/games/stella_quest.md (Q1-Q10), played with named cards. Three players as in the
 // rulebook: Remi (seat 0), Charlie (seat 1), Marlene (seat 2); Remi leads.
 
 #include <catch2/catch.hpp>

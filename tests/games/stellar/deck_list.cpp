@@ -1,4 +1,4 @@
-// The deck (rules.md A2): the standard 60-card table, and custom deck lists in the game config,
+// The deck (docs/games/stellar.md): the standard 60-card table, and custom deck lists in the game config,
 // which are refused with a message naming the problem.
 
 #include <algorithm>
@@ -35,7 +35,7 @@ std::string refusal(const json& list) {
 
 }  // namespace
 
-TEST_CASE("The standard deck: 11 cards per type and 5 satellites, as rules.md A2 proposes",
+TEST_CASE("The standard deck: 11 cards per type and 5 satellites, as docs/games/stellar.md proposes",
           "[stellar][A2]") {
   const Deck& deck = standard_deck();
   REQUIRE(deck.size() == 60);

@@ -1,4 +1,4 @@
-// Scoring (rules.md A4): stars x multiplier per type, section majorities, diversity, draws.
+// Scoring (docs/games/stellar.md): stars x multiplier per type, section majorities, diversity, draws.
 
 #include <algorithm>
 #include <map>

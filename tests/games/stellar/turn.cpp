@@ -1,4 +1,4 @@
-// Setup, the turn and the end of the game (rules.md A1, A3, A5), with named cards.
+// Setup, the turn and the end of the game (docs/games/stellar.md, A3, A5), with named cards.
 
 #include <algorithm>
 
@@ -375,7 +375,7 @@ TEST_CASE("S4: a card played face down from hand shows its face to its owner onl
   CHECK(mine["face"] == "down");
   CHECK(mine["card"]["id"] == jupiter);
   CHECK(theirs == nlohmann::json{{"face", "down"}});
-  // What is public: the row slot Step 3 took (slot 3 for a face-down card, rules.md S1).
+  // What is public: the row slot Step 3 took (slot 3 for a face-down card, docs/games/stellar.md).
   CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
 }
 
