@@ -92,13 +92,21 @@ key_t key_of(const std::string& tag) {
   return static_cast<key_t>(h & 0x7fffffff);
 }
 
-sockaddr_un abstract_address(const std::string& tag, socklen_t& len) {
+// The abstract unix socket "hostile-<tag>": listened on (and kept open while the bot lives), or
+// connected to. Returns what happened: "ok" / "connected", or the errno's name.
+std::string abstract_socket(const std::string& tag, bool listen_on_it) {
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (sock < 0) return errno_name(errno);
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
   const std::string name = "hostile-" + tag;
   std::memcpy(a.sun_path + 1, name.data(), name.size());
-  len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-  return a;
+  const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  const auto* addr = reinterpret_cast<const sockaddr*>(&a);
+  if (listen_on_it) return ::bind(sock, addr, len) == 0 && ::listen(sock, 4) == 0 ? "ok" : errno_name(errno);
+  const std::string result = ::connect(sock, addr, len) == 0 ? "connected" : errno_name(errno);
+  ::close(sock);
+  return result;
 }
 
 std::vector<std::string> scratch_places() {
@@ -185,13 +193,7 @@ void scratch(const Options& o) {
   }
   const int shm = ::shmget(key_of(o.tag), 1 << 20, IPC_CREAT | 0666);
   fields += " sysv=" + (shm >= 0 ? std::string("ok") : errno_name(errno));
-  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  socklen_t len = 0;
-  const sockaddr_un addr = abstract_address(o.tag, len);
-  std::string abstract = sock < 0 ? errno_name(errno) : "ok";
-  if (sock >= 0 && ::bind(sock, reinterpret_cast<const sockaddr*>(&addr), len) != 0) abstract = errno_name(errno);
-  if (sock >= 0 && abstract == "ok" && ::listen(sock, 4) != 0) abstract = errno_name(errno);
-  fields += " abstract=" + abstract;  // the socket stays open while the bot lives
+  fields += " abstract=" + abstract_socket(o.tag, true);
   report(o, fields);
 }
 
@@ -206,13 +208,7 @@ void scratch_peek(const Options& o) {
   }
   const int shm = ::shmget(key_of(o.tag), 0, 0);
   fields += " sysv=" + (shm >= 0 ? std::string("seen") : errno_name(errno));
-  const int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  socklen_t len = 0;
-  const sockaddr_un addr = abstract_address(o.tag, len);
-  std::string connected = sock < 0 ? errno_name(errno) : "connected";
-  if (sock >= 0 && ::connect(sock, reinterpret_cast<const sockaddr*>(&addr), len) != 0) connected = errno_name(errno);
-  if (sock >= 0) ::close(sock);
-  fields += " abstract=" + connected;
+  fields += " abstract=" + abstract_socket(o.tag, false);
   report(o, fields);
 }
 

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "referee/bots/sandbox.hpp"
+#include "referee/league/league.hpp"
 #include "tests/match/harness.hpp"
 #include "tests/match/hostile_harness.hpp"
 
@@ -29,6 +30,7 @@ extern char** environ;
 using namespace arena;
 using bots::Tier;
 using testing::hostile_bot;
+using league::shell_quote;
 using testing::tiers;
 
 namespace fs = std::filesystem;
@@ -49,12 +51,6 @@ fs::path out_dir(const std::string& name) {
   const fs::path dir = fs::path(ARENA_TEST_OUT) / fmt::format("isolation-{}-{}", name, ::getpid());
   fs::remove_all(dir);
   return dir;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 // The tiers that claim to stop an attack: basic and strict as root (a uid per bot), strict only
