@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -15,20 +16,29 @@ using nlohmann::json;
 
 std::string timestamp() { return utc_now("%Y%m%d-%H%M%S"); }
 
-Result<json> read_config(const std::string& text) {
-  if (text.empty()) return json(nullptr);
+Result<json> read_json_arg(const std::string& text, std::string_view option) {
+  if (text.empty() || text == "-") return json(nullptr);
   std::string body = text;
-  if (text[0] == '@') {
-    std::ifstream in(text.substr(1));
-    if (!in) return fail(fmt::format("cannot read the config file {}", text.substr(1)));
+  std::error_code ec;
+  // @FILE, or the path of a file that exists; else the text itself is the JSON.
+  const std::string path = text[0] == '@' ? text.substr(1) : std::filesystem::is_regular_file(text, ec) ? text : std::string();
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) return fail(fmt::format("{}: cannot read the file {}: {}", option, path, std::strerror(errno)));
     std::stringstream ss;
     ss << in.rdbuf();
     body = ss.str();
   }
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded()) return fail(fmt::format("--config is not valid JSON: {}", text.size() > 80 ? text.substr(0, 80) + "..." : text));
-  return j;
+  try {
+    return json::parse(body);
+  } catch (const json::parse_error& e) {
+    if (!path.empty()) return fail(fmt::format("{}: the file {} is not valid JSON (parse error at byte {})", option, path, e.byte));
+    return fail(fmt::format("{} is not valid JSON (parse error at byte {}): {}", option, e.byte,
+                            text.size() > 80 ? text.substr(0, 80) + "..." : text));
+  }
 }
+
+Result<json> read_config(const std::string& text) { return read_json_arg(text, "--config"); }
 
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir, const std::vector<std::string>& extra) {
   const char* path = std::getenv("PATH");

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -30,7 +31,10 @@ enum Exit : int {
 std::string timestamp();
 
 // --config takes JSON text or @FILE; empty text is null (the game's defaults).
-Result<nlohmann::json> read_config(const std::string& text);
+// A JSON argument: inline JSON text, @FILE, or the path of an existing file; "" or "-" = null.
+// An error names `option` and, for a file, the file and the byte where parsing failed.
+Result<nlohmann::json> read_json_arg(const std::string& text, std::string_view option);
+Result<nlohmann::json> read_config(const std::string& text);  // read_json_arg(text, "--config")
 
 // A bot's whole environment: PATH (the referee's), LANG, HOME (= working_dir), the Python
 // settings, then `extra` ("KEY=VALUE"). Nothing else is inherited; the match adds ARENA_SEAT.

@@ -85,8 +85,20 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     if (!a.names.empty() && a.names.size() != a.bots.size()) {
       return fail(fmt::format("{} --name for {} --bot; give one per bot or none", a.names.size(), a.bots.size()));
     }
+    if (!a.seat_configs.empty() && a.seat_configs.size() != a.bots.size()) {
+      return fail(fmt::format("{} --seat-config for {} --bot; give one per bot (\"-\" for none) or none", a.seat_configs.size(),
+                              a.bots.size()));
+    }
     spec.bots.clear();
-    for (std::size_t i = 0; i < a.bots.size(); ++i) spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
+    for (std::size_t i = 0; i < a.bots.size(); ++i) {
+      spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
+      if (a.seat_configs.empty()) continue;
+      auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
+      if (!seat_config) return fail(fmt::format("bot {}: {}", i, seat_config.error()));
+      spec.bots.back().seat_config = std::move(seat_config).value();
+    }
+  } else if (!a.seat_configs.empty()) {
+    return fail(std::string("--seat-config goes with --bot (one per bot); in a league file, give each bot a \"seat_config\""));
   }
   if (given("--game")) spec.game = a.game;
   if (given("--config")) {
@@ -128,6 +140,8 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("file", a.file, "League file (JSON); flags override its values");
   l->add_option("--bot", a.bots, "A bot's command line (repeatable)");
   l->add_option("--name", a.names, "A name per --bot (default: from the command)");
+  l->add_option("--seat-config", a.seat_configs,
+                "A bot's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot, \"-\" for none");
   l->add_option("--game", a.game, "Game (default stellar)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
   l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");

@@ -17,6 +17,7 @@ struct LeagueArgs {
   std::string file;  // a league file (JSON); flags override its values
   std::vector<std::string> bots;
   std::vector<std::string> names;
+  std::vector<std::string> seat_configs;  // one per --bot: JSON, @FILE or a path; "-" = none
   std::string game;
   std::string config;
   std::string format;

@@ -27,6 +27,7 @@
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/core/rng.hpp"
+#include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
@@ -75,7 +76,7 @@ void print_summary(const match::MatchResult& m) {
     players += fmt::format("{} (seat {})", names[i].empty() ? "?" : names[i], i);
   }
   fmt::print(stderr, "{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
-  if (m.end == "finished") {
+  if (m.end == match::End::finished) {
     fmt::print(stderr, "{}", m.table);
     const auto scores = r.at("scores");
     std::string line;
@@ -85,7 +86,7 @@ void print_summary(const match::MatchResult& m) {
     const auto& winner = r.at("winner");
     fmt::print(stderr, "  finished after {} decisions: {} -> {}\n", m.decisions, line,
                winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
-  } else if (m.end == "fault") {
+  } else if (m.end == match::End::fault) {
     const auto& f = *m.fault;
     fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)], f.seat,
                match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
@@ -107,6 +108,7 @@ struct PlayArgs {
   std::string game = "stellar";
   std::vector<std::string> bots;
   std::vector<std::string> names;
+  std::vector<std::string> seat_configs;
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::string replay;
@@ -140,6 +142,20 @@ int run_play(const PlayArgs& a) {
     fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
     return kUsage;
   }
+  if (!a.seat_configs.empty() && a.seat_configs.size() != a.bots.size()) {
+    fmt::print(stderr, "referee play: {} --seat-config for {} --bot; give one per bot (\"-\" for none) or none\n",
+               a.seat_configs.size(), a.bots.size());
+    return kUsage;
+  }
+  std::vector<json> seat_configs;
+  for (std::size_t i = 0; i < a.seat_configs.size(); ++i) {
+    auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
+    if (!seat_config) {
+      fmt::print(stderr, "referee play: seat {}: {}\n", i, seat_config.error());
+      return kUsage;
+    }
+    seat_configs.push_back(std::move(seat_config).value());
+  }
   std::error_code ec;
   // Folders this run creates (0700): with --share-output they are opened after the match.
   std::vector<fs::path> created;
@@ -162,6 +178,7 @@ int run_play(const PlayArgs& a) {
   o.seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
     o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i], address_space_for(a.sandbox, i)});
+    if (!seat_configs.empty()) o.bots.back().seat_config = seat_configs[i];
   }
   o.sandbox = *sandbox;
   o.limits.init_ms = a.init_ms;
@@ -209,8 +226,8 @@ int run_play(const PlayArgs& a) {
       return kUsage;
     }
   }
-  if (result->end == "interrupted") return kInterrupted;
-  return result->end == "fault" ? kBotFault : kFinished;
+  if (result->end == match::End::interrupted) return kInterrupted;
+  return result->end == match::End::fault ? kBotFault : kFinished;
 }
 
 int run_games() {
@@ -218,7 +235,7 @@ int run_games() {
     const auto& info = g->info();
     const std::string seats = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
                                                                : fmt::format("{}-{}", info.min_seats, info.max_seats);
-    fmt::print("{:<14} {:<14} seats {}\n", info.name, info.title, seats);
+    fmt::print("{:<14} {:<14} seats {:<5} rules revision {}\n", info.name, info.title, seats, info.rules_revision);
   }
   return kFinished;
 }
@@ -251,7 +268,7 @@ int main(int argc, char** argv) {
     argv = arg_copy.data();
     CLI::App app{"Stellar Arena referee: plays matches between bot executables over line-delimited JSON."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "stellar-arena 0.1, protocol 1");
+    app.set_version_flag("--version", fmt::format("stellar-arena {}, protocol {}", referee_version(), protocol::kVersion));
 
     PlayArgs play;
     auto* p = app.add_subcommand("play", "Play one match between bot executables");
@@ -259,6 +276,9 @@ int main(int argc, char** argv) {
     // Not ->required(): an unknown flag should be reported before a missing --bot.
     p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order");
     p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
+    p->add_option("--seat-config", play.seat_configs,
+                  "A seat's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot in "
+                  "order, \"-\" for none");
     p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)")->check(within(bounds::kSeed));
     p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>.jsonl)");
     p->add_option("--out", play.out, "Folder for replays and bot stderr logs")->capture_default_str();

@@ -300,7 +300,7 @@ struct Tally {
 
 // The bot's result in one match, from its seat's point of view.
 std::string outcome_for(const match::MatchResult& m, int seat) {
-  if (m.end == "interrupted") return "interrupted";
+  if (m.end == match::End::interrupted) return "interrupted";
   if (m.fault) return m.fault->seat == seat ? "forfeit" : "win (opponent fault)";
   const json& r = m.result;
   const json winner = r.value("winner", json(nullptr));
@@ -334,7 +334,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   o.stop = &g_stop;
   auto m = match::play(o);
   if (!m) return fail(m.error());
-  if (m->end == "interrupted") t.interrupted = true;
+  if (m->end == match::End::interrupted) t.interrupted = true;
   t.written.push_back(m->replay);
   for (const auto& seat_report : m->seats) t.written.push_back(seat_report.stderr_log);
 
@@ -355,7 +355,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   } else {
     const auto v = replay::verify(*r);
     // An interrupted match has no footer to check; it is not the bot's doing.
-    const bool ok = v.ok || m->end == "interrupted";
+    const bool ok = v.ok || m->end == match::End::interrupted;
     if (ok) ++t.verified; else ++t.diverged;
     mj["verified"] = ok;
     mj["verify_message"] = v.message;

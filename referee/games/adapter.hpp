@@ -11,8 +11,22 @@
 //     // is_legal, view, outcome_json, scores, to_json, state_from_json, action_from_json,
 //     // describe, hash, redeal_unseen, check_invariants.
 //   };
+//
+// Optional, each found by its signature (the generic behaviour of game.cpp otherwise):
+//   using SeatConfig;  static Result<SeatConfig> seat_config_from_json(const json&);
+//   static json seat_config_to_json(const SeatConfig&);
+//   static Result<State> new_game(const Config&, const std::vector<SeatConfig>&, std::uint64_t, int);
+//       (a game with per-seat configuration; the vector has one entry per seat)
+//   static json card_table(const Config&, const std::vector<SeatConfig>&)   (or without the vector)
+//   static json whole_table(const std::vector<json>& views);
+//   static std::string draw_table(const json&, const draw::SeatNames&, const draw::Style&);
+//   static std::string describe_action(const json& before, const json& action);
+//   static std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames&,
+//                                   const draw::Style&);
+//   static WebModule web_module();
 
 #include <algorithm>
+#include <concepts>
 
 #include "referee/games/game.hpp"
 
@@ -79,6 +93,9 @@ class AdaptedState final : public GameState {
 };
 
 template <typename Traits>
+concept HasSeatConfig = requires { typename Traits::SeatConfig; };
+
+template <typename Traits>
 class GameAdapter final : public Game {
  public:
   GameAdapter() : info_(Traits::info()) {}
@@ -89,26 +106,116 @@ class GameAdapter final : public Game {
     if (!parsed) return fail(parsed.error());
     return Traits::config_to_json(*parsed);
   }
-  Result<std::unique_ptr<GameState>> new_game(const json& config, std::uint64_t seed,
-                                              int seats) const override {
+
+  Result<json> normalize_seat_config(const json& seat_config) const override {
+    if constexpr (HasSeatConfig<Traits>) {
+      if (seat_config.is_null()) return json(nullptr);
+      auto parsed = Traits::seat_config_from_json(seat_config);
+      if (!parsed) return fail(parsed.error());
+      return Traits::seat_config_to_json(*parsed);
+    } else {
+      if (seat_config.is_null()) return json(nullptr);
+      return fail(info_.name + " takes no per-seat configuration");
+    }
+  }
+
+  Result<std::unique_ptr<GameState>> new_game(const json& config, const std::vector<json>& seat_configs,
+                                              std::uint64_t seed, int seats) const override {
     if (seats < info_.min_seats || seats > info_.max_seats) {
-      return fail(info_.name + ": " + std::to_string(seats) + " seats, expected " +
-                  std::to_string(info_.min_seats) +
-                  (info_.min_seats == info_.max_seats ? "" : "-" + std::to_string(info_.max_seats)));
+      return fail(info_.name + ": " + std::to_string(seats) + " seats, expected " + seat_range());
+    }
+    if (!seat_configs.empty() && seat_configs.size() != static_cast<std::size_t>(seats)) {
+      return fail(info_.name + ": " + std::to_string(seat_configs.size()) + " seat configurations for " +
+                  std::to_string(seats) + " seats");
     }
     auto parsed = Traits::config_from_json(config);
     if (!parsed) return fail(parsed.error());
-    auto state = Traits::new_game(*parsed, seed, seats);
+    Result<typename Traits::State> state = fail(std::string());
+    if constexpr (HasSeatConfig<Traits>) {
+      auto per_seat = seat_configs_of(seat_configs, seats);
+      if (!per_seat) return fail(per_seat.error());
+      state = Traits::new_game(*parsed, *per_seat, seed, seats);
+    } else {
+      for (std::size_t s = 0; s < seat_configs.size(); ++s) {
+        if (!seat_configs[s].is_null()) {
+          return fail("seat " + std::to_string(s) + ": " + info_.name + " takes no per-seat configuration");
+        }
+      }
+      state = Traits::new_game(*parsed, seed, seats);
+    }
     if (!state) return fail(state.error());
     return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
   }
+  using Game::new_game;
+
   Result<std::unique_ptr<GameState>> state_from_json(const json& j) const override {
     auto state = Traits::state_from_json(j);
     if (!state) return fail(state.error());
     return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
   }
 
+  json card_table(const json& config, const std::vector<json>& seat_configs) const override {
+    if constexpr (requires { Traits::card_table(std::declval<const typename Traits::Config&>()); }) {
+      auto parsed = Traits::config_from_json(config);
+      return parsed ? Traits::card_table(*parsed) : json(nullptr);
+    } else if constexpr (HasSeatConfig<Traits>) {
+      if constexpr (requires { Traits::card_table(std::declval<const typename Traits::Config&>(),
+                                                  std::declval<const std::vector<typename Traits::SeatConfig>&>()); }) {
+        auto parsed = Traits::config_from_json(config);
+        auto per_seat = seat_configs_of(seat_configs, static_cast<int>(std::max<std::size_t>(seat_configs.size(), info_.min_seats)));
+        if (!parsed || !per_seat) return nullptr;
+        return Traits::card_table(*parsed, *per_seat);
+      } else {
+        return Game::card_table(config, seat_configs);
+      }
+    } else {
+      return Game::card_table(config, seat_configs);
+    }
+  }
+  json whole_table(const std::vector<json>& views) const override {
+    if constexpr (requires { Traits::whole_table(views); }) return Traits::whole_table(views);
+    else return Game::whole_table(views);
+  }
+  std::string draw_table(const json& table, const draw::SeatNames& names, const draw::Style& style) const override {
+    if constexpr (requires { Traits::draw_table(table, names, style); }) return Traits::draw_table(table, names, style);
+    else return Game::draw_table(table, names, style);
+  }
+  std::string describe_action(const json& before, const json& action) const override {
+    if constexpr (requires { Traits::describe_action(before, action); }) return Traits::describe_action(before, action);
+    else return Game::describe_action(before, action);
+  }
+  std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames& names,
+                           const draw::Style& style) const override {
+    if constexpr (requires { Traits::draw_outcome(outcome, cards, names, style); }) {
+      return Traits::draw_outcome(outcome, cards, names, style);
+    } else {
+      return Game::draw_outcome(outcome, cards, names, style);
+    }
+  }
+  WebModule web_module() const override {
+    if constexpr (requires { Traits::web_module(); }) return Traits::web_module();
+    else return Game::web_module();
+  }
+
  private:
+  std::string seat_range() const {
+    return std::to_string(info_.min_seats) +
+           (info_.min_seats == info_.max_seats ? "" : "-" + std::to_string(info_.max_seats));
+  }
+
+  // One parsed seat configuration per seat (defaults where none is given); an error names the seat.
+  template <typename T = Traits>
+  Result<std::vector<typename T::SeatConfig>> seat_configs_of(const std::vector<json>& given, int seats) const {
+    std::vector<typename T::SeatConfig> out(static_cast<std::size_t>(seats));
+    for (std::size_t s = 0; s < given.size() && s < out.size(); ++s) {
+      if (given[s].is_null()) continue;
+      auto parsed = T::seat_config_from_json(given[s]);
+      if (!parsed) return fail("seat " + std::to_string(s) + ": " + parsed.error());
+      out[s] = std::move(parsed).value();
+    }
+    return out;
+  }
+
   GameInfo info_;
 };
 

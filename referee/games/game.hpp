@@ -1,8 +1,11 @@
 #pragma once
-// The game interface the match, replay and league layers use: a type-erased game with JSON at
-// the boundary. A game is written as free functions over plain values in its own namespace
-// (stellar::new_game, legal_actions, apply, view, ...); GameAdapter (adapter.hpp) wraps such a
-// namespace into these two classes, so every game plugs in the same way.
+// The game interface every other layer uses: a type-erased game with JSON at the boundary. A game
+// is a folder, referee/games/<game>/: its rules written as free functions over plain values in
+// its own namespace (stellar::new_game, legal_actions, apply, view, ...), its drawing for people
+// (terminal.cpp, web/viewer.js, web/viewer.css) and its CMakeLists.txt. GameAdapter (adapter.hpp)
+// wraps such a namespace into these two classes, and registry.cpp lists the games: match, replay,
+// league, render and the CLI reach a game only through here and never name one
+// (docs/adding-a-game.md).
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +17,7 @@
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/games/draw.hpp"
 
 namespace arena::games {
 
@@ -55,6 +59,17 @@ struct GameInfo {
   std::string title;    // for people
   int min_seats = 2;
   int max_seats = 2;
+  // Which rules a replay was played under. It moves with every change that makes an old replay
+  // re-simulate differently (a rules fix, a new shuffle); `verify` refuses another revision.
+  int rules_revision = 1;
+};
+
+// A game's page module for the web viewer (games/<game>/web/, embedded at build time): a script
+// that registers the game's drawing with the viewer, and its style sheet. Empty: the viewer draws
+// the game with its generic drawing of views and actions.
+struct WebModule {
+  std::string script;
+  std::string style;
 };
 
 class Game {
@@ -63,13 +78,49 @@ class Game {
   virtual const GameInfo& info() const = 0;
   // Validates a config (null = defaults) and returns it in canonical form.
   virtual Result<json> normalize_config(const json& config) const = 0;
-  virtual Result<std::unique_ptr<GameState>> new_game(const json& config, std::uint64_t seed,
-                                                      int seats) const = 0;
+  // Validates one seat's own configuration (e.g. its deck list; null = none) and returns it in
+  // canonical form. A game without per-seat configuration refuses anything but null.
+  virtual Result<json> normalize_seat_config(const json& seat_config) const = 0;
+  // A new game. `seat_configs` holds one entry per seat (null = none) or is empty (none at all);
+  // an error about a seat's configuration starts with "seat N: ".
+  virtual Result<std::unique_ptr<GameState>> new_game(const json& config, const std::vector<json>& seat_configs,
+                                                      std::uint64_t seed, int seats) const = 0;
+  Result<std::unique_ptr<GameState>> new_game(const json& config, std::uint64_t seed, int seats) const {
+    return new_game(config, {}, seed, seats);
+  }
   virtual Result<std::unique_ptr<GameState>> state_from_json(const json& state) const = 0;
+
+  // ---- Drawing for people. Each has a generic default (game.cpp), so a game without a drawing
+  // is shown, never refused and never drawn as another game.
+
+  // Every card of a match by id, for drawings that name cards by id (null: the game has none).
+  virtual json card_table(const json& config, const std::vector<json>& seat_configs) const;
+  // The whole table made of every seat's view at one moment (one per seat, in seat order), in
+  // the game's view format, so that draw_table() can draw it; the default is
+  // {"views": [view, ...]}. A merge of views can never show more than the seats saw together.
+  virtual json whole_table(const std::vector<json>& views) const;
+  // The table as text. `table` is a seat's own view, or whole_table()'s merge; a seat's drawing
+  // is made from its view alone, so it can never show more than that view holds.
+  virtual std::string draw_table(const json& table, const draw::SeatNames& names, const draw::Style& style) const;
+  // An action in words, from the acting seat's own view just before it ("takes Moon 3 from row
+  // slot 2").
+  virtual std::string describe_action(const json& before, const json& action) const;
+  // The outcome (scores, winner, breakdown per seat) as text; `cards` is card_table()'s.
+  virtual std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames& names,
+                                   const draw::Style& style) const;
+  // The web viewer's module for this game.
+  virtual WebModule web_module() const;
 };
 
-// Every game the referee knows, in a fixed order.
+// The whole table of games whose views carry a "players" array (one entry per seat, a seat's own
+// entry complete in its own view): each seat's entry from its own view, the rest from seat 0's,
+// "seat" null. For GameAdapter traits that share this convention.
+json merge_player_views(const std::vector<json>& views);
+
+// Every game the referee knows, in a fixed order (registry.cpp).
 const std::vector<const Game*>& all_games();
 const Game* find_game(const std::string& name);
+// "stellar, stella_quest": the names, for messages.
+std::string game_names();
 
 }  // namespace arena::games

@@ -117,7 +117,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
           s.bots.push_back({"", b.get<std::string>()});
           continue;
         }
-        if (auto st = only_keys(b, {"name", "command", "address_space_mb"}, "league bot"); !st) return fail(st.error());
+        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st) return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
         BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
         if (b.contains("address_space_mb")) {
@@ -125,6 +125,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
           if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st) return fail(st.error());
           entry.address_space_mb = mb;
         }
+        entry.seat_config = b.value("seat_config", json(nullptr));
         s.bots.push_back(std::move(entry));
       }
     }
@@ -190,6 +191,7 @@ json to_json(const LeagueSpec& s) {
   for (const BotEntry& b : s.bots) {
     json entry = {{"name", b.name}, {"command", b.command}};
     if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
+    if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
     bots.push_back(std::move(entry));
   }
   json j = {{"game", s.game},
@@ -237,6 +239,11 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
       for (int n = 2; names.count(b.name) > 0; ++n) b.name = fmt::format("{}-{}", base, n);
     }
     if (!names.insert(b.name).second) return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
+  }
+  for (BotEntry& b : s.bots) {
+    auto seat_config = game->normalize_seat_config(b.seat_config);
+    if (!seat_config) return fail(fmt::format("bot {}: seat_config: {}", b.name, seat_config.error()));
+    b.seat_config = std::move(seat_config).value();
   }
   // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
   for (const BotEntry& b : s.bots) {
@@ -517,6 +524,7 @@ class Runner {
     for (int b : m.seat_bots) {
       const BotEntry& bot = spec_.bots[static_cast<std::size_t>(b)];
       o.bots.push_back({bot.command, bot.name, bot.address_space_mb});
+      o.bots.back().seat_config = bot.seat_config;  // a bot's deck moves with it when seats rotate
     }
     o.sandbox = o_.sandbox;
     o.limits = spec_.limits;
@@ -539,7 +547,7 @@ class Runner {
       interrupted_ = true;
       return std::nullopt;
     }
-    if (result->end == "interrupted") {
+    if (result->end == match::End::interrupted) {
       interrupted_ = true;
       fs::remove(o.replay_path, ec);
       return std::nullopt;
@@ -574,7 +582,11 @@ class Runner {
   std::string rerun_command(const match::Options& o) const {
     std::string cmd = fmt::format("{} play --game {} --seed {}", shell_quote(o_.referee), o.game, o.seed);
     if (!o.config.is_null() && !o.config.empty()) cmd += " --config " + shell_quote(o.config.dump());
-    for (const match::BotSpec& b : o.bots) cmd += fmt::format(" --bot {} --name {}", shell_quote(b.command), shell_quote(b.name));
+    const bool seat_configs = std::any_of(o.bots.begin(), o.bots.end(), [](const match::BotSpec& b) { return !b.seat_config.is_null(); });
+    for (const match::BotSpec& b : o.bots) {
+      cmd += fmt::format(" --bot {} --name {}", shell_quote(b.command), shell_quote(b.name));
+      if (seat_configs) cmd += " --seat-config " + (b.seat_config.is_null() ? std::string("-") : shell_quote(b.seat_config.dump()));
+    }
     cmd += fmt::format(" --init-ms {} --decision-ms {}", spec_.limits.init_ms, spec_.limits.decision_ms);
     if (spec_.limits.time_bank_ms > 0) cmd += fmt::format(" --time-bank-ms {}", spec_.limits.time_bank_ms);
     if (spec_.time_scale != 1.0) cmd += fmt::format(" --time-scale {}", spec_.time_scale);

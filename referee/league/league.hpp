@@ -35,6 +35,7 @@ struct BotEntry {
   std::string name;
   std::string command;
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's for this bot
+  json seat_config;  // the bot's own game configuration (e.g. its deck), whatever seat it takes
 };
 
 enum class Format { round_robin, gauntlet };

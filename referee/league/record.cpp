@@ -16,7 +16,7 @@ json to_json(const MatchRecord& r) {
                      {"stderr_bytes", s.stderr_bytes}});
   }
   json j = {{"journal", kJournalVersion}, {"index", r.index}, {"deal", r.deal},   {"leg", r.leg},
-            {"seed", r.seed},             {"end", r.end},     {"seats", seats},   {"fault", nullptr},
+            {"seed", r.seed},             {"end", replay::end_name(r.end)},     {"seats", seats},   {"fault", nullptr},
             {"replay", r.replay},         {"rerun", r.rerun},       {"start_unix_ms", r.start_unix_ms},
             {"end_unix_ms", r.end_unix_ms}};
   if (r.fault) {
@@ -40,8 +40,14 @@ Result<MatchRecord> record_from_json(const json& j) {
     r.deal = j.at("deal").get<std::uint64_t>();
     r.leg = j.at("leg").get<int>();
     r.seed = j.at("seed").get<std::uint64_t>();
-    r.end = j.at("end").get<std::string>();
-    if (r.end != "finished" && r.end != "fault") return fail(fmt::format("unknown end \"{}\"", r.end));
+    const std::string end = j.at("end").get<std::string>();
+    if (end == "finished") {
+      r.end = replay::End::finished;
+    } else if (end == "fault") {
+      r.end = replay::End::fault;
+    } else {
+      return fail(fmt::format("unknown end \"{}\" (a journal holds finished and fault matches only)", end));
+    }
     for (const json& s : j.at("seats")) {
       SeatRecord seat;
       seat.bot = s.at("bot").get<std::string>();

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
+#include "referee/replay/replay.hpp"
 
 namespace arena::league {
 
@@ -38,7 +39,7 @@ struct MatchRecord {
   std::uint64_t deal = 0;   // deal number: the games of one duplicate deal share it (and the seed)
   int leg = 0;              // 0, or 1 for the seats-rotated replay of the same deal
   std::uint64_t seed = 0;
-  std::string end;          // "finished" or "fault"
+  replay::End end = replay::End::finished;  // finished or fault (an interrupted match is not journaled)
   std::vector<SeatRecord> seats;  // in seat order
   std::optional<FaultRecord> fault;
   std::string replay;       // path of the replay file

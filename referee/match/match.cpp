@@ -9,6 +9,7 @@
 #include "referee/core/bounds.hpp"
 #include "referee/core/clock.hpp"
 #include "referee/core/hash.hpp"
+#include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
 #include "referee/replay/replay.hpp"
 
@@ -48,8 +49,9 @@ struct Seat_ {
 
 class Match {
  public:
-  Match(const Options& o, const games::Game& game, json config, std::unique_ptr<games::GameState> state)
-      : o_(o), game_(game), config_(std::move(config)), state_(std::move(state)) {
+  Match(const Options& o, const games::Game& game, json config, std::vector<json> seat_configs,
+        std::unique_ptr<games::GameState> state)
+      : o_(o), game_(game), config_(std::move(config)), seat_configs_(std::move(seat_configs)), state_(std::move(state)) {
     limits_ = protocol::scaled(o.limits, o.time_scale);
   }
 
@@ -158,11 +160,15 @@ class Match {
   Status write_header() {
     replay::Header h;
     h.protocol = protocol::kVersion;
+    h.referee_version = std::string(referee_version());
     h.game = game_.info().name;
+    h.rules_revision = game_.info().rules_revision;
     h.config = config_;
     h.seed = o_.seed;
     h.seats = static_cast<int>(seats_.size());
-    for (const Seat_& s : seats_) h.bots.push_back({s.report.name, s.report.version, s.report.command});
+    for (const Seat_& s : seats_) {
+      h.bots.push_back({s.report.name, s.report.version, s.report.command, seat_configs_[static_cast<std::size_t>(s.seat)]});
+    }
     h.limits = limits_.to_json();
     h.limits["time_scale"] = o_.time_scale;
     h.initial_hash = hash_hex(state_->hash());
@@ -355,9 +361,9 @@ class Match {
   // The result as bots see it (no commands, raw bytes or stderr of anyone).
   json public_result() const {
     const int seats = static_cast<int>(seats_.size());
-    json r = {{"end", end_}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
+    json r = {{"end", replay::end_name(end_)}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
     std::vector<int> ranks(static_cast<std::size_t>(seats), 1);
-    if (end_ == "finished") {
+    if (end_ == End::finished) {
       const auto scores = state_->scores();
       r["scores"] = json::array();
       for (double x : scores) {
@@ -370,14 +376,14 @@ class Match {
           if (scores[static_cast<std::size_t>(k)] > scores[static_cast<std::size_t>(i)]) ++ranks[static_cast<std::size_t>(i)];
         }
       }
-    } else if (end_ == "fault") {
+    } else if (end_ == End::fault) {
       ranks[static_cast<std::size_t>(fault_->seat)] = seats;
       r["fault"] = {{"seat", fault_->seat},
                     {"kind", fault_name(fault_->kind)},
                     {"request_id", fault_->request_id},
                     {"message", fault_->message}};
     }
-    if (end_ != "interrupted") {
+    if (end_ != End::interrupted) {
       r["ranks"] = ranks;
       const auto winners = std::count(ranks.begin(), ranks.end(), 1);
       if (winners == 1) r["winner"] = std::find(ranks.begin(), ranks.end(), 1) - ranks.begin();
@@ -386,7 +392,7 @@ class Match {
   }
 
   Result<MatchResult> finish() {
-    end_ = fault_ ? "fault" : (interrupted_ || !write_error_.empty()) ? "interrupted" : "finished";
+    end_ = fault_ ? End::fault : (interrupted_ || !write_error_.empty()) ? End::interrupted : End::finished;
     // Tell every bot how it ended (best effort: a bot that is gone or not reading is skipped).
     const json over = protocol::game_over(public_result());
     for (Seat_& s : seats_) {
@@ -418,7 +424,7 @@ class Match {
     m.result = std::move(result);
     m.replay = o_.replay_path;
     m.decisions = decisions_;
-    if (end_ == "finished") m.table = state_->describe();
+    if (end_ == End::finished) m.table = state_->describe();
     for (const Seat_& s : seats_) m.seats.push_back(s.report);
     return m;
   }
@@ -426,6 +432,7 @@ class Match {
   const Options& o_;
   const games::Game& game_;
   json config_;
+  std::vector<json> seat_configs_;  // normalised, one per seat (null = none)
   std::unique_ptr<games::GameState> state_;
   protocol::Limits limits_;
   std::unique_ptr<replay::Writer> writer_;
@@ -434,7 +441,7 @@ class Match {
   std::optional<Fault> fault_;
   bool interrupted_ = false;
   std::string write_error_;
-  std::string end_;
+  End end_ = End::finished;
   std::int64_t decisions_ = 0;
 };
 
@@ -520,9 +527,15 @@ Result<MatchResult> play(const Options& o) {
   if (auto st = protocol::check_limits(o.limits, o.time_scale); !st) return fail(st.error());
   auto config = game->normalize_config(o.config);
   if (!config) return fail(config.error());
-  auto state = game->new_game(*config, o.seed, seats);
+  std::vector<json> seat_configs;
+  for (std::size_t s = 0; s < o.bots.size(); ++s) {
+    auto normal = game->normalize_seat_config(o.bots[s].seat_config);
+    if (!normal) return fail(fmt::format("seat {}: {}", s, normal.error()));
+    seat_configs.push_back(std::move(normal).value());
+  }
+  auto state = game->new_game(*config, seat_configs, o.seed, seats);
   if (!state) return fail(state.error());
-  Match match(o, *game, *config, std::move(state).value());
+  Match match(o, *game, *config, std::move(seat_configs), std::move(state).value());
   return match.run();
 }
 

@@ -21,6 +21,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/replay/replay.hpp"
 
 namespace arena::match {
 
@@ -46,6 +47,8 @@ struct BotSpec {
   std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
   std::string name;     // optional; else the name from the bot's ready message
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
+  json seat_config;  // the seat's own game configuration, e.g. a deck list (null = none); it
+                     // moves with the bot when a league rotates seats
 };
 
 struct Options {
@@ -86,8 +89,10 @@ struct SeatReport {
   std::string exit;  // how the process ended
 };
 
+using replay::End;
+
 struct MatchResult {
-  std::string end;  // "finished", "fault", "interrupted"
+  End end = End::finished;  // finished, fault or interrupted
   std::optional<Fault> fault;
   json result;  // the full result, as printed by `referee play` and stored in the replay footer
   std::filesystem::path replay;

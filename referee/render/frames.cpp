@@ -23,10 +23,8 @@ Frame frame_of(const games::GameState& state, std::int64_t step) {
 
 Result<std::vector<Frame>> simulate(const replay::Replay& replay) {
   const replay::Header& h = replay.header;
-  const games::Game* game = games::find_game(h.game);
-  if (game == nullptr) return fail(fmt::format("unknown game \"{}\"", h.game));
-  auto created = game->new_game(h.config, h.seed, h.seats);
-  if (!created) return fail(fmt::format("the header's config is refused: {}", created.error()));
+  auto created = replay::initial_state(h);
+  if (!created) return fail(created.error());
   auto state = std::move(created).value();
 
   std::vector<Frame> frames;

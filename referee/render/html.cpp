@@ -2,15 +2,15 @@
 
 #include "referee/core/markup.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstddef>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "referee/games/stella_quest/cards.hpp"
-#include "referee/games/stellar/cards.hpp"
-#include "referee/games/stellar/json.hpp"
+#include "referee/games/game.hpp"
 #include "referee/render/frames.hpp"
 #include "referee/render/web_assets.hpp"
 
@@ -20,39 +20,21 @@ using nlohmann::json;
 
 namespace {
 
-// Version of the embedded data's layout, read by viewer.js.
-constexpr int kViewerFormat = 1;
+// Version of the embedded data's layout, read by viewer.js. 2: "game" (name and title), "cards"
+// may be null, frames carry "legal".
+constexpr int kViewerFormat = 2;
 
-// Every card of the game by id, as the viewer draws it.
-Result<json> card_table(const replay::Header& header) {
-  json cards = json::array();
-  if (header.game == "stellar") {
-    auto config = stellar::config_from_json(header.config);
-    if (!config) return fail(config.error());
-    const auto& deck = config->deck;
-    for (std::size_t id = 0; id < deck.size(); ++id) {
-      cards.push_back(stellar::card_to_json(deck[id], static_cast<stellar::CardId>(id)));
-    }
-    return cards;
-  }
-  if (header.game == "stella_quest") {
-    const auto& table = stella_quest::card_table();
-    for (std::size_t id = 0; id < table.size(); ++id) {
-      const auto& c = table[id];
-      cards.push_back({{"id", id},
-                       {"name", c.name},
-                       {"colour", std::string(stella_quest::colour_name(c.colour))},
-                       {"number", c.number},
-                       {"jewels", c.jewels}});
-    }
-    return cards;
-  }
-  return fail(fmt::format("the web viewer cannot draw the game \"{}\"", header.game));
-}
+constexpr std::size_t kMarkers = 6;
+using Parts = std::array<std::pair<std::string_view, std::string>, kMarkers>;
 
 // The template with each marker replaced once, in a single pass over the template, so text that
-// is inserted (bot names, debug text) is never searched for markers itself.
-Result<std::string> fill(const std::string& page, const std::array<std::pair<std::string_view, std::string>, 4>& parts) {
+// is inserted (bot names, debug text, a game's script) is never searched for markers itself.
+Result<std::string> fill(const std::string& page, const Parts& parts) {
+  for (const auto& p : parts) {
+    std::size_t count = 0;
+    for (std::size_t at = page.find(p.first); at != std::string::npos; at = page.find(p.first, at + 1)) ++count;
+    if (count != 1) return fail(fmt::format("the viewer template has {} markers {} (expected one)", count, p.first));
+  }
   std::string out;
   std::size_t from = 0;
   while (from < page.size()) {
@@ -73,12 +55,42 @@ Result<std::string> fill(const std::string& page, const std::array<std::pair<std
     out.append(part->second);
     from = next + part->first.size();
   }
-  for (const auto& p : parts) {
-    std::size_t count = 0;
-    for (std::size_t at = page.find(p.first); at != std::string::npos; at = page.find(p.first, at + 1)) ++count;
-    if (count != 1) return fail(fmt::format("the viewer template has {} markers {} (expected one)", count, p.first));
-  }
   return out;
+}
+
+bool contains_nocase(std::string_view text, std::string_view needle) {
+  return std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+         }) != text.end();
+}
+
+// A game's web module goes into the page's <script> and <style> elements as it is: build-time text
+// (games/<game>/web/, checked by embed_text.cmake), never data. Checked again here, for a game
+// whose module is made some other way, so that it can never end its element early.
+Status check_module(const std::string& game, const games::WebModule& module) {
+  if (contains_nocase(module.script, "</script")) {
+    return fail(fmt::format("the web module of the game \"{}\" has \"</script\" in its script", game));
+  }
+  if (contains_nocase(module.style, "</style")) {
+    return fail(fmt::format("the web module of the game \"{}\" has \"</style\" in its style", game));
+  }
+  return {};
+}
+
+Result<const games::Game*> game_of(const replay::Header& header) {
+  const games::Game* game = games::find_game(header.game);
+  if (game == nullptr) return fail(fmt::format("the replay's game \"{}\" is not one this referee knows", header.game));
+  return game;
+}
+
+// The legal actions at a frame (what the seat to act was offered), or null once the game is over.
+Result<json> legal_actions(const games::Game& game, const Frame& frame) {
+  if (frame.to_act < 0) return json(nullptr);
+  auto state = game.state_from_json(frame.state);
+  if (!state) return fail(fmt::format("frame {}: {}", frame.step, state.error()));
+  json legal = json::array();
+  for (json& a : (*state)->legal_actions()) legal.push_back(std::move(a));
+  return legal;
 }
 
 }  // namespace
@@ -105,38 +117,53 @@ std::string script_safe_json(const json& j) {
   return out;
 }
 
-
 Result<json> viewer_data(const replay::Replay& replay, const std::string& source_name) {
+  auto game = game_of(replay.header);
+  if (!game) return fail(game.error());
   auto frames = simulate(replay);
   if (!frames) return fail(frames.error());
-  auto cards = card_table(replay.header);
-  if (!cards) return fail(cards.error());
 
   json steps = json::array();
   for (const replay::Step& s : replay.steps) steps.push_back(replay::to_json(s));
   json frame_list = json::array();
   for (auto& f : *frames) {
-    frame_list.push_back({{"step", f.step}, {"to_act", f.to_act}, {"state", std::move(f.state)}, {"views", std::move(f.views)}});
+    auto legal = legal_actions(**game, f);
+    if (!legal) return fail(legal.error());
+    frame_list.push_back({{"step", f.step},
+                          {"to_act", f.to_act},
+                          {"state", std::move(f.state)},
+                          {"views", std::move(f.views)},
+                          {"legal", std::move(legal).value()}});
   }
+  const games::GameInfo& info = (*game)->info();
   return json{{"format", kViewerFormat},
               {"source", source_name},
+              {"game", {{"name", info.name}, {"title", info.title}}},
               {"header", replay::to_json(replay.header)},
-              {"cards", std::move(cards).value()},
+              {"cards", (*game)->card_table(replay.header.config, replay::seat_configs(replay.header))},
               {"steps", std::move(steps)},
               {"frames", std::move(frame_list)},
               {"footer", replay.footer ? replay::to_json(*replay.footer) : json(nullptr)}};
 }
 
 Result<std::string> html_page(const replay::Replay& replay, const std::string& source_name) {
+  auto game = game_of(replay.header);
+  if (!game) return fail(game.error());
+  const games::WebModule module = (*game)->web_module();
+  if (auto checked = check_module(replay.header.game, module); !checked) return fail(checked.error());
   auto data = viewer_data(replay, source_name);
   if (!data) return fail(data.error());
+  // The title names the game, the seed and the bots, never the result: it shows in tab bars and
+  // window lists before anyone opens the page.
   std::string players;
   for (const auto& b : replay.header.bots) players += (players.empty() ? "" : " vs ") + (b.name.empty() ? std::string("?") : b.name);
-  const std::string title = fmt::format("{} seed {}: {}", replay.header.game, replay.header.seed, players);
+  const std::string title = fmt::format("{} seed {}: {}", (*game)->info().title, replay.header.seed, players);
   return fill(web::viewer_html(), {{{"@@TITLE@@", markup_escape(title)},
                                     {"@@STYLE@@", web::viewer_css()},
+                                    {"@@GAME_STYLE@@", module.style},
                                     {"@@DATA@@", script_safe_json(*data)},
-                                    {"@@SCRIPT@@", web::viewer_js()}}});
+                                    {"@@SCRIPT@@", web::viewer_js()},
+                                    {"@@GAME_SCRIPT@@", module.script}}});
 }
 
 }  // namespace arena::render

@@ -1,8 +1,11 @@
 #pragma once
 // The web viewer of a match (`referee html`): one self-contained HTML page that plays a replay step
-// by step in an ordinary browser, from the file system, with no network access. The page's HTML,
-// CSS and JavaScript live in referee/render/web/ and are embedded at build time; the match (the
-// replay, its re-simulated frames and the game's card table) is embedded as JSON.
+// by step in an ordinary browser, from the file system, with no network access. The page's
+// game-independent HTML, CSS and JavaScript live in referee/render/web/, the replay's game's own
+// drawing in its web module (Game::web_module(), games/<game>/web/; a game without one is drawn
+// by the viewer's generic drawing); both are embedded at build time. The match (the replay, its
+// re-simulated frames and the game's card table) is embedded as JSON. This layer reaches the game
+// only through the registry (games::find_game) and names none.
 
 #include <string>
 #include <string_view>
@@ -20,12 +23,16 @@ namespace arena::render {
 // UTF-8 from bots is replaced, never thrown on.
 std::string script_safe_json(const nlohmann::json& j);
 
-// What the page embeds: the replay (header, steps with their recorded views, footer or null),
-// every frame from simulate(), and the card table of the replay's game and config (the full state
-// names cards by id only). An error when the replay does not re-simulate.
+// What the page embeds: the game's name and title, the replay (header, steps with their recorded
+// views, footer or null), every frame from simulate() with the legal actions of the seat to act
+// (null once the game is over), and Game::card_table() for the replay's config and seat configs
+// (null for a game without one; the full state may name cards by id only). An error when the
+// replay's game is unknown or the replay does not re-simulate.
 Result<nlohmann::json> viewer_data(const replay::Replay& replay, const std::string& source_name);
 
-// The whole page. `source_name` (the replay's file name) is shown in the page.
+// The whole page: the viewer, the game's web module and viewer_data(). Its title names the game,
+// the seed and the bots, never the result. `source_name` (the replay's file name) is shown in the
+// page.
 Result<std::string> html_page(const replay::Replay& replay, const std::string& source_name);
 
 }  // namespace arena::render

@@ -4,19 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "referee/render/game_text.hpp"
+#include "referee/games/game.hpp"
 
 namespace arena::render {
 
 using nlohmann::json;
-using namespace detail;
-
-std::string detail::Names::seat(int s) const {
-  if (s >= 0 && static_cast<std::size_t>(s) < bots.size() && !bots[static_cast<std::size_t>(s)].empty()) {
-    return fmt::format("seat {} ({})", s, bots[static_cast<std::size_t>(s)]);
-  }
-  return fmt::format("seat {}", s);
-}
+using namespace games::draw;
+using Names = SeatNames;
 
 namespace {
 
@@ -26,23 +20,14 @@ Names names_of(const replay::Header& h) {
   return n;
 }
 
-std::string game_title(const std::string& game) {
-  if (game == "stellar") return "Stellar";
-  if (game == "stella_quest") return "Stella Quest";
-  return clean(game, 40);
+// The replay's game (simulate() succeeded, so the game is known).
+const games::Game& game_of(const replay::Replay& r) {
+  const games::Game* game = games::find_game(r.header.game);
+  assert(game != nullptr);
+  return *game;
 }
 
-std::string table_of(const std::string& game, const json& table, const Names& names, const Style& st) {
-  if (game == "stellar") return stellar_table(table, names, st);
-  if (game == "stella_quest") return stella_quest_table(table, names, st);
-  return table.dump(2) + "\n";
-}
-
-std::string action_of(const std::string& game, const json& before, const json& action) {
-  if (game == "stellar") return stellar_action(before, action);
-  if (game == "stella_quest") return stella_quest_action(before, action);
-  return "plays " + one_line(action);
-}
+std::string game_title(const replay::Replay& r) { return clean(game_of(r).info().title, 40); }
 
 // Decision k (1-based: the k-th decision, replay step n = k-1) in words and as JSON. `before` is
 // the acting seat's own view just before it.
@@ -50,7 +35,7 @@ std::string decision_text(std::string_view lead, const replay::Replay& r, std::s
                           const Style& st, bool with_note) {
   const replay::Step& s = r.steps[k - 1];
   std::string out = wrap(fmt::format("{}decision {} (replay step n={}, request {}): ", lead, k, s.n, s.request_id),
-                         {names.seat(s.seat), st.bold(action_of(r.header.game, before, s.action))}, " ", 4);
+                         {names.seat(s.seat), st.bold(game_of(r).describe_action(before, s.action))}, " ", 4);
   std::string detail = "  " + st.dim(one_line(s.action));
   detail += fmt::format("  ({:.1f} ms)", s.time_ms);
   out += detail + "\n";
@@ -74,21 +59,16 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
   const replay::Footer& f = *r.footer;
   const json& result = f.result;
   try {
-    if (f.end == "finished") {
+    if (f.end == replay::End::finished) {
       out += fmt::format("the match finished after {} decisions\n", decisions);
       const json outcome = result.is_object() ? result.value("outcome", json(nullptr)) : json(nullptr);
       if (outcome.is_object()) {
-        if (r.header.game == "stellar") {
-          out += stellar_outcome(outcome, r.header.config, names, st);
-        } else if (r.header.game == "stella_quest") {
-          out += stella_quest_outcome(outcome, names, st);
-        } else {
-          out += "outcome: " + one_line(outcome, 400) + "\n";
-        }
+        const games::Game& game = game_of(r);
+        out += game.draw_outcome(outcome, game.card_table(r.header.config, replay::seat_configs(r.header)), names, st);
       } else {
         out += "the footer holds no outcome\n";
       }
-    } else if (f.end == "fault") {
+    } else if (f.end == replay::End::fault) {
       const json fault = result.is_object() ? result.value("fault", json(nullptr)) : json(nullptr);
       out += fmt::format("the match ended with a fault after {} decisions\n", decisions);
       if (fault.is_object()) {
@@ -102,13 +82,13 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
       } else {
         out += "the footer records a fault but holds no \"fault\" object\n";
       }
-    } else if (f.end == "interrupted") {
+    } else if (f.end == replay::End::interrupted) {
       out += fmt::format("the match was interrupted after {} decisions: no result\n", decisions);
     } else {
-      out += fmt::format("the match ended with \"{}\" after {} decisions\n", clean(f.end, 20), decisions);
+      out += fmt::format("the match ended with an error of the referee after {} decisions\n", decisions);
       if (result.is_object() && result.contains("error")) out += "  " + one_line(result.at("error"), 300) + "\n";
     }
-    if (f.end != "finished" && result.is_object() && result.contains("ranks") && result.at("ranks").is_array()) {
+    if (f.end != replay::End::finished && result.is_object() && result.contains("ranks") && result.at("ranks").is_array()) {
       std::vector<std::string> ranks;
       for (std::size_t s = 0; s < result.at("ranks").size(); ++s) {
         ranks.push_back(fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.at("ranks")[s].get<int>())));
@@ -128,17 +108,7 @@ std::string step_line(std::size_t step, std::size_t total) {
 
 }  // namespace
 
-json whole_table(const Frame& frame) {
-  if (frame.views.empty()) return json(nullptr);
-  json table = frame.views[0];
-  table["seat"] = nullptr;
-  if (table.contains("players") && table.at("players").is_array()) {
-    for (std::size_t s = 0; s < frame.views.size() && s < table.at("players").size(); ++s) {
-      table["players"][s] = frame.views[s].at("players").at(s);
-    }
-  }
-  return table;
-}
+json whole_table(const replay::Replay& r, const Frame& frame) { return game_of(r).whole_table(frame.views); }
 
 std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames, std::size_t step, const TextOptions& o) {
   assert(frames.size() == r.steps.size() + 1 && step < frames.size());
@@ -147,8 +117,14 @@ std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames
   const std::size_t total = r.steps.size();
   std::vector<std::string> players;
   for (int s = 0; s < r.header.seats; ++s) players.push_back(names.seat(s));
-  std::string out = wrap(st.bold(game_title(r.header.game)) + fmt::format(", seed {}: ", r.header.seed), players, " vs ", 4);
+  std::string out = wrap(st.bold(game_title(r)) + fmt::format(", seed {}: ", r.header.seed), players, " vs ", 4);
   out += step_line(step, total);
+  if (step == 0) {
+    for (std::size_t s = 0; s < r.header.bots.size(); ++s) {
+      const json& own = r.header.bots[s].seat_config;
+      if (!own.is_null()) out += wrap(fmt::format("{} plays with its own configuration: ", names.seat(static_cast<int>(s))), {one_line(own, 300)}, "", 4);
+    }
+  }
   if (step > 0) {
     const int actor = r.steps[step - 1].seat;
     out += decision_text("", r, step, frames[step - 1].views.at(static_cast<std::size_t>(actor)), names, st, true);
@@ -157,7 +133,7 @@ std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames
     const int actor = r.steps[step].seat;
     out += decision_text("next, ", r, step + 1, frames[step].views.at(static_cast<std::size_t>(actor)), names, st, false);
   }
-  out += "\n" + table_of(r.header.game, whole_table(frames[step]), names, st);
+  out += "\n" + game_of(r).draw_table(whole_table(r, frames[step]), names, st);
   if (step == total) out += footer_text(r, names, st, true);
   return out;
 }
@@ -179,7 +155,7 @@ Result<std::string> seat_text(const replay::Replay& r, const std::vector<Frame>&
       break;
     }
   }
-  std::string out = wrap(st.bold(game_title(r.header.game)) + ": ",
+  std::string out = wrap(st.bold(game_title(r)) + ": ",
                          {fmt::format("what {} was sent", names.seat(seat)), "(its view only: nothing hidden from it is shown)"}, " ", 4);
   out += step_line(step, total);
   json view;
@@ -203,7 +179,7 @@ Result<std::string> seat_text(const replay::Replay& r, const std::vector<Frame>&
     out += st.bold(fmt::format("re-simulated view: {} had not been asked yet", names.seat(seat)));
     out += fmt::format(";\nthis is view({}) of the table after {} decisions\n", seat, step);
   }
-  out += "\n" + table_of(r.header.game, view, names, st);
+  out += "\n" + game_of(r).draw_table(view, names, st);
   if (asked < total) {
     out += "\n" + decision_text("its answer, ", r, asked + 1, view, names, st, true);
   }

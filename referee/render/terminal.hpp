@@ -23,10 +23,9 @@ struct TextOptions {
   bool color = false;  // ANSI colour and bold
 };
 
-// The whole table of a frame in the games' view format: each seat's entry of "players" comes from
-// that seat's own view (so every hand and every face-down card is there), the rest from seat 0's
-// view; "seat" is null.
-nlohmann::json whole_table(const Frame& frame);
+// The whole table of a frame, merged by the replay's game from every seat's view
+// (Game::whole_table), so every hand and every face-down card is there.
+nlohmann::json whole_table(const replay::Replay& replay, const Frame& frame);
 
 // The table after `step` decisions (0 <= step < frames.size()), every hand shown.
 std::string table_text(const replay::Replay& replay, const std::vector<Frame>& frames, std::size_t step,

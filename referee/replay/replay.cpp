@@ -1,11 +1,13 @@
 #include "referee/replay/replay.hpp"
 
+#include <array>
 #include <cassert>
 
 #include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
 
 namespace arena::replay {
@@ -38,6 +40,10 @@ Result<Header> parse_header(const json& j) {
   }
   if (auto st = read_field(j, "protocol", h.protocol); !st) return fail(st.error());
   if (auto st = read_field(j, "game", h.game); !st) return fail(st.error());
+  h.referee_version = j.value("referee_version", "");
+  if (j.contains("rules_revision")) {
+    if (auto st = read_field(j, "rules_revision", h.rules_revision); !st) return fail(st.error());
+  }
   if (auto st = read_field(j, "seed", h.seed); !st) return fail(st.error());
   if (auto st = read_field(j, "seats", h.seats); !st) return fail(st.error());
   if (auto st = read_field(j, "initial_hash", h.initial_hash); !st) return fail(st.error());
@@ -49,7 +55,7 @@ Result<Header> parse_header(const json& j) {
   if (bots == j.end() || !bots->is_array()) return fail(std::string("missing \"bots\" array"));
   for (const json& b : *bots) {
     if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
-    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", "")});
+    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", ""), b.value("seat_config", json(nullptr))});
   }
   return h;
 }
@@ -70,13 +76,36 @@ Result<Step> parse_step(const json& j) {
   return s;
 }
 
+constexpr std::array<const char*, 4> kEndNames = {"finished", "fault", "interrupted", "error"};
+
 }  // namespace
+
+const char* end_name(End end) { return kEndNames[static_cast<std::size_t>(end)]; }
+
+Result<End> parse_end(std::string_view name) {
+  for (std::size_t i = 0; i < kEndNames.size(); ++i) {
+    if (name == kEndNames[i]) return static_cast<End>(i);
+  }
+  return fail(fmt::format("unknown end \"{}\" (expected finished, fault, interrupted or error)", name));
+}
+
+std::vector<json> seat_configs(const Header& h) {
+  std::vector<json> out;
+  for (const BotInfo& b : h.bots) out.push_back(b.seat_config);
+  return out;
+}
 
 json to_json(const Header& h) {
   json bots = json::array();
-  for (const BotInfo& b : h.bots) bots.push_back({{"name", b.name}, {"version", b.version}, {"command", b.command}});
+  for (const BotInfo& b : h.bots) {
+    json bot = {{"name", b.name}, {"version", b.version}, {"command", b.command}};
+    if (!b.seat_config.is_null()) bot["seat_config"] = b.seat_config;
+    bots.push_back(std::move(bot));
+  }
   return {{"type", "header"},      {"replay_version", kReplayVersion}, {"protocol", h.protocol},
-          {"game", h.game},        {"config", h.config},               {"seed", h.seed},
+          {"referee_version", h.referee_version},
+          {"game", h.game},        {"rules_revision", h.rules_revision},
+          {"config", h.config},    {"seed", h.seed},
           {"seats", h.seats},      {"bots", bots},                     {"limits", h.limits},
           {"initial_hash", h.initial_hash}, {"started", h.started},    {"extra", h.extra}};
 }
@@ -89,7 +118,7 @@ json to_json(const Step& s) {
   return j;
 }
 
-json to_json(const Footer& f) { return {{"type", "footer"}, {"end", f.end}, {"result", f.result}}; }
+json to_json(const Footer& f) { return {{"type", "footer"}, {"end", end_name(f.end)}, {"result", f.result}}; }
 
 Result<Writer> Writer::open(const std::filesystem::path& path) {
   // Owner-only (0600, folders 0700): a bot must not read the match it is playing.
@@ -163,7 +192,9 @@ Result<Replay> parse(std::istream& in) {
       if (!s) return fail(fmt::format("line {} (step): {}", number, s.error()));
       r.steps.push_back(std::move(s).value());
     } else if (type == "footer") {
-      r.footer = Footer{j.value("end", ""), j.value("result", json(nullptr))};
+      auto end = parse_end(j.value("end", ""));
+      if (!end) return fail(fmt::format("line {} (footer): {}", number, end.error()));
+      r.footer = Footer{*end, j.value("result", json(nullptr))};
     } else {
       return fail(fmt::format("line {}: unknown line type \"{}\"", number, type));
     }
@@ -180,6 +211,20 @@ Result<Replay> read(const std::filesystem::path& path) {
   return r;
 }
 
+Result<std::unique_ptr<games::GameState>> initial_state(const Header& h) {
+  const games::Game* game = games::find_game(h.game);
+  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (this referee knows: {})", h.game, games::game_names()));
+  if (h.rules_revision != game->info().rules_revision) {
+    return fail(fmt::format("the replay was played under {} rules revision {}, and this referee ({}) implements revision {}: "
+                            "it cannot re-simulate it (use the referee that played it{})",
+                            h.game, h.rules_revision, referee_version(), game->info().rules_revision,
+                            h.referee_version.empty() ? "" : ", version " + h.referee_version));
+  }
+  auto created = game->new_game(h.config, seat_configs(h), h.seed, h.seats);
+  if (!created) return fail(fmt::format("the header's configuration is refused: {}", created.error()));
+  return created;
+}
+
 Verification verify(const Replay& replay) {
   Verification v;
   const Header& h = replay.header;
@@ -188,10 +233,8 @@ Verification verify(const Replay& replay) {
     v.message = std::move(message);
     return v;
   };
-  const games::Game* game = games::find_game(h.game);
-  if (game == nullptr) return diverge(fmt::format("unknown game \"{}\"", h.game));
-  auto created = game->new_game(h.config, h.seed, h.seats);
-  if (!created) return diverge(fmt::format("the header's config is refused: {}", created.error()));
+  auto created = initial_state(h);
+  if (!created) return diverge(created.error());
   auto state = std::move(created).value();
   if (hash_hex(state->hash()) != h.initial_hash) {
     return diverge(fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));
@@ -218,7 +261,7 @@ Verification verify(const Replay& replay) {
   }
   if (!replay.footer) return diverge(fmt::format("no footer: the match did not finish ({} steps verified)", v.steps_checked));
   const Footer& f = *replay.footer;
-  if (f.end == "finished") {
+  if (f.end == End::finished) {
     if (!state->is_over()) return diverge("the footer says finished but the game is not over after the last step");
     if (f.result.value("outcome", json(nullptr)) != state->outcome()) {
       return diverge("the footer's outcome differs from the re-simulated outcome");
@@ -226,7 +269,7 @@ Verification verify(const Replay& replay) {
     json scores = json::array();
     for (double x : state->scores()) scores.push_back(x);
     if (f.result.value("scores", json(nullptr)) != scores) return diverge("the footer's scores differ from the re-simulated scores");
-  } else if (f.end == "fault") {
+  } else if (f.end == End::fault) {
     if (state->is_over()) return diverge("the footer records a fault but the game was over");
     const json fault = f.result.value("fault", json(nullptr));
     if (!fault.is_object()) return diverge("the footer records a fault without a \"fault\" object");
@@ -235,10 +278,8 @@ Verification verify(const Replay& replay) {
     if (fault.value("request_id", 0) != 0 && fault.value("seat", -1) != state->to_act()) {
       return diverge(fmt::format("the fault is charged to seat {} but seat {} was to act", fault.value("seat", -1), state->to_act()));
     }
-  } else if (f.end == "interrupted" || f.end == "error") {
-    // Nothing more to check: the steps before the stop are verified.
   } else {
-    return diverge(fmt::format("unknown end \"{}\" in the footer", f.end));
+    // interrupted or error: nothing more to check; the steps before the stop are verified.
   }
   v.ok = true;
   v.message = fmt::format("{} steps re-simulated; every view, hash and the result match", v.steps_checked);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/games/game.hpp"
 
 namespace arena::replay {
 
@@ -24,15 +26,23 @@ using nlohmann::json;
 
 inline constexpr int kReplayVersion = 1;
 
+// How a match ended. `error`: the referee could not go on (e.g. the replay could not be written).
+enum class End { finished, fault, interrupted, error };
+const char* end_name(End end);            // "finished", "fault", "interrupted", "error"
+Result<End> parse_end(std::string_view name);
+
 struct BotInfo {
   std::string name;     // from --name, else the bot's ready message
   std::string version;  // from the ready message (may be empty)
   std::string command;  // the command line as given
+  json seat_config;     // the seat's own configuration (normalised; null = none)
 };
 
 struct Header {
   int protocol = 1;
+  std::string referee_version;  // of the referee that played it ("" in replays older than 0.1)
   std::string game;
+  int rules_revision = 1;  // the game's rules revision it was played under (absent = 1)
   json config;           // normalised
   std::uint64_t seed = 0;
   int seats = 2;
@@ -56,9 +66,12 @@ struct Step {
 };
 
 struct Footer {
-  std::string end;  // "finished", "fault", "interrupted", "error"
+  End end = End::finished;
   json result;
 };
+
+// The seat configurations of a header, one per seat (null = none), as Game::new_game takes them.
+std::vector<json> seat_configs(const Header& h);
 
 json to_json(const Header& h);
 json to_json(const Step& s);
@@ -87,13 +100,19 @@ struct Replay {
 Result<Replay> read(const std::filesystem::path& path);
 Result<Replay> parse(std::istream& in);
 
+// The game of a header and its state before the first decision; an error when the game is
+// unknown, the replay was played under another rules revision, or the header's configuration is
+// refused. The initial hash is not checked here.
+Result<std::unique_ptr<games::GameState>> initial_state(const Header& h);
+
 struct Verification {
   bool ok = false;
   std::size_t steps_checked = 0;
   std::string message;  // on failure: the first divergence, precisely
 };
 
-// Re-simulates from the header and the actions alone (no bots): checks the initial hash, for each
+// Re-simulates from the header and the actions alone (no bots): checks the rules revision, the
+// initial hash, for each
 // step that the seat was the one to act, the view it was sent, the action's legality and the
 // state hash after it; then the footer's result against the game's own outcome.
 Verification verify(const Replay& replay);

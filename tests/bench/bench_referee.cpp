@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       o.env = {"PATH=/usr/bin:/bin"};
       o.grace = std::chrono::milliseconds(50);
       auto m = match::play(o);
-      if (!m || m->end != "finished") {
+      if (!m || m->end != replay::End::finished) {
         fmt::print(stderr, "match {} did not finish: {}\n", i, m ? m->result.dump() : m.error());
         return;
       }

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # The browser test of the web viewer, as CTest runs it (tests/browser/CMakeLists.txt):
 #
-#   run.sh REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR
+#   run.sh REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR [GENERIC_PAGE]
 #
 # Plays three real matches with the built referee and sample bots into OUT_DIR/out (a Stellar
 # match, a Stella Quest match with the Dummy, a Stellar match that a faulty bot forfeits), writes
 # their pages with `referee html`, then drives them in Chromium (viewer_test.js), which saves its
-# screenshots in OUT_DIR (viewer.png: the Stellar match). Fails, never
-# skips, when Chromium, Node.js or playwright-core is missing: scripts/setup-browser.sh installs them.
+# screenshots in OUT_DIR (viewer.png: the Stellar match). GENERIC_PAGE, when given, is the page of
+# a game without a web module (a referee built with a test game): viewer_test.js checks its
+# generic drawing too (its replay: the page's stem with .jsonl when that exists, else the one the
+# page embeds). Fails, never skips, when Chromium, Node.js or playwright-core is missing:
+# scripts/setup-browser.sh installs them.
 set -euo pipefail
 
-if [ $# -ne 5 ]; then
-  echo "usage: $0 REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR" >&2
+if [ $# -ne 5 ] && [ $# -ne 6 ]; then
+  echo "usage: $0 REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR [GENERIC_PAGE]" >&2
   exit 2
 fi
 referee=$1 random_bot=$2 greedy_bot=$3 faulty_bot=$4 out=$5/out
+generic=()
+if [ $# -eq 6 ]; then
+  [ -f "$6" ] || { echo "FAIL: the generic page $6 does not exist" >&2; exit 1; }
+  generic=(--generic "$(cd "$(dirname "$6")" && pwd)/$(basename "$6")")
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 
 missing=()
@@ -56,4 +64,4 @@ play 1 fault.jsonl --game stellar --bot "$faulty_bot illegal --at 5" --bot "$ran
 "$referee" html "$out/fault.jsonl"
 [ -f "$out/fault.html" ] || { echo "FAIL: referee html without -o did not write $out/fault.html" >&2; exit 1; }
 
-exec node "$here/viewer_test.js" --referee "$referee" --dir "$out" --screenshots "$5"
+exec node "$here/viewer_test.js" --referee "$referee" --dir "$out" --screenshots "$5" "${generic[@]}"

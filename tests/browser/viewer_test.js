@@ -3,14 +3,19 @@
 // from the file system, steps through it with the buttons, the keys, the slider and autoplay, and
 // checks what is shown against the replay files themselves: the step counter, the action of a
 // step, the score breakdown against the footer, a seat's view (the opponent's hand is hidden),
-// the fault of a faulty match. It also checks that bot text cannot break out of the page's data
-// block, that the page makes no network request at all and logs no console error, and saves
-// screenshots. It prints one line per check and ends with "N passed, M failed"; the exit code is
-// non-zero on any failure.
+// the fault of a faulty match, the legal actions of a step. It checks the generic drawing (a game
+// without its own web module: the state and views as JSON trees, the moves, the scores) on a
+// Stellar page stripped of its game module, and on the page of a game without a module when one
+// is given. It also checks that bot text cannot break out of the page's data block, that the page
+// makes no network request at all and logs no console error, and saves screenshots. It prints one
+// line per check and ends with "N passed, M failed"; the exit code is non-zero on any failure.
 //
-//   node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS
+//   node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS [--generic PAGE]
 //     DIR holds stellar.{jsonl,html}, stella_quest.{jsonl,html} and fault.{jsonl,html} (run.sh);
-//     the screenshots go to SHOTS/viewer.png (Stellar), viewer-stella_quest.png, viewer-fault.png.
+//     the screenshots go to SHOTS/viewer.png (Stellar), viewer-stella_quest.png, viewer-fault.png,
+//     viewer-generic.png (the stripped Stellar page) and viewer-plugin.png (PAGE). PAGE is the
+//     page of a game without a web module; its replay is PAGE's stem with .jsonl when that file
+//     exists, else the replay embedded in the page.
 'use strict';
 
 const assert = require('assert');
@@ -27,15 +32,15 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync'
 ];
 
+const USAGE = 'usage: node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS [--generic PAGE]';
+
 function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i += 2) {
-    if (!argv[i].startsWith('--') || i + 1 >= argv.length) throw new Error('usage: node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS');
+    if (!argv[i].startsWith('--') || i + 1 >= argv.length) throw new Error(USAGE);
     out[argv[i].slice(2)] = argv[i + 1];
   }
-  if (!out.referee || !out.dir || !out.screenshots) {
-    throw new Error('usage: node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS');
-  }
+  if (!out.referee || !out.dir || !out.screenshots) throw new Error(USAGE);
   return out;
 }
 
@@ -67,6 +72,15 @@ function readReplay(file) {
   return { header, steps, footer, lines };
 }
 
+// The replay a page embeds (its header, steps and footer), in readReplay's shape.
+function embeddedReplay(file) {
+  const html = fs.readFileSync(file, 'utf8');
+  const m = /<script type="application\/json" id="match-data">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(m, file + ' has no match data');
+  const data = JSON.parse(m[1]);
+  return { header: data.header, steps: data.steps, footer: data.footer, lines: null };
+}
+
 function writeReplay(file, replay) {
   fs.writeFileSync(file, replay.lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
@@ -76,6 +90,28 @@ function refereeHtml(argv) {
   const r = childProcess.spawnSync(args.referee, ['html'].concat(argv), { encoding: 'utf8' });
   if (r.error) throw r.error;
   return r.status;
+}
+
+// JSON text with object keys sorted, so that equal values compare equal as text.
+function canonical(value) {
+  if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
+  if (value !== null && typeof value === 'object') {
+    return '{' + Object.keys(value).sort().map((k) => JSON.stringify(k) + ':' + canonical(value[k])).join(',') + '}';
+  }
+  return JSON.stringify(value);
+}
+
+// Every scalar (and empty object or array) of a JSON value by its path, keys joined by ".", as
+// the generic drawing tags them.
+function leaves(value, prefix, out) {
+  const result = out || {};
+  const isContainer = value !== null && typeof value === 'object';
+  if (!isContainer || Object.keys(value).length === 0) {
+    result[prefix] = isContainer ? (Array.isArray(value) ? '[]' : '{}') : JSON.stringify(value);
+    return result;
+  }
+  for (const k of Object.keys(value)) leaves(value[k], prefix === '' ? k : prefix + '.' + k, result);
+  return result;
 }
 
 function lookup(obj, keyPath) {
@@ -235,7 +271,7 @@ async function checkScore(label, page, replay, minimumCells) {
     for (const cell of cells) {
       const value = lookup(replay.footer.result, cell.key);
       assert.notStrictEqual(value, undefined, cell.key + ' is not in the footer');
-      assert.strictEqual(cell.text, String(value), cell.key);
+      assert.strictEqual(cell.text, value === null ? '\u2013' : String(value), cell.key);
     }
     const result = replay.footer.result;
     if (result.scores) {
@@ -327,6 +363,138 @@ async function checkSeatView(label, page, replay, nameOf) {
   });
 }
 
+// The legal actions of the step at position p: listed in the full table with the action taken
+// marked, hidden in another seat's view.
+async function checkLegal(label, page, replay, p) {
+  const step = replay.steps[p];
+  await check(label + ': step ' + p + ' lists the legal actions, the one taken marked, and hides them from another seat', async () => {
+    await goTo(page, p);
+    await showMode(page, 'full');
+    const box = byTestId(page, 'legal-box');
+    assert.ok(await box.isVisible(), 'no legal actions box');
+    const count = Number(await box.getAttribute('data-count'));
+    assert.ok(count >= 1, 'no legal action counted');
+    if (!(await box.evaluate((node) => node.open))) await byTestId(page, 'legal-summary').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="legal"] li').length > 0);
+    const items = await byTestId(page, 'legal').locator('li').evaluateAll((nodes) =>
+      nodes.map((n) => ({ text: n.textContent, taken: n.getAttribute('data-taken') === 'true' })));
+    assert.strictEqual(items.length, count);
+    const taken = items.filter((i) => i.taken);
+    assert.strictEqual(taken.length, 1, taken.length + ' legal actions marked as the one taken, ' + JSON.stringify(step.action));
+    assert.strictEqual(canonical(JSON.parse(taken[0].text)), canonical(step.action));
+    if (replay.header.seats > 1) {
+      const other = (step.seat + 1) % replay.header.seats;
+      await showMode(page, other);
+      assert.strictEqual(await box.getAttribute('data-hidden'), 'true', 'the legal actions show in another seat\'s view');
+      assert.strictEqual(await byTestId(page, 'legal').locator('li').count(), 0, 'the legal actions are listed in another seat\'s view');
+    }
+    await showMode(page, step.seat);
+    assert.strictEqual(await box.getAttribute('data-hidden'), null, 'the legal actions are hidden in the acting seat\'s view');
+    await showMode(page, 'full');
+  });
+}
+
+// The JSON tree's scalars by path, as drawn.
+async function treeLeaves(page) {
+  const pairs = await byTestId(page, 'table').locator('[data-testid="json-tree"] .json-value').evaluateAll((nodes) =>
+    nodes.map((n) => [n.getAttribute('data-path') || '', n.textContent]));
+  const out = {};
+  for (const [k, v] of pairs) out[k] = v;
+  return out;
+}
+
+// The generic drawing of a game without a web module: no game's drawing, the state and a seat's
+// recorded view as JSON trees equal to the JSON, the moves so far, the steps, the legal actions,
+// and the scores at the end.
+async function checkGeneric(label, page, replay) {
+  const n = replay.steps.length;
+  const seats = replay.header.seats;
+  await check(label + ': drawn by the generic drawing, as no game\'s table', async () => {
+    assert.strictEqual(await page.locator('body').getAttribute('data-drawing'), 'generic');
+    assert.strictEqual(await page.locator('body').getAttribute('data-game'), replay.header.game);
+    const title = await byTestId(page, 'match-title').textContent();
+    assert.ok(title.includes('seed ' + replay.header.seed), 'the title does not name the seed: ' + title);
+    const table = byTestId(page, 'table');
+    for (const selector of ['.card', '.telescope', '.tokens', '[data-testid="seat-dummy"]', '[data-testid="row"]', '[data-testid="trick"]']) {
+      assert.strictEqual(await table.locator(selector).count(), 0, 'the generic drawing has ' + selector);
+    }
+    assert.strictEqual(await table.locator('[data-testid="json-tree"]').count(), 1);
+    for (let seat = 0; seat < seats; seat++) assert.strictEqual(await byTestId(page, 'seat-' + seat).count(), 1, 'no panel for seat ' + seat);
+  });
+  await check(label + ': navigation by buttons and keys', async () => {
+    await goTo(page, 0);
+    assert.ok(await byTestId(page, 'first').isDisabled(), 'first is enabled at step 0');
+    if (n > 0) {
+      await byTestId(page, 'next').click();
+      assert.strictEqual(await position(page), 1);
+      await byTestId(page, 'prev').click();
+      assert.strictEqual(await position(page), 0);
+    }
+    await focusPage(page);
+    await page.keyboard.press('End');
+    assert.strictEqual(await counterText(page), 'Step ' + n + ' / ' + n);
+    await page.keyboard.press('Home');
+    assert.strictEqual(await position(page), 0);
+  });
+  await check(label + ': the full table at step 0 is the state as a JSON tree, equal to its raw JSON', async () => {
+    await goTo(page, 0);
+    await showMode(page, 'full');
+    assert.strictEqual(await byTestId(page, 'view-source').getAttribute('data-source'), 'full');
+    await page.locator('#raw summary').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="raw-json"]').textContent !== '');
+    const state = JSON.parse(await byTestId(page, 'raw-json').textContent());
+    await page.locator('#raw summary').click();
+    const shown = await treeLeaves(page);
+    assert.ok(Object.keys(shown).length > 0, 'an empty tree');
+    assert.deepStrictEqual(shown, leaves(state, ''));
+  });
+  const withView = replay.steps.map((s, k) => (s.view ? k : -1)).filter((k) => k >= 0);
+  if (withView.length > 0) {
+    const k = withView[Math.floor(withView.length / 2)];
+    const step = replay.steps[k];
+    await check(label + ': seat ' + step.seat + '\'s view at step ' + k + ' is the recorded view as a JSON tree, with the moves so far', async () => {
+      await goTo(page, k);
+      await showMode(page, step.seat);
+      const source = byTestId(page, 'view-source');
+      assert.strictEqual(await source.getAttribute('data-source'), 'recorded');
+      assert.strictEqual(await source.getAttribute('data-step'), String(k));
+      assert.deepStrictEqual(await treeLeaves(page), leaves(step.view, ''));
+      if (k > 0) {
+        const moves = await byTestId(page, 'moves').locator('li[data-step]').evaluateAll((nodes) =>
+          nodes.map((x) => ({ step: Number(x.getAttribute('data-step')), text: x.textContent })));
+        assert.strictEqual(moves.length, Math.min(k, 100));
+        assert.strictEqual(moves[0].step, k - 1, 'the latest move is not listed first');
+        assert.ok(moves[0].text.includes(JSON.stringify(replay.steps[k - 1].action)), 'the latest move does not show its action: ' + moves[0].text);
+        assert.ok(moves[0].text.toLowerCase().startsWith('seat ' + replay.steps[k - 1].seat + ' '), 'the latest move does not name its seat: ' + moves[0].text);
+      }
+      await showMode(page, 'full');
+    });
+  }
+  if (n > 0) {
+    await checkSteps(label, page, replay, n > 1 ? [0, n - 1] : [0]);
+    await checkLegal(label, page, replay, Math.floor((n - 1) / 2));
+  }
+  await check(label + ': the last step shows the end and every seat\'s score', async () => {
+    await focusPage(page);
+    await page.keyboard.press('End');
+    assert.strictEqual(await position(page), n);
+    const result = replay.footer ? replay.footer.result : null;
+    assert.ok(result && Array.isArray(result.scores), 'the replay has no scores');
+    for (let seat = 0; seat < seats; seat++) {
+      const cell = byTestId(page, 'seat-' + seat).locator('[data-key="scores.' + seat + '"]');
+      assert.strictEqual(await cell.textContent(), String(result.scores[seat]), 'seat ' + seat + '\'s score in its panel');
+    }
+    if (result.fault) {
+      assert.ok(await byTestId(page, 'action').evaluate((node) => node.classList.contains('fault')), 'the fault is not shown at the end');
+    } else {
+      const winner = result.winner === null || result.winner === undefined ? null : result.winner;
+      const text = await byTestId(page, 'action').textContent();
+      if (winner !== null) assert.ok(text.toLowerCase().startsWith('seat ' + winner + ' ') && text.includes('wins'), 'the end does not name the winner: ' + text);
+    }
+  });
+  await checkScore(label, page, replay, seats);
+}
+
 // ---- the runs ----------------------------------------------------------------------------
 
 async function testStellar() {
@@ -343,6 +511,7 @@ async function testStellar() {
   await checkSteps('stellar', page, replay, [0, 1, Math.floor(n / 2), n - 1]);
   await checkScore('stellar', page, replay, 2 * 25);
   await checkSeatView('stellar', page, replay, (c) => c.name);
+  await checkLegal('stellar', page, replay, Math.floor(n / 2));
   await check('stellar: both telescopes are drawn as 12 numbered slots, with the row of 5', async () => {
     await goTo(page, Math.floor(n / 2));
     await showMode(page, 'full');
@@ -368,6 +537,7 @@ async function testStellaQuest() {
   await checkSteps('stella_quest', page, replay, [0, Math.floor(n / 2), n - 1]);
   await checkScore('stella_quest', page, replay, 2 * 4 + 1);
   await checkSeatView('stella_quest', page, replay, (c) => c);
+  await checkLegal('stella_quest', page, replay, Math.floor(n / 2));
   await goTo(page, Math.floor(n / 2));
   await page.screenshot({ path: path.join(shots, 'viewer-stella_quest.png'), fullPage: true });
   await page.close();
@@ -403,6 +573,43 @@ async function testFault() {
   });
   await checkScore('fault', page, replay, 2);
   await page.screenshot({ path: path.join(shots, 'viewer-fault.png'), fullPage: true });
+  await page.close();
+}
+
+// The Stellar page without its game module (the module's <script> element emptied): the core
+// alone must draw it with the generic drawing, never refusing it.
+async function testGenericFallback() {
+  const replay = readReplay(path.join(dir, 'stellar.jsonl'));
+  const html = fs.readFileSync(path.join(dir, 'stellar.html'), 'utf8');
+  // The module's element is the one just before the element that starts the viewer.
+  const moduleElement = /<script>((?:(?!<\/script>)[\s\S])*)<\/script>(\s*<script>ArenaViewer\.start\(\);<\/script>)/;
+  const found = moduleElement.exec(html);
+  const file = path.join(dir, 'stellar-generic.html');
+  await check('generic: the Stellar page embeds its module, which can be taken out', async () => {
+    assert.ok(found, 'no script element before the one that starts the viewer');
+    assert.ok(found[1].includes("ArenaViewer.registerGame('stellar'"), 'the Stellar module does not register itself');
+    fs.writeFileSync(file, html.replace(moduleElement, '<script></script>$2'));
+  });
+  const page = await openPage(file);
+  await checkGeneric('generic', page, replay);
+  await page.screenshot({ path: path.join(shots, 'viewer-generic.png'), fullPage: true });
+  await page.close();
+}
+
+// The page of a game without a web module (run.sh's sixth argument).
+async function testPlugin(file) {
+  if (!fs.existsSync(file)) {
+    await check('plugin: the page ' + file + ' exists', () => assert.fail(file + ' is missing'));
+    return;
+  }
+  const sibling = file.replace(/\.html?$/, '') + '.jsonl';
+  const replay = fs.existsSync(sibling) ? readReplay(sibling) : embeddedReplay(file);
+  const page = await openPage(file);
+  await check('plugin: the page of ' + path.basename(file) + ' loads', async () => {
+    assert.strictEqual(await page.locator('body').getAttribute('data-ready'), 'true');
+  });
+  await checkGeneric('plugin', page, replay);
+  await page.screenshot({ path: path.join(shots, 'viewer-plugin.png'), fullPage: true });
   await page.close();
 }
 
@@ -458,6 +665,8 @@ async function main() {
     await testStellar();
     await testStellaQuest();
     await testFault();
+    await testGenericFallback();
+    if (args.generic) await testPlugin(path.resolve(args.generic));
     await testEscaping();
     await testCli();
     await check('no request left the file system (only file: and data: URLs)', async () => {

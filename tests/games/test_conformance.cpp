@@ -78,9 +78,12 @@ TEST_CASE("Stellar refuses a config it does not know", "[stellar]") {
 // The determinism signature: a hash over 500 seeded random games (final state and outcome).
 // It changes only with a rules change (or a change of the Rng, the deck table or the scoring);
 // a commit that moves it says so. bench_stellar prints the current value.
+// Moved from 5f638e9df0011239: the outcome's breakdown names a stack for every notebook
+// satellite, where it said "stack": null for one that adds to no scoring run (scores unchanged;
+// the state hashes are not affected).
 TEST_CASE("Stellar determinism signature is pinned", "[stellar][signature]") {
   const auto& game = *games::find_game("stellar");
   const std::uint64_t signature = testing::determinism_signature(game, nullptr, 2, 500);
   INFO("signature " << hash_hex(signature));
-  CHECK(hash_hex(signature) == "5f638e9df0011239");
+  CHECK(hash_hex(signature) == "085dcf20122df55a");
 }

@@ -13,6 +13,7 @@
 
 #include "referee/league/standings.hpp"
 
+using namespace arena;
 using namespace arena::league;
 using Catch::Matchers::Contains;
 
@@ -33,7 +34,7 @@ MatchRecord match(std::uint64_t index, std::uint64_t deal, int leg, std::vector<
   r.deal = deal;
   r.leg = leg;
   r.seed = 1000 + deal;
-  r.end = "finished";
+  r.end = replay::End::finished;
   r.seats = std::move(seats);
   return r;
 }
@@ -54,7 +55,7 @@ std::vector<MatchRecord> two_seat_league() {
   r.push_back(match(3, 1, 1, {seat("beta", 18, 2, {2}), seat("alpha", 24, 1, {1})}));
   MatchRecord fault =
       match(4, 2, 0, {seat("alpha", 15, 1, {10, 0.5}, 20), seat("gamma", 0, 2, {3}, 5000)});
-  fault.end = "fault";
+  fault.end = replay::End::fault;
   fault.fault = FaultRecord{1, "timeout", 7, "no reply within 1000 ms"};
   r.push_back(fault);
   r.push_back(match(5, 2, 1, {seat("beta", 19, 1), seat("gamma", 12, 2, {2, 2})}));
@@ -570,7 +571,7 @@ TEST_CASE("JUnit XML: names with markup characters are escaped") {
   // Every character XML treats specially, plus a tab and a control character.
   const std::string nasty = "a&b <\"q'>\tz\x01";
   MatchRecord r = match(0, 0, 0, {seat(nasty, 0, 2), seat("plain", 1, 1)});
-  r.end = "fault";
+  r.end = replay::End::fault;
   r.fault = FaultRecord{0, "crash", 3, "exit 1"};
   MatchRecord again = r;
   again.index = 1;

@@ -119,7 +119,7 @@ TEST_CASE("hostile: the other bot's and the referee's pipes cannot be opened thr
     REQUIRE(p.hostile.count("foreign_pipes_opened") == 1);
     CHECK(p.hostile["foreign_pipes_opened"] == "0");
     CHECK(p.hostile["injected"] == "0");
-    CHECK(p.result.end == "finished");  // the opponent was not disturbed
+    CHECK(p.result.end == match::End::finished);  // the opponent was not disturbed
     // Its own /proc shows its tree and the namespace's init, nothing else.
     if (t == Tier::strict) CHECK(std::stoi(p.hostile["seen_pids"]) <= 1);
   }
@@ -146,7 +146,7 @@ TEST_CASE("hostile: a grandchild that calls setsid() does not outlive the match"
     const std::string tag = fmt::format("esc{}{}", static_cast<int>(t), ::getpid() % 100000);
     auto p = play(t, fmt::format("escape --tag {} --lifetime-s 120", tag), "escape");
     CHECK(p.hostile["setsid"] == "ok");
-    CHECK(p.result.end == "finished");
+    CHECK(p.result.end == match::End::finished);
     CHECK(processes_named(tag).empty());  // every tier: the orphan sweep, the cgroup or the namespace
   }
 }
@@ -158,7 +158,7 @@ TEST_CASE("hostile: ptrace of the referee or the other bot is refused", "[hostil
     auto p = play(t, "ptrace", "ptrace");
     CHECK(p.hostile["others_ok"] == "0");
     CHECK((p.hostile["parent"] == "EPERM" || p.hostile["parent"] == "none"));
-    CHECK(p.result.end == "finished");
+    CHECK(p.result.end == match::End::finished);
   }
 }
 
@@ -184,7 +184,7 @@ TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostil
   for (Tier t : tiers()) {
     INFO("tier " << bots::tier_name(t));
     auto p = play(t, "after-end", "after");
-    CHECK(p.result.end == "finished");
+    CHECK(p.result.end == match::End::finished);
     CHECK_FALSE(p.result.fault.has_value());
   }
 }
@@ -215,7 +215,7 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   auto r = match::play(o);
   REQUIRE(r.ok());
   INFO(r->result.dump(2));
-  CHECK(r->end == "finished");
+  CHECK(r->end == replay::End::finished);
   const auto kv = report(*r, 0);
   REQUIRE(kv.count("idle_cpu_ms") == 1);
   const double cpu = std::stod(kv.at("idle_cpu_ms"));
@@ -264,7 +264,7 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
       auto r2 = match::play(o);
       REQUIRE(r2.ok());
       INFO(r2->result.dump(2));
-      CHECK(r2->end == "finished");
+      CHECK(r2->end == replay::End::finished);
       // Its own folder closed to others: refused, with the fix.
       std::filesystem::permissions(dir + "/bots", std::filesystem::perms::owner_all);
       auto r3 = match::play(o);

@@ -39,9 +39,9 @@ void check_case(const Case& c, int seat) {
   INFO("mode " << c.mode << " seat " << seat << "\n" << result->result.dump(2));
   CHECK(seconds < 30);
   if (std::string(c.kind).empty()) {
-    CHECK(result->end == "finished");
+    CHECK(result->end == replay::End::finished);
   } else {
-    REQUIRE(result->end == "fault");
+    REQUIRE(result->end == replay::End::fault);
     REQUIRE(result->fault.has_value());
     CHECK(match::fault_name(result->fault->kind) == std::string(c.kind));
     CHECK(result->fault->seat == seat);
@@ -95,7 +95,7 @@ TEST_CASE("a bot flooding stderr gets a capped log and no fault", "[faults]") {
   o.stderr_cap = 256 * 1024;
   auto result = match::play(o);
   REQUIRE(result.ok());
-  CHECK(result->end == "finished");
+  CHECK(result->end == replay::End::finished);
   CHECK(result->seats[0].stderr_bytes > o.stderr_cap);
   const auto size = std::filesystem::file_size(result->seats[0].stderr_log);
   CHECK(size <= o.stderr_cap + 256);
@@ -134,5 +134,5 @@ TEST_CASE("a time bank absorbs a slow decision", "[faults]") {
   auto result = match::play(o);
   REQUIRE(result.ok());
   INFO(result->result.dump(2));
-  CHECK(result->end == "finished");
+  CHECK(result->end == replay::End::finished);
 }

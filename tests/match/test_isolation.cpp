@@ -139,7 +139,7 @@ TEST_CASE("isolation: scratch space is private, bounded and gone after the match
     auto r = match::play(o);
     REQUIRE(r.ok());
     INFO(r->result.dump(2));
-    CHECK(r->end == "finished");
+    CHECK(r->end == replay::End::finished);
     const auto writer = testing::hostile_report(*r, 0);
     const auto peeker = testing::hostile_report(*r, 1);
     REQUIRE(writer.count("tmp_mb") == 1);

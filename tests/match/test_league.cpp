@@ -59,7 +59,7 @@ json essence(const std::vector<league::MatchRecord>& records) {
   for (const auto& r : records) {
     json seats = json::array();
     for (const auto& s : r.seats) seats.push_back({s.bot, s.score, s.rank});
-    out.push_back({r.index, r.deal, r.leg, r.seed, r.end, seats, r.fault ? r.fault->kind : ""});
+    out.push_back({r.index, r.deal, r.leg, r.seed, replay::end_name(r.end), seats, r.fault ? r.fault->kind : ""});
   }
   return out;
 }
@@ -249,7 +249,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   std::map<std::string, std::array<int, 3>> seats;
   for (const auto& r : result->records) {
     REQUIRE(r.seats.size() == 3);
-    CHECK(r.end == "finished");
+    CHECK(r.end == replay::End::finished);
     for (std::size_t i = 0; i < 3; ++i) seats[r.seats[i].bot][i] += 1;
   }
   for (const auto& [bot, count] : seats) CHECK(count == std::array<int, 3>{3, 3, 3});

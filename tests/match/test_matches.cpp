@@ -23,7 +23,7 @@ match::MatchResult play_ok(const match::Options& o) {
   auto result = match::play(o);
   REQUIRE(result.ok());
   INFO(result->result.dump(2));
-  CHECK(result->end == "finished");
+  CHECK(result->end == replay::End::finished);
   CHECK_FALSE(result->fault.has_value());
   return std::move(result).value();
 }

@@ -36,7 +36,7 @@ std::vector<std::string> recorded_match() {
   auto o = testing::options({testing::greedy_bot(), testing::random_bot()}, 31, "replay");
   auto m = match::play(o);
   REQUIRE(m.ok());
-  REQUIRE(m->end == "finished");
+  REQUIRE(m->end == replay::End::finished);
   return lines_of(m->replay);
 }
 

@@ -52,10 +52,11 @@ replay::Replay random_replay(const std::string& game_name, int seats, std::uint6
   auto state = std::move(created).value();
   replay::Replay r;
   r.header.game = game_name;
+  r.header.rules_revision = game->info().rules_revision;
   r.header.config = *config;
   r.header.seed = seed;
   r.header.seats = seats;
-  for (int s = 0; s < seats; ++s) r.header.bots.push_back({fmt::format("player{}", s), "1", "in-process"});
+  for (int s = 0; s < seats; ++s) r.header.bots.push_back({fmt::format("player{}", s), "1", "in-process", nullptr});
   r.header.initial_hash = hash_hex(state->hash());
   Rng rng(seed ^ 0x5eedULL);
   while (!state->is_over()) {
@@ -72,7 +73,7 @@ replay::Replay random_replay(const std::string& game_name, int seats, std::uint6
   }
   json scores = json::array();
   for (double x : state->scores()) scores.push_back(static_cast<std::int64_t>(x));
-  r.footer = replay::Footer{"finished", {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
+  r.footer = replay::Footer{replay::End::finished, {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
   return r;
 }
 
@@ -107,7 +108,7 @@ fs::path play(const std::string& game, const std::vector<std::string>& bots, std
   o.limits.decision_ms = 5000;
   auto m = match::play(o);
   REQUIRE(m.ok());
-  REQUIRE(m->end != "interrupted");
+  REQUIRE(m->end != replay::End::interrupted);
   return m->replay;
 }
 

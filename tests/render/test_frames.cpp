@@ -61,13 +61,14 @@ TEST_CASE("simulate refuses a replay it cannot re-simulate and names the step", 
     auto f = render::simulate(r);
     REQUIRE_FALSE(f.ok());
     CHECK_THAT(f.error(), Contains("unknown game \"chess\""));
+    CHECK_THAT(f.error(), Contains("stellar"));
   }
   SECTION("a refused config") {
     auto r = good;
     r.header.config = {{"facedown_step3", "sideways"}};
     auto f = render::simulate(r);
     REQUIRE_FALSE(f.ok());
-    CHECK_THAT(f.error(), Contains("config is refused"));
+    CHECK_THAT(f.error(), Contains("configuration is refused"));
     CHECK_THAT(f.error(), Contains("facedown_step3"));
   }
   SECTION("a refused action") {
@@ -110,7 +111,7 @@ TEST_CASE("the whole table holds every hand; a seat's text only its own", "[rend
   auto frames = render::simulate(r);
   REQUIRE(frames.ok());
   const render::Frame& f = (*frames)[2];
-  const json table = render::whole_table(f);
+  const json table = render::whole_table(r, f);
   CHECK(table.at("seat").is_null());
   for (std::size_t s = 0; s < 3; ++s) {
     CHECK(table.at("players").at(s) == f.views[s].at("players").at(s));

@@ -34,7 +34,7 @@ Loaded load(const fs::path& path, const std::string& end = "finished") {
   auto r = replay::read(path);
   REQUIRE(r.ok());
   REQUIRE(r->footer);
-  REQUIRE(r->footer->end == end);
+  REQUIRE(replay::end_name(r->footer->end) == end);
   REQUIRE(r->steps.size() > 5);
   auto f = render::simulate(*r);
   REQUIRE(f.ok());
@@ -338,7 +338,7 @@ TEST_CASE("show --seat in Stella Quest hides the other hands' numbers", "[render
 TEST_CASE("show shows a fault footer", "[render][show]") {
   static const Loaded m = load(testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"), "fault");
   REQUIRE(m.replay.footer);
-  REQUIRE(m.replay.footer->end == "fault");
+  REQUIRE(m.replay.footer->end == replay::End::fault);
   const json& fault = m.replay.footer->result.at("fault");
   auto c = testing::show({m.path.string(), "--color", "never"});
   REQUIRE(c.exit_code == 0);
@@ -507,7 +507,7 @@ TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes"
   REQUIRE(r.footer);
   r.header.bots[0].name = evil;
   for (auto& s : r.steps) s.debug = "note " + evil;  // (a replay holds valid UTF-8 only: JSON)
-  r.footer->end = "fault";
+  r.footer->end = replay::End::fault;
   r.footer->result = {{"fault",
                        {{"seat", 0}, {"kind", "illegal"}, {"request_id", 3}, {"message", "illegal action " + evil}, {"raw", evil}}},
                       {"ranks", {2, 1}}};

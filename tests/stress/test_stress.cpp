@@ -304,7 +304,7 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
       for (const league::SeatRecord& s : r.seats) {
         for (double ms : s.decision_ms) max_decision_ms = std::max(max_decision_ms, ms);
       }
-      if (r.end == "finished") ++finished;
+      if (r.end == replay::End::finished) ++finished;
       if (r.fault) recorded[r.fault->kind] += 1;
       const std::vector<Injection> inj = injections(leg->dir, r.index);
       for (const Injection& i : inj) injected[i.kind] += 1;
@@ -326,9 +326,9 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
         }
       } else if (!inj.empty()) {
         unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
-                                          inj[0].kind, inj[0].request, inj[0].seat, r.end));
-      } else if (r.end != "finished") {
-        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, r.end));
+                                          inj[0].kind, inj[0].request, inj[0].seat, replay::end_name(r.end)));
+      } else if (r.end != replay::End::finished) {
+        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, replay::end_name(r.end)));
       }
     }
   }

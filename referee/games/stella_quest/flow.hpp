@@ -8,11 +8,18 @@ namespace arena::stella_quest::detail {
 
 inline std::size_t idx(int i) { return static_cast<std::size_t>(i); }
 
-// Draws the top card, first rebuilding the deck from the discard pile minus its top card when
-// the deck is empty (docs/games/stella_quest.md). False when nothing can be drawn.
+// The rulebook: "If the deck runs out of cards, immediately shuffle all cards in the discard pile
+// apart from the top card to make a new deck." Called whenever the deck may have run out (a card
+// drawn) or the discard pile may have grown (a trick discarded): an empty deck is rebuilt at once
+// (the state's Rng) when the discard pile holds more than its top card.
+void restock(State& s);
+// Draws the top card, then restocks. False when the deck is empty (and so is the discard pile
+// below its top): nothing can be drawn.
 bool draw_card(State& s, CardId& out);
 // Draws up to `n` cards into `seat`'s hand (fewer if nothing is left).
 void draw_into_hand(State& s, int seat, int n);
+// A card joins the trick; the first non-break card fixes the trick's leading colour.
+void add_to_trick(State& s, Play play);
 // Runs the automatic steps (the Dummy's card, the refill of an empty hand) until a human seat
 // must decide or the game ends.
 void begin_turn(State& s);

@@ -13,7 +13,9 @@ struct Traits {
   using Action = stella_quest::Action;
   using Config = stella_quest::Config;
 
-  static games::GameInfo info() { return {"stella_quest", "Stella Quest", kMinSeats, kMaxSeats}; }
+  // Rules revision 2: the deck is rebuilt the moment it runs out, the leading colour stays the
+  // led card's, and every one-action decision is applied by the engine.
+  static games::GameInfo info() { return {"stella_quest", "Stella Quest", kMinSeats, kMaxSeats, 2}; }
   static Result<Config> config_from_json(const nlohmann::json& j) { return stella_quest::config_from_json(j); }
   static nlohmann::json config_to_json(const Config& c) { return stella_quest::to_json(c); }
   static Result<State> new_game(const Config& c, std::uint64_t seed, int seats) {
@@ -39,6 +41,21 @@ struct Traits {
   static std::uint64_t hash(const State& s) { return stella_quest::hash(s); }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { stella_quest::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return stella_quest::check_invariants(s); }
+
+  // For people (terminal.cpp, web/).
+  static nlohmann::json card_table(const Config&) { return stella_quest::card_table_json(); }
+  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) { return games::merge_player_views(views); }
+  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n, const games::draw::Style& st) {
+    return stella_quest::draw_table(t, n, st);
+  }
+  static std::string describe_action(const nlohmann::json& before, const nlohmann::json& a) {
+    return stella_quest::describe_action(before, a);
+  }
+  static std::string draw_outcome(const nlohmann::json& o, const nlohmann::json& cards, const games::draw::SeatNames& n,
+                                  const games::draw::Style& st) {
+    return stella_quest::draw_outcome(o, cards, n, st);
+  }
+  static games::WebModule web_module() { return {web_script(), web_style()}; }
 };
 
 const games::Game& game();

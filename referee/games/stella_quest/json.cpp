@@ -59,6 +59,16 @@ Result<std::size_t> find_name(const std::array<const char*, N>& names_list, cons
   return static_cast<std::size_t>(it - names_list.begin());
 }
 
+json colour_json(Colour c) { return c == Colour::none ? json(nullptr) : json(colour_name(c)); }
+
+Result<Colour> colour_from_json(const json& j) {
+  if (j.is_null()) return Colour::none;
+  for (int c = 0; c < kColours; ++c) {
+    if (j == colour_name(static_cast<Colour>(c))) return static_cast<Colour>(c);
+  }
+  return fail(fmt::format("bad colour {}", j.dump()));
+}
+
 json trick_json(const std::vector<Play>& trick) {
   json out = json::array();
   for (const Play& p : trick) out.push_back({{"seat", seat_json(p.seat)}, {"card", card(p.card).name}});
@@ -150,6 +160,7 @@ json to_json(const State& s) {
           {"start_player", s.start_player},
           {"leader", s.leader},
           {"trick", trick},
+          {"leading_colour", colour_json(s.leading)},
           {"winner", seat_json(s.winner)},
           {"tricks", s.tricks},
           {"end", end_name(s.end)},
@@ -197,6 +208,9 @@ Result<State> state_from_json(const json& j) {
       if (!who) return fail(who.error());
       s.trick.push_back(Play{*who, pj.at("card").get<CardId>()});
     }
+    auto leading = colour_from_json(j.at("leading_colour"));
+    if (!leading) return fail("leading_colour: " + leading.error());
+    s.leading = *leading;
     s.tricks = j.at("tricks").get<std::int32_t>();
     auto end = find_name(kEndNames, j.at("end").get<std::string>(), "end");
     if (!end) return fail(end.error());
@@ -234,8 +248,9 @@ json view(const State& s, Seat seat) {
             {"max_tricks", s.config.max_tricks},
             {"leader", s.leader},
             {"marker", seat_json(s.marker)},
-            {"trump", trump_colour(top) == Colour::none ? json(nullptr) : json(colour_name(trump_colour(top)))},
-            {"leading_colour", leading_colour(s.trick) == Colour::none ? json(nullptr) : json(colour_name(leading_colour(s.trick)))},
+            {"trump", colour_json(trump_colour(top))},
+            // The trick's own: still the first non-break card's after the winner collected it.
+            {"leading_colour", colour_json(s.leading)},
             {"trick", trick_json(s.trick)},
             {"winner", seat_json(s.winner)},
             {"discard", names(s.discard)},

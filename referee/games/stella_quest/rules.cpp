@@ -23,16 +23,25 @@ Action Action::top(Face face) { return Action{ActionKind::top, face}; }
 
 namespace detail {
 
+void restock(State& s) {
+  if (!s.deck.empty() || s.discard.size() <= 1) return;
+  s.deck.assign(s.discard.begin(), s.discard.end() - 1);
+  s.discard.erase(s.discard.begin(), s.discard.end() - 1);
+  s.rng.shuffle(s.deck);
+}
+
 bool draw_card(State& s, CardId& out) {
-  if (s.deck.empty() && s.discard.size() > 1) {
-    s.deck.assign(s.discard.begin(), s.discard.end() - 1);
-    s.discard.erase(s.discard.begin(), s.discard.end() - 1);
-    s.rng.shuffle(s.deck);
-  }
+  restock(s);  // a no-op in any state the engine reaches (check_invariants)
   if (s.deck.empty()) return false;
   out = s.deck.back();
   s.deck.pop_back();
+  restock(s);  // the last card was drawn: rebuild the deck at once
   return true;
+}
+
+void add_to_trick(State& s, Play play) {
+  if (s.leading == Colour::none && !is_break(play.card)) s.leading = colour_of(play.card);
+  s.trick.push_back(play);
 }
 
 void draw_into_hand(State& s, int seat, int n) {
@@ -64,7 +73,7 @@ void begin_turn(State& s) {
         end_game(s, End::exhausted, kNone);
         return;
       }
-      s.trick.push_back(Play{kDummy, c});
+      add_to_trick(s, Play{kDummy, c});
       if (static_cast<int>(s.trick.size()) == trick_size(s)) resolve_trick(s);
       continue;
     }
@@ -90,7 +99,8 @@ void end_game(State& s, End end, std::int8_t seat) {
 
 namespace {
 
-bool can_draw(const State& s) { return !s.deck.empty() || s.discard.size() > 1; }
+// An empty deck is rebuilt at once whenever the discard pile holds more than its top card.
+bool can_draw(const State& s) { return !s.deck.empty(); }
 
 void push_unique(std::vector<Action>& out, const Action& a) {
   if (out.empty() || !(out.back() == a)) out.push_back(a);
@@ -130,7 +140,7 @@ void legal_actions(const State& s, std::vector<Action>& out) {
   switch (s.phase) {
     case Phase::play: {
       const Player& p = s.players[idx(to_act(s))];
-      const Colour lead = leading_colour(s.trick);
+      const Colour lead = s.leading;
       const bool must_follow =
           lead != Colour::none &&
           std::any_of(p.hand.begin(), p.hand.end(), [&](CardId c) { return colour_of(c) == lead; });
@@ -174,16 +184,19 @@ bool is_legal(const State& s, const Action& a) {
 
 // ---- transitions ---------------------------------------------------------------------------
 
-void apply(State& s, const Action& a) {
-  assert(is_legal(s, a));
+namespace {
+
+// One decision, without the forced ones that may follow.
+void step(State& s, const Action& a) {
   switch (a.kind) {
     case ActionKind::play: {
       const int seat = to_act(s);
       std::vector<CardId>& hand = s.players[idx(seat)].hand;
       auto it = std::find_if(hand.begin(), hand.end(), [&](CardId c) { return face_of(c) == a.face; });
       assert(it != hand.end());
-      s.trick.push_back(Play{static_cast<std::int8_t>(seat), *it});
+      const CardId played = *it;
       hand.erase(it);
+      detail::add_to_trick(s, Play{static_cast<std::int8_t>(seat), played});
       // docs/games/stella_quest.md REC: the refill follows the emptying card at once, with the tokens lit now.
       if (hand.empty()) {
         const int tokens = s.players[idx(seat)].tokens;
@@ -212,6 +225,26 @@ void apply(State& s, const Action& a) {
   }
 }
 
+}  // namespace
+
+void apply_forced(State& s) {
+  // docs/games/stella_quest.md: a decision with exactly one legal action is not asked. Each forced
+  // action is a play, a collect or a top (a draw always comes with a play), so the game moves on
+  // and the trick cap bounds the chain.
+  std::vector<Action> actions;
+  while (!is_over(s)) {
+    legal_actions(s, actions);
+    if (actions.size() != 1) return;
+    step(s, actions.front());
+  }
+}
+
+void apply(State& s, const Action& a) {
+  assert(is_legal(s, a));
+  step(s, a);
+  apply_forced(s);
+}
+
 // ---- setup ---------------------------------------------------------------------------------
 
 State new_game(const Config& config, std::uint64_t seed, int seats) {
@@ -231,6 +264,7 @@ State new_game(const Config& config, std::uint64_t seed, int seats) {
   s.start_player = static_cast<std::int8_t>(s.rng.below(static_cast<std::uint64_t>(seats)));
   s.leader = s.start_player;
   s.phase = Phase::play;
+  apply_forced(s);
   return s;
 }
 
@@ -309,6 +343,17 @@ Status check_invariants(const State& s) {
     if (seen[idx(id)] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, card(static_cast<CardId>(id)).name));
   }
   if (s.discard.empty()) return fail(std::string("the discard pile is empty"));
+  if (s.deck.empty() && s.discard.size() > 1) {
+    return fail(fmt::format("the deck is empty next to {} discarded cards (it is rebuilt at once)", s.discard.size()));
+  }
+  // The trick's leading colour: its first non-break card's. During `top` that card may have been
+  // collected; a trick with a winner had one, though.
+  const bool lead_ok = s.trick.empty()           ? s.leading == Colour::none
+                       : s.phase == Phase::top ? s.leading != Colour::none
+                                               : s.leading == leading_colour(s.trick);
+  if (!lead_ok) {
+    return fail(fmt::format("leading colour {} with a trick of {} cards", colour_name(s.leading), s.trick.size()));
+  }
   if (static_cast<int>(s.trick.size()) > trick_size(s)) return fail(fmt::format("{} cards in the trick", s.trick.size()));
   if (s.marker != kNone && s.marker != kDummy && (s.marker < 0 || s.marker >= s.seats)) return fail(fmt::format("marker at {}", s.marker));
   if (s.marker == kDummy && s.seats != 2) return fail(std::string("the Dummy holds the marker with 3+ seats"));
@@ -339,6 +384,7 @@ std::uint64_t hash(const State& s) {
   h.i64(s.marker).i64(s.start_player).i64(s.leader);
   h.u64(s.trick.size());
   for (const Play& p : s.trick) h.i64(p.seat).u64(p.card);
+  h.u64(static_cast<std::uint64_t>(s.leading));
   h.i64(s.winner).i64(s.tricks).u64(static_cast<std::uint64_t>(s.end)).i64(s.decided);
   return h.digest();
 }

@@ -12,14 +12,17 @@
 // one emotion card of the trick (losing its jewels in tokens if W already has that number), then
 // chooses the new top discard among the rest (a break if one was played) and leads next. A hand
 // that empties refills at once (lit tokens, 2 with 1 lit). On its turn, before playing, a player
-// with >= 2 lit tokens may darken one to draw 3 (up to 10 cards). The deck is rebuilt from the
-// discard pile minus its top. End: all of 1-6 collected (enlightenment, immediate win), a player
-// at 0 tokens (eliminated; the others are scored: tokens + jewels on collection cards whose number
-// is not duplicated), or the project's own endings (docs/games/stella_quest.md): the trick cap
-// (config max_tricks) and a player who must play with no card left anywhere to draw.
+// with >= 2 lit tokens may darken one to draw 3 (up to 10 cards). The moment the deck runs out,
+// the discard pile minus its top is shuffled into a new deck (so an empty deck always sits next
+// to a discard pile of at most one card). End: all of 1-6 collected (enlightenment, immediate
+// win), a player at 0 tokens (eliminated; the others are scored: tokens + jewels on collection
+// cards whose number is not duplicated), or the project's own endings
+// (docs/games/stella_quest.md): the trick cap (config max_tricks) and a player who must play with
+// no card left anywhere to draw.
 //
 // Every decision is atomic (one Action) with a canonical list of legal actions; forced decisions
-// (one legal choice) are applied by the engine. The State is a plain value holding its own Rng.
+// (one legal choice: play, collect or top) are applied by the engine, so a seat is asked only when
+// it has at least 2 legal actions. The State is a plain value holding its own Rng.
 
 #include <array>
 #include <cstdint>
@@ -89,7 +92,9 @@ struct State {
   std::int8_t start_player = 0;
   std::int8_t leader = 0;
   std::vector<Play> trick;      // cards played this trick, in order
-  CardId trick_top = 0;         // the top discard when the trick began (Super Trump, trump)
+  // The trick's leading colour: the first non-break card's, fixed when it is played and kept
+  // (during collect and top too) until the trick ends. Colour::none before that.
+  Colour leading = Colour::none;
   std::int8_t winner = kNone;   // during collect and top
   std::int32_t tricks = 0;      // tricks completed (won, voided by the Dummy, or all breaks)
   End end = End::none;
@@ -119,16 +124,22 @@ Seat to_act(const State& s);  // a human seat; the state must not be over
 // (colour, then number, Break last) then draw; collect and top by face.
 void legal_actions(const State& s, std::vector<Action>& out);
 std::vector<Action> legal_actions(const State& s);
-// Applies a legal action (asserted). Use is_legal() first for input from outside.
+// Applies a legal action (asserted), then every forced decision that follows (apply_forced).
+// Use is_legal() first for input from outside.
 void apply(State& s, const Action& a);
 bool is_legal(const State& s, const Action& a);
+// While the game is not over and the seat to act has exactly one legal action, applies it: a
+// decision with one legal action is never asked. new_game and apply end with it; a state laid out
+// by hand (tests) may call it to reach the engine's next real decision.
+void apply_forced(State& s);
 
 // ---- trick queries (trick.cpp) --------------------------------------------------------------
 
 // The seats in this trick's play order (kDummy included with 2 players).
 int trick_size(const State& s);
 std::int8_t trick_seat(const State& s, int position);
-// The colour of the first non-break card, or Colour::none.
+// The colour of the first non-break card of `trick`, or Colour::none. Of a whole trick (or one
+// being played) this is its leading colour; after the winner collected, use State::leading.
 Colour leading_colour(const std::vector<Play>& trick);
 // The trump colour set by a top discard card (Colour::none for a break).
 inline Colour trump_colour(CardId top) { return colour_of(top); }
@@ -165,7 +176,9 @@ unsigned collected_numbers(const std::vector<CardId>& collection);
 // Test support: redeals every card `seat` cannot identify (the other hands and the deck),
 // keeping each hand's colours and the colour of the top deck card.
 void redeal_unseen(State& s, Seat seat, Rng& rng);
-// Every card is in exactly one place, sizes are within the rules; an error names the breach.
+// Every card is in exactly one place, sizes are within the rules, an empty deck sits next to a
+// discard pile of at most one card, the leading colour matches the trick; an error names the
+// breach.
 Status check_invariants(const State& s);
 
 std::uint64_t hash(const State& s);

@@ -47,7 +47,8 @@ int trick_winner(const std::vector<Play>& trick, CardId top_discard) {
   for (int i = n - 1; i >= 0; --i) {
     if (is_super_trump(trick, top_discard, i)) return i;
   }
-  // 2. The highest trump, then 3. the highest card of the leading colour. Equal faces would
+  // 2. The highest trump, then 3. the highest card of the leading colour (of the whole trick: the
+  // winner is found when its last card is played). Equal faces would
   // have made a Super Trump, so there are no ties.
   auto highest_of = [&](Colour colour) {
     int best = -1;
@@ -73,12 +74,15 @@ namespace detail {
 namespace {
 
 // The trick's cards onto the discard pile in play order, with `top` (an index in the trick) last.
+// The trick ends here (its leading colour with it); an empty deck is rebuilt at once.
 void discard_trick(State& s, int top) {
   for (int i = 0; i < static_cast<int>(s.trick.size()); ++i) {
     if (i != top) s.discard.push_back(s.trick[idx(i)].card);
   }
   if (top >= 0) s.discard.push_back(s.trick[idx(top)].card);
   s.trick.clear();
+  s.leading = Colour::none;
+  restock(s);
 }
 
 int first_break(const std::vector<Play>& trick) {
@@ -102,14 +106,6 @@ void next_trick(State& s) {
   }
   s.phase = Phase::play;
   begin_turn(s);
-}
-
-// A decision with a single legal action is not asked: the engine takes it.
-void settle(State& s) {
-  const auto actions = legal_actions(s);
-  if (actions.size() != 1) return;
-  if (s.phase == Phase::collect) collect(s, actions[0].face);
-  else if (s.phase == Phase::top) choose_top(s, actions[0].face);
 }
 
 void lose_tokens(Player& p, int n) { p.tokens = static_cast<std::int8_t>(std::max(0, p.tokens - n)); }
@@ -148,8 +144,7 @@ void resolve_trick(State& s) {
   } else {
     s.marker = seat;
   }
-  s.phase = Phase::collect;
-  settle(s);
+  s.phase = Phase::collect;  // a forced choice is made by apply_forced
 }
 
 void collect(State& s, Face face) {
@@ -166,8 +161,7 @@ void collect(State& s, Face face) {
   } else if (collected_numbers(p.collection) == 0x7Eu) {
     end_with_trick(s, End::enlightenment, s.winner);
   } else {
-    s.phase = Phase::top;
-    settle(s);
+    s.phase = Phase::top;  // a forced choice is made by apply_forced
   }
 }
 

@@ -69,10 +69,16 @@ Result<CardType> parse_type(std::string_view name) {
                           name));
 }
 
-const Deck& standard_deck() {
-  static const Deck deck = build_standard_deck();
-  return deck;
+const CardTable& standard_table() {
+  static const CardTable table(build_standard_deck());
+  return table;
 }
+
+const Deck& standard_deck() { return standard_table().cards(); }
+
+CardTable::CardTable() : cards_(standard_table().cards_) {}
+
+CardTable::CardTable(Deck cards) : cards_(std::make_shared<const Deck>(std::move(cards))) {}
 
 namespace {
 
@@ -129,23 +135,24 @@ Result<Card> parse_card(const nlohmann::json& j) {
   return card;
 }
 
-}  // namespace
+// " (Moon 4)" when a card in a list gives a usable name, for the messages; "" otherwise.
+std::string given_name(const nlohmann::json& j) {
+  if (!j.is_object()) return "";
+  auto it = j.find("name");
+  if (it == j.end() || !it->is_string() || it->get<std::string>().empty() || it->get<std::string>().size() > 40) return "";
+  return " (" + it->get<std::string>() + ")";
+}
 
-Result<Deck> parse_deck(const nlohmann::json& list) {
-  if (!list.is_array()) return fail(std::string("deck list: expected a JSON array of cards"));
-  if (list.size() < kMinDeckSize || list.size() > kMaxDeckSize) {
+Status check_size(std::size_t size) {
+  if (size < kMinDeckSize || size > kMaxDeckSize) {
     return fail(fmt::format("deck list: {} cards; a deck needs {} to {} (4 starters placed, 44 "
                             "played, 4 held at the end, 5 in the row)",
-                            list.size(), kMinDeckSize, kMaxDeckSize));
+                            size, kMinDeckSize, kMaxDeckSize));
   }
-  Deck deck;
-  std::array<int, kTypedKinds> starters{};
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    auto card = parse_card(list[i]);
-    if (!card) return fail(fmt::format("deck list: card {} {}", i, card.error()));
-    if (card->starter) ++starters[static_cast<std::size_t>(card->type)];
-    deck.push_back(std::move(card).value());
-  }
+  return {};
+}
+
+Status check_starters(const std::array<int, kTypedKinds>& starters) {
   for (int t = 0; t < kTypedKinds; ++t) {
     int n = starters[static_cast<std::size_t>(t)];
     if (n != 1) {
@@ -153,7 +160,54 @@ Result<Deck> parse_deck(const nlohmann::json& list) {
                               n, type_name(static_cast<CardType>(t))));
     }
   }
+  return {};
+}
+
+// parse_card's rules for a Card built in code, with its messages.
+Status check_card(const Card& card) {
+  if (static_cast<int>(card.type) > static_cast<int>(CardType::satellite)) {
+    return fail(fmt::format("has type {} (not a card type)", static_cast<int>(card.type)));
+  }
+  if (card.satellite() && card.six_zero()) return fail(std::string("is a satellite with number 6/0 (satellites are 1-5)"));
+  if (card.number < 1 || (card.number > 5 && card.number != kSixZero)) {
+    return fail(fmt::format("has number {} (expected 1-5 or \"6/0\")", card.number));
+  }
+  if (card.stars > 3) return fail(fmt::format("has stars {} (expected an integer 0-3)", card.stars));
+  if (card.satellite() && card.stars != 0) return fail(std::string("is a satellite with stars (satellites have none)"));
+  if (card.starter && card.satellite()) return fail(std::string("is a satellite marked as starter"));
+  if (card.starter && card.six_zero()) return fail(std::string("is a 6/0 marked as starter"));
+  if (card.name.empty() || card.name.size() > 40) {
+    return fail(std::string("has a \"name\" that is not a string of 1-40 characters"));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Deck> parse_deck(const nlohmann::json& list) {
+  if (!list.is_array()) return fail(std::string("deck list: expected a JSON array of cards"));
+  if (auto st = check_size(list.size()); !st) return fail(st.error());
+  Deck deck;
+  std::array<int, kTypedKinds> starters{};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    auto card = parse_card(list[i]);
+    if (!card) return fail(fmt::format("deck list: card {}{} {}", i, given_name(list[i]), card.error()));
+    if (card->starter) ++starters[static_cast<std::size_t>(card->type)];
+    deck.push_back(std::move(card).value());
+  }
+  if (auto st = check_starters(starters); !st) return fail(st.error());
   return deck;
+}
+
+Status validate_deck(const Deck& deck) {
+  if (auto st = check_size(deck.size()); !st) return st;
+  std::array<int, kTypedKinds> starters{};
+  for (std::size_t i = 0; i < deck.size(); ++i) {
+    const Card& card = deck[i];
+    if (auto st = check_card(card); !st) return fail(fmt::format("deck list: card {} ({}) {}", i, card.name, st.error()));
+    if (card.starter) ++starters[static_cast<std::size_t>(card.type)];
+  }
+  return check_starters(starters);
 }
 
 nlohmann::json card_to_json(const Card& card, CardId id) {

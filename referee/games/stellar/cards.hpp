@@ -4,6 +4,7 @@
 // the physical cards can correct it in one place, or pass their own list in the game config.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,17 +34,43 @@ struct Card {
 using CardId = std::uint8_t;  // index into the deck list
 using Deck = std::vector<Card>;
 
+// The cards of a match, by id: an immutable list shared by every copy (copying a Config or a
+// State copies a pointer, not the cards and their names). It reads like a const Deck; two tables
+// are equal when their cards are (the same list is equal at once, without comparing cards).
+class CardTable {
+ public:
+  CardTable();                 // the standard 60 cards (one list shared by every default table)
+  CardTable(Deck cards);       // implicit: a Deck converts, so `config.deck = parsed` still reads
+  const Deck& cards() const { return *cards_; }
+  operator const Deck&() const { return *cards_; }
+  std::size_t size() const { return cards_->size(); }
+  bool empty() const { return cards_->empty(); }
+  const Card& operator[](std::size_t id) const { return (*cards_)[id]; }
+  Deck::const_iterator begin() const { return cards_->begin(); }
+  Deck::const_iterator end() const { return cards_->end(); }
+  bool same_list(const CardTable& other) const { return cards_ == other.cards_; }
+  bool operator==(const CardTable& other) const { return cards_ == other.cards_ || *cards_ == *other.cards_; }
+  bool operator==(const Deck& other) const { return cards_.get() == &other || *cards_ == other; }
+
+ private:
+  std::shared_ptr<const Deck> cards_;
+};
+
 std::string_view type_name(CardType type);  // "planet", "black_hole", ...
 std::string_view type_label(CardType type);  // "Planet", "Black Hole", ...
 Result<CardType> parse_type(std::string_view name);
 
 // The 60 cards of docs/games/stellar.md, in a fixed order (that order is the card id).
 const Deck& standard_deck();
+const CardTable& standard_table();  // the same cards, as the table every default Config shares
 
 // A deck list from JSON (an array of {"type","number","stars","starter","name"?}), validated:
 // every card well-formed, exactly one starter of each of the five types, enough cards to play
-// 11 rounds, at most 255 cards. The error names the first problem and the card's index.
+// 11 rounds, at most 255 cards. The error names the first problem and the card's index (and its
+// name when the card gives one): "deck list: card 17 (Moon 4) has number 7 (expected ...)".
 Result<Deck> parse_deck(const nlohmann::json& list);
+// The same rules for a Deck built in code, with the same messages (the name is always given).
+Status validate_deck(const Deck& deck);
 nlohmann::json deck_to_json(const Deck& deck);
 nlohmann::json card_to_json(const Card& card, CardId id);
 

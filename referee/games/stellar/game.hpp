@@ -38,6 +38,21 @@ struct Traits {
   static std::uint64_t hash(const State& s) { return stellar::hash(s); }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { stellar::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return stellar::check_invariants(s); }
+
+  // For people (terminal.cpp, web/).
+  static nlohmann::json card_table(const Config& c) { return stellar::deck_to_table_json(c.deck); }
+  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) { return games::merge_player_views(views); }
+  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n, const games::draw::Style& st) {
+    return stellar::draw_table(t, n, st);
+  }
+  static std::string describe_action(const nlohmann::json& before, const nlohmann::json& a) {
+    return stellar::describe_action(before, a);
+  }
+  static std::string draw_outcome(const nlohmann::json& o, const nlohmann::json& cards, const games::draw::SeatNames& n,
+                                  const games::draw::Style& st) {
+    return stellar::draw_outcome(o, cards, n, st);
+  }
+  static games::WebModule web_module() { return {web_script(), web_style()}; }
 };
 
 const games::Game& game();

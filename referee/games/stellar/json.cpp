@@ -52,7 +52,11 @@ Status only_keys(const json& j, std::initializer_list<const char*> keys) {
   return {};
 }
 
-json card_json(const State& s, int id) { return card_to_json(card(s, id), static_cast<CardId>(id)); }
+json card_json(const State& s, int id) {
+  json j = card_to_json(card(s, id), static_cast<CardId>(id));
+  if (s.own) j["owner"] = owner(s, id);
+  return j;
+}
 
 json cards_json(const State& s, const std::vector<CardId>& ids) {
   json out = json::array();
@@ -110,6 +114,38 @@ Result<Config> config_from_json(const json& j) {
     config.deck = std::move(deck).value();
   }
   return config;
+}
+
+// ---- seat config -------------------------------------------------------------------------
+
+Result<SeatConfig> seat_config_from_json(const json& j) {
+  SeatConfig config;
+  if (j.is_null()) return config;
+  if (!j.is_object()) return fail(std::string("expected a JSON object (or null)"));
+  if (auto st = only_keys(j, {"deck"}); !st) return fail(st.error());
+  if (auto it = j.find("deck"); it != j.end() && !it->is_null()) {
+    auto deck = parse_deck(*it);
+    if (!deck) return fail(deck.error());
+    config.deck = std::move(deck).value();
+  }
+  return config;
+}
+
+json to_json(const SeatConfig& config) {
+  if (!config.deck) return nullptr;
+  return {{"deck", deck_to_json(*config.deck)}};
+}
+
+Result<json> card_table_json(const Config& config, const std::array<SeatConfig, kSeats>& seats) {
+  auto cards = match_cards(config, seats);
+  if (!cards) return fail(cards.error());
+  json out = json::array();
+  for (std::size_t id = 0; id < cards->cards.size(); ++id) {
+    json j = card_to_json(cards->cards[id], static_cast<CardId>(id));
+    if (cards->seat1_first != kNone) j["owner"] = static_cast<int>(id) >= cards->seat1_first ? 1 : 0;
+    out.push_back(std::move(j));
+  }
+  return out;
 }
 
 // ---- action ------------------------------------------------------------------------------
@@ -220,18 +256,32 @@ json to_json(const State& s) {
   const auto rng = s.rng.state();
   json rng_words = json::array();
   for (auto w : rng) rng_words.push_back(fmt::format("{:016x}", w));
-  return {{"config", to_json(s.config)},
-          {"rng", rng_words},
-          {"phase", phase_name(s.phase)},
-          {"start_player", s.start_player},
-          {"turn", s.turn},
-          {"row", row},
-          {"deck", s.deck},
-          {"discard", s.discard},
-          {"players", players},
-          {"refresh_pending", s.refresh_pending},
-          {"placing", opt(s.placing)},
-          {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)}};
+  json out = {{"config", to_json(s.config)},
+              {"rng", rng_words},
+              {"phase", phase_name(s.phase)},
+              {"start_player", s.start_player},
+              {"turn", s.turn},
+              {"row", row},
+              {"deck", s.deck},
+              {"discard", s.discard},
+              {"players", players},
+              {"refresh_pending", s.refresh_pending},
+              {"placing", opt(s.placing)},
+              {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)}};
+  if (s.own) {
+    // Each seat's list (null: the match deck), its deck (back = top) and its discard pile.
+    const OwnDecks& own = *s.own;
+    const auto split = own.cards.begin() + own.seat1_first;
+    const std::array<Deck, kSeats> lists = {Deck(own.cards.begin(), split), Deck(split, own.cards.end())};
+    json seats = json::array();
+    for (std::size_t seat = 0; seat < kSeats; ++seat) {
+      seats.push_back({{"list", s.config.deck == lists[seat] ? json(nullptr) : deck_to_json(lists[seat])},
+                       {"deck", own.deck[seat]},
+                       {"discard", own.discard[seat]}});
+    }
+    out["own_decks"] = std::move(seats);
+  }
+  return out;
 }
 
 Result<State> state_from_json(const json& j) {
@@ -273,6 +323,27 @@ Result<State> state_from_json(const json& j) {
     s.placing = j.at("placing").is_null() ? kNone : j.at("placing").get<std::int16_t>();
     s.last_step3_slot = j.at("last_step3_slot").is_null() ? std::int8_t{kNone}
                                                           : static_cast<std::int8_t>(j.at("last_step3_slot").get<int>() - 1);
+    if (auto own_it = j.find("own_decks"); own_it != j.end()) {
+      std::array<SeatConfig, kSeats> seats;
+      for (std::size_t seat = 0; seat < kSeats; ++seat) {
+        const json& list = own_it->at(seat).at("list");
+        if (list.is_null()) {
+          seats[seat].deck = s.config.deck.cards();
+        } else {
+          auto deck = parse_deck(list);
+          if (!deck) return fail(fmt::format("own decks: seat {}: {}", seat, deck.error()));
+          seats[seat].deck = std::move(deck).value();
+        }
+      }
+      auto cards = match_cards(s.config, seats);
+      if (!cards) return fail(cards.error());
+      OwnDecks own{std::move(cards->cards), cards->seat1_first, {}, {}};
+      for (std::size_t seat = 0; seat < kSeats; ++seat) {
+        own.deck[seat] = own_it->at(seat).at("deck").get<std::vector<CardId>>();
+        own.discard[seat] = own_it->at(seat).at("discard").get<std::vector<CardId>>();
+      }
+      s.own = std::move(own);
+    }
     if (auto st = check_invariants(s); !st) return fail("inconsistent state: " + st.error());
     return s;
   } catch (const json::exception& e) {
@@ -317,13 +388,20 @@ json view(const State& s, Seat seat) {
             {"start_player", s.phase == Phase::choose_starter ? json(nullptr) : json(s.start_player)},
             {"to_act", is_over(s) ? json(nullptr) : json(to_act(s))},
             {"row", row},
-            {"deck_size", s.deck.size()},
-            {"discard", cards_json(s, s.discard)},
+            {"deck_size", deck_of(s, seat).size()},
+            {"discard", cards_json(s, discard_of(s, seat))},
             {"players", players},
             {"refresh_available", s.refresh_pending},
             {"placing", s.placing == kNone ? json(nullptr) : card_json(s, s.placing)},
             {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)},
             {"config", {{"facedown_step3", s.config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}}}};
+  if (s.own) {
+    json decks = json::array();
+    for (int i = 0; i < kSeats; ++i) {
+      decks.push_back({{"seat", i}, {"deck_size", deck_of(s, i).size()}, {"discard", cards_json(s, discard_of(s, i))}});
+    }
+    v["decks"] = std::move(decks);
+  }
   return v;
 }
 

@@ -15,6 +15,17 @@ nlohmann::json to_json(const Config& config);
 // Unknown keys are refused; "deck" is an optional deck list (cards.hpp).
 Result<Config> config_from_json(const nlohmann::json& j);
 
+// One seat's configuration: null or {} = no deck of its own; {"deck": [...]} a deck list
+// (cards.hpp, validated by parse_deck, whose message is returned as is: the caller names the
+// seat). Unknown keys are refused. to_json gives the canonical form: null without a deck,
+// {"deck": [...]} with one.
+Result<SeatConfig> seat_config_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const SeatConfig& config);
+
+// Every card of such a match by id (card objects as in a view, with "owner" when the seats
+// play their own decks); the errors of match_cards.
+Result<nlohmann::json> card_table_json(const Config& config, const std::array<SeatConfig, kSeats>& seats);
+
 nlohmann::json to_json(const Action& action);
 Result<Action> action_from_json(const nlohmann::json& j);
 
@@ -24,6 +35,9 @@ Result<State> state_from_json(const nlohmann::json& j);
 // Everything `seat` may see: its own hand and face-down cards, both tableaux (the other seat's
 // face-down cards without their faces), the row, the discard pile, sizes of the deck and the
 // other hand. Never the deck order, the other hand, or the other seat's pending secret choice.
+// With own decks: every card object carries "owner" (a seat), "deck_size" and "discard" are the
+// viewing seat's own deck and discard pile, and "decks" lists both seats' in seat order:
+// [{"seat": 0, "deck_size": n, "discard": [cards]}, {"seat": 1, ...}].
 nlohmann::json view(const State& state, Seat seat);
 
 const char* phase_name(Phase phase);

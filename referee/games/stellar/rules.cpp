@@ -67,6 +67,11 @@ namespace {
 
 std::size_t idx(int i) { return static_cast<std::size_t>(i); }
 
+// Card ids are 8 bits: a match (both own decks together) holds at most 255 cards.
+constexpr std::size_t kMaxTableCards = 255;
+// The fewest cards a seat's list may hold (validate_deck), for check_invariants.
+constexpr int kMinOwnList = 57;
+
 Player& current_player(State& s) { return s.players[idx(to_act(s))]; }
 
 std::uint16_t empty_slots(const std::array<Slot, kTelescopeSlots>& telescope) {
@@ -90,11 +95,48 @@ std::int16_t draw(State& s) {
   return top;
 }
 
-void refill_row(State& s) {
-  for (auto& slot : s.row) {
-    if (slot == kNone) slot = draw(s);
+// Draws for `seat`: from the shared deck, or with own decks from its own deck (its discard pile
+// shuffled in when empty), and when both are empty from the other seat's in the same way.
+std::int16_t draw(State& s, int seat) {
+  if (!s.own) return draw(s);
+  OwnDecks& own = *s.own;
+  auto ready = [&](int from) {
+    auto& deck = own.deck[idx(from)];
+    if (deck.empty()) {
+      deck.swap(own.discard[idx(from)]);
+      s.rng.shuffle(deck);
+    }
+    return !deck.empty();
+  };
+  int from = seat;
+  if (!ready(from)) {
+    from = 1 - seat;
+    if (!ready(from)) return kNone;
+  }
+  auto& deck = own.deck[idx(from)];
+  CardId top = deck.back();
+  deck.pop_back();
+  return top;
+}
+
+// To the discard pile: the shared one, or the card's owner's.
+void discard_card(State& s, CardId card) {
+  if (s.own) {
+    s.own->discard[idx(owner(s, card))].push_back(card);
+  } else {
+    s.discard.push_back(card);
   }
 }
+
+// Empty row slots in ascending order, from the deck of `seat` (the player whose turn it is).
+void refill_row(State& s, int seat) {
+  for (auto& slot : s.row) {
+    if (slot == kNone) slot = draw(s, seat);
+  }
+}
+
+// The seat whose turn it is, during the turn phases.
+int acting(const State& s) { return (s.start_player + s.turn) % kSeats; }
 
 void insert_sorted(std::vector<CardId>& hand, CardId card) {
   hand.insert(std::upper_bound(hand.begin(), hand.end(), card), card);
@@ -112,25 +154,46 @@ void deal_after_starters(State& s) {
     p.telescope[0] = Slot{p.starter_choice, true};
     p.notebook.push_back(static_cast<CardId>(other));
   }
-  // Every card but the four starters just placed (the fifth starter included) forms the deck.
-  s.deck.clear();
-  for (int id = 0; id < static_cast<int>(s.config.deck.size()); ++id) {
-    bool placed = false;
-    for (const Player& p : s.players) placed = placed || p.starters[0] == id || p.starters[1] == id;
-    if (!placed) s.deck.push_back(static_cast<CardId>(id));
+  auto placed = [&](int id) {
+    bool in_play = false;
+    for (const Player& p : s.players) in_play = in_play || p.starters[0] == id || p.starters[1] == id;
+    return in_play;
+  };
+  if (s.own) {
+    // Own decks: each seat's cards but its two starters just placed (its other three included)
+    // form its deck, shuffled seat 0's first; each seat draws two from its own deck; the row
+    // takes slots 1, 3, 5 from seat 0's deck and 2, 4 from seat 1's.
+    OwnDecks& own = *s.own;
+    for (auto& deck : own.deck) deck.clear();
+    for (int id = 0; id < static_cast<int>(own.cards.size()); ++id) {
+      if (!placed(id)) own.deck[idx(owner(s, id))].push_back(static_cast<CardId>(id));
+    }
+    for (auto& deck : own.deck) s.rng.shuffle(deck);
+    for (int i = 0; i < 2; ++i) {
+      for (int seat = 0; seat < kSeats; ++seat) {
+        insert_sorted(s.players[idx(seat)].hand, static_cast<CardId>(draw(s, seat)));
+      }
+    }
+    for (int slot = 0; slot < kRowSlots; ++slot) s.row[idx(slot)] = draw(s, slot % kSeats);
+  } else {
+    // Every card but the four starters just placed (the fifth starter included) forms the deck.
+    s.deck.clear();
+    for (int id = 0; id < static_cast<int>(s.config.deck.size()); ++id) {
+      if (!placed(id)) s.deck.push_back(static_cast<CardId>(id));
+    }
+    s.rng.shuffle(s.deck);
+    for (int i = 0; i < 2; ++i) {
+      for (Player& p : s.players) insert_sorted(p.hand, static_cast<CardId>(draw(s)));
+    }
+    refill_row(s, 0);
   }
-  s.rng.shuffle(s.deck);
-  for (int i = 0; i < 2; ++i) {
-    for (Player& p : s.players) insert_sorted(p.hand, static_cast<CardId>(draw(s)));
-  }
-  refill_row(s);
   s.start_player = static_cast<std::int8_t>(s.rng.below(kSeats));
   s.turn = 0;
   s.phase = Phase::take;
 }
 
 void end_turn(State& s) {
-  refill_row(s);
+  refill_row(s, acting(s));
   ++s.turn;
   if (s.turn == kTurns) {
     s.refresh_pending = false;
@@ -142,7 +205,7 @@ void end_turn(State& s) {
 
 // Step 3: which card the row (or the deck) gives after `played` was played in Step 2.
 std::int16_t step3_card(State& s, const Action& played) {
-  const Card& c = s.config.deck[idx(played.card)];
+  const Card& c = card(s, played.card);
   int number = c.number;
   if (played.area == Area::telescope && !played.face_up &&
       s.config.facedown_step3 == FacedownStep3::three) {
@@ -153,13 +216,13 @@ std::int16_t step3_card(State& s, const Action& played) {
     return std::exchange(s.row[idx(number - 1)], kNone);
   }
   s.last_step3_slot = kNone;
-  return draw(s);
+  return draw(s, acting(s));
 }
 
 void append_telescope_actions(const State& s, const Player& p, int card, bool placing,
                               std::vector<Action>& out) {
   const std::uint16_t empty = empty_slots(p.telescope);
-  const std::uint16_t up = face_up_slots(s.config.deck, p.telescope, static_cast<CardId>(card));
+  const std::uint16_t up = face_up_slots(card_table(s), p.telescope, static_cast<CardId>(card));
   for (int slot = 0; slot < kTelescopeSlots; ++slot) {
     if (up & (1u << slot)) {
       out.push_back(placing ? Action::place(slot, true) : Action::play_telescope(card, slot, true));
@@ -176,7 +239,24 @@ void append_telescope_actions(const State& s, const Player& p, int card, bool pl
 
 // ---- queries -------------------------------------------------------------------------------
 
-const Card& card(const State& s, int id) { return s.config.deck[idx(id)]; }
+const CardTable& card_table(const State& s) { return s.own ? s.own->cards : s.config.deck; }
+
+const Card& card(const State& s, int id) { return card_table(s)[idx(id)]; }
+
+bool own_decks(const State& s) { return s.own.has_value(); }
+
+int owner(const State& s, int id) {
+  if (!s.own) return kNone;
+  return id >= s.own->seat1_first ? 1 : 0;
+}
+
+const std::vector<CardId>& deck_of(const State& s, Seat seat) {
+  return s.own ? s.own->deck[idx(seat)] : s.deck;
+}
+
+const std::vector<CardId>& discard_of(const State& s, Seat seat) {
+  return s.own ? s.own->discard[idx(seat)] : s.discard;
+}
 
 int round_of(const State& s) { return std::min(s.turn / kSeats, kRounds - 1) + 1; }
 
@@ -283,10 +363,10 @@ void apply(State& s, const Action& a) {
       s.refresh_pending = false;
       if (a.accept) {
         for (auto& slot : s.row) {
-          s.discard.push_back(static_cast<CardId>(slot));
+          discard_card(s, static_cast<CardId>(slot));
           slot = kNone;
         }
-        refill_row(s);
+        refill_row(s, acting(s));
       }
       s.phase = Phase::take;
       return;
@@ -335,7 +415,7 @@ void apply(State& s, const Action& a) {
             if (c == each.keep_choice) {
               each.notebook.push_back(c);
             } else {
-              s.discard.push_back(c);
+              discard_card(s, c);
             }
           }
           each.hand.clear();
@@ -365,57 +445,152 @@ State new_game(const Config& config, std::uint64_t seed) {
   return s;
 }
 
+Result<MatchCards> match_cards(const Config& config, const std::array<SeatConfig, kSeats>& seats) {
+  if (std::none_of(seats.begin(), seats.end(), [](const SeatConfig& c) { return c.deck.has_value(); })) {
+    return MatchCards{config.deck, kNone};
+  }
+  std::array<const Deck*, kSeats> lists{};
+  std::size_t total = 0;
+  for (int seat = 0; seat < kSeats; ++seat) {
+    const SeatConfig& sc = seats[idx(seat)];
+    lists[idx(seat)] = sc.deck ? &*sc.deck : &config.deck.cards();
+    if (auto st = validate_deck(*lists[idx(seat)]); !st) return fail(fmt::format("seat {}: {}", seat, st.error()));
+    total += lists[idx(seat)]->size();
+  }
+  if (total > kMaxTableCards) {
+    return fail(fmt::format("own decks: {} cards in all (seat 0's list {}, seat 1's {}); a match holds at "
+                            "most {} cards",
+                            total, lists[0]->size(), lists[1]->size(), kMaxTableCards));
+  }
+  Deck cards;
+  cards.reserve(total);
+  for (const Deck* list : lists) cards.insert(cards.end(), list->begin(), list->end());
+  return MatchCards{CardTable(std::move(cards)), static_cast<std::int16_t>(lists[0]->size())};
+}
+
+Result<State> new_game(const Config& config, const std::array<SeatConfig, kSeats>& seats, std::uint64_t seed) {
+  auto cards = match_cards(config, seats);
+  if (!cards) return fail(cards.error());
+  if (cards->seat1_first == kNone) return new_game(config, seed);
+  State s;
+  s.config = config;
+  s.rng = Rng(seed);
+  s.own = OwnDecks{cards->cards, cards->seat1_first, {}, {}};
+  // Each seat's five starters are shuffled, seat 0's first, and two dealt to it; its other three
+  // join its deck once both have chosen (deal_after_starters).
+  for (int seat = 0; seat < kSeats; ++seat) {
+    std::vector<CardId> starters;
+    for (int id = 0; id < static_cast<int>(s.own->cards.size()); ++id) {
+      if (s.own->cards[idx(id)].starter && owner(s, id) == seat) starters.push_back(static_cast<CardId>(id));
+    }
+    assert(starters.size() == 5);
+    s.rng.shuffle(starters);
+    s.players[idx(seat)].starters = {starters[0], starters[1]};
+  }
+  s.phase = Phase::choose_starter;
+  return s;
+}
+
 // ---- test support --------------------------------------------------------------------------
 
 void redeal_unseen(State& s, Seat seat, Rng& rng) {
   Player& other = s.players[idx(1 - seat)];
-  // One pool of every card `seat` cannot identify: the other hand, the deck, the faces of the
-  // other telescope's face-down cards, and (during setup) the other's starters and the fifth.
-  std::vector<CardId> pool;
-  for (CardId c : other.hand) pool.push_back(c);
-  for (CardId c : s.deck) pool.push_back(c);
-  for (const Slot& slot : other.telescope) {
-    if (!slot.empty() && !slot.face_up && !slot.seen) pool.push_back(static_cast<CardId>(slot.card));
-  }
+  const CardTable& cards = card_table(s);
   if (s.phase == Phase::choose_starter) {
-    // Nothing is dealt yet but starters: the other seat's two and the fifth are interchangeable.
+    // Nothing is dealt yet but starters: the other seat's two and the fifth are interchangeable
+    // (with own decks, the other seat's two and its other three).
     std::vector<std::int16_t> starters;
-    for (int id = 0; id < static_cast<int>(s.config.deck.size()); ++id) {
+    for (int id = 0; id < static_cast<int>(cards.size()); ++id) {
       const bool mine = s.players[idx(seat)].starters[0] == id || s.players[idx(seat)].starters[1] == id;
-      if (s.config.deck[idx(id)].starter && !mine) starters.push_back(static_cast<std::int16_t>(id));
+      const bool others = !s.own || owner(s, id) == 1 - seat;
+      if (cards[idx(id)].starter && !mine && others) starters.push_back(static_cast<std::int16_t>(id));
     }
     rng.shuffle(starters);
     other.starters = {starters[0], starters[1]};
     if (other.starter_choice != kNone) other.starter_choice = other.starters[rng.below(2)];
     return;
   }
-  rng.shuffle(pool);
+  // One pool of every card `seat` cannot identify: the other hand, the deck (both decks), the
+  // faces of the other telescope's face-down cards.
+  std::vector<CardId> pool;
+  auto hidden = [](const Slot& slot) { return !slot.empty() && !slot.face_up && !slot.seen; };
+  for (CardId c : other.hand) pool.push_back(c);
+  for (CardId c : s.deck) pool.push_back(c);
+  if (s.own) {
+    for (const auto& deck : s.own->deck) pool.insert(pool.end(), deck.begin(), deck.end());
+  }
+  for (const Slot& slot : other.telescope) {
+    if (hidden(slot)) pool.push_back(static_cast<CardId>(slot.card));
+  }
+  if (s.own) {
+    // Within each owner's cards only: every place keeps a card of the owner it had.
+    for (int o = 0; o < kSeats; ++o) {
+      std::vector<std::size_t> places;
+      std::vector<CardId> owned;
+      for (std::size_t i = 0; i < pool.size(); ++i) {
+        if (owner(s, pool[i]) == o) {
+          places.push_back(i);
+          owned.push_back(pool[i]);
+        }
+      }
+      rng.shuffle(owned);
+      for (std::size_t k = 0; k < places.size(); ++k) pool[places[k]] = owned[k];
+    }
+  } else {
+    rng.shuffle(pool);
+  }
   std::size_t next = 0;
   for (CardId& c : other.hand) c = pool[next++];
   std::sort(other.hand.begin(), other.hand.end());
   for (CardId& c : s.deck) c = pool[next++];
+  if (s.own) {
+    for (auto& deck : s.own->deck) {
+      for (CardId& c : deck) c = pool[next++];
+    }
+  }
   for (Slot& slot : other.telescope) {
-    if (!slot.empty() && !slot.face_up && !slot.seen) slot.card = pool[next++];
+    if (hidden(slot)) slot.card = pool[next++];
   }
   if (other.keep_choice != kNone) other.keep_choice = other.hand[rng.below(other.hand.size())];
 }
 
 Status check_invariants(const State& s) {
-  const std::size_t n = s.config.deck.size();
+  const CardTable& cards = card_table(s);
+  const std::size_t n = cards.size();
   std::vector<int> seen(n, 0);
   auto count = [&](int id, const char* where) -> Status {
     if (id < 0 || static_cast<std::size_t>(id) >= n) return fail(fmt::format("bad card id {} in {}", id, where));
-    if (++seen[idx(id)] > 1) return fail(fmt::format("card {} ({}) seen twice, again in {}", id, s.config.deck[idx(id)].name, where));
+    if (++seen[idx(id)] > 1) return fail(fmt::format("card {} ({}) seen twice, again in {}", id, cards[idx(id)].name, where));
     return {};
   };
-  auto count_all = [&](const std::vector<CardId>& cards, const char* where) -> Status {
-    for (CardId c : cards) {
+  auto count_all = [&](const std::vector<CardId>& list, const char* where) -> Status {
+    for (CardId c : list) {
       if (auto st = count(c, where); !st) return st;
     }
     return {};
   };
   if (auto st = count_all(s.deck, "the deck"); !st) return st;
   if (auto st = count_all(s.discard, "the discard pile"); !st) return st;
+  if (s.own) {
+    const OwnDecks& own = *s.own;
+    if (!s.deck.empty() || !s.discard.empty()) return fail(std::string("the shared deck or discard pile is used with own decks"));
+    if (own.seat1_first < kMinOwnList || static_cast<std::size_t>(own.seat1_first) + kMinOwnList > n) {
+      return fail(fmt::format("seat 1's cards start at id {} of {}", own.seat1_first, n));
+    }
+    for (int seat = 0; seat < kSeats; ++seat) {
+      const char* deck_name = seat == 0 ? "seat 0's deck" : "seat 1's deck";
+      const char* discard_name = seat == 0 ? "seat 0's discard pile" : "seat 1's discard pile";
+      if (auto st = count_all(own.deck[idx(seat)], deck_name); !st) return st;
+      if (auto st = count_all(own.discard[idx(seat)], discard_name); !st) return st;
+      for (const auto* list : {&own.deck[idx(seat)], &own.discard[idx(seat)]}) {
+        for (CardId c : *list) {
+          if (owner(s, c) != seat) {
+            return fail(fmt::format("card {} ({}) of seat {} in seat {}'s deck or discard pile", c, cards[c].name, owner(s, c), seat));
+          }
+        }
+      }
+    }
+  }
   for (auto c : s.row) {
     if (c != kNone) {
       if (auto st = count(c, "the row"); !st) return st;
@@ -425,10 +600,13 @@ Status check_invariants(const State& s) {
     if (auto st = count(s.placing, "the card being placed"); !st) return st;
   }
   std::size_t in_play = 0;
-  for (const Player& p : s.players) {
+  for (int seat = 0; seat < kSeats; ++seat) {
+    const Player& p = s.players[idx(seat)];
     if (s.phase == Phase::choose_starter) {
       for (auto c : p.starters) {
         if (auto st = count(c, "a starter hand"); !st) return st;
+        if (!cards[idx(c)].starter) return fail(fmt::format("card {} ({}) dealt as a starter", c, cards[idx(c)].name));
+        if (s.own && owner(s, c) != seat) return fail(fmt::format("seat {} was dealt seat {}'s starter {}", seat, owner(s, c), c));
       }
       continue;
     }
@@ -448,7 +626,7 @@ Status check_invariants(const State& s) {
     return {};
   }
   for (std::size_t id = 0; id < n; ++id) {
-    if (seen[id] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, s.config.deck[id].name));
+    if (seen[id] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, cards[id].name));
   }
   // Each turn puts two cards into play; the starters are two per player.
   const std::size_t expected = 4 + 2 * static_cast<std::size_t>(s.turn) +
@@ -481,6 +659,18 @@ std::uint64_t hash(const State& s) {
     for (const Slot& slot : p.telescope) h.i64(slot.card).u64(slot.face_up).u64(slot.seen);
   }
   h.u64(s.refresh_pending).i64(s.placing).i64(s.last_step3_slot);
+  if (s.own) {
+    // Own decks only, so that the standard game hashes as it always has.
+    const OwnDecks& own = *s.own;
+    h.bytes("own decks").u64(own.cards.size()).i64(own.seat1_first);
+    for (const Card& c : own.cards) {
+      h.u64(static_cast<std::uint64_t>(c.type)).u64(c.number).u64(c.stars).u64(c.starter);
+    }
+    for (int seat = 0; seat < kSeats; ++seat) {
+      cards(own.deck[idx(seat)]);
+      cards(own.discard[idx(seat)]);
+    }
+  }
   return h.digest();
 }
 

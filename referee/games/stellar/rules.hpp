@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "referee/core/result.hpp"
@@ -39,9 +40,16 @@ inline constexpr std::int16_t kNone = -1;  // no card / no choice yet
 enum class FacedownStep3 : std::uint8_t { three, printed };
 
 struct Config {
-  Deck deck = standard_deck();
+  CardTable deck;  // the match's deck list (the standard 60 by default), shared, never copied
   FacedownStep3 facedown_step3 = FacedownStep3::three;
   bool operator==(const Config&) const = default;
+};
+
+// One seat's own configuration: the deck list it brings, if any. When at least one seat brings
+// one, the match is played with own decks (see OwnDecks).
+struct SeatConfig {
+  std::optional<Deck> deck;
+  bool operator==(const SeatConfig&) const = default;
 };
 
 enum class Phase : std::uint8_t {
@@ -76,6 +84,21 @@ struct Player {
   bool operator==(const Player&) const = default;
 };
 
+// A match played with own decks: each seat draws from its own deck (seat 0's list, or the match
+// deck for a seat that brought none) and every card has an owner. The card table is seat 0's list
+// then seat 1's, so seat 1's card ids start at seat1_first. During play "the deck" is the acting
+// seat's: Step 3's top card, the Step 4 refill and a refreshed row's refill come from it; a card
+// discarded (refreshed row cards, the unkept card at the end) goes to its owner's discard pile.
+// An empty deck takes its owner's shuffled discard pile; when both are empty, the draw comes from
+// the other seat's deck (its discard pile reshuffled likewise).
+struct OwnDecks {
+  CardTable cards;                                  // every card of the match, by id
+  std::int16_t seat1_first = 0;                     // = the size of seat 0's list
+  std::array<std::vector<CardId>, kSeats> deck;     // per seat: back() is the top
+  std::array<std::vector<CardId>, kSeats> discard;  // per seat: back() is the most recent
+  bool operator==(const OwnDecks&) const = default;
+};
+
 struct State {
   Config config;
   Rng rng;
@@ -83,12 +106,13 @@ struct State {
   std::int8_t start_player = 0;
   std::int8_t turn = 0;  // 0..21; turn t is played by (start_player + t) % 2
   std::array<std::int16_t, kRowSlots> row{kNone, kNone, kNone, kNone, kNone};
-  std::vector<CardId> deck;     // back() is the top
-  std::vector<CardId> discard;  // back() is the most recent
+  std::vector<CardId> deck;     // back() is the top (empty with own decks: see own)
+  std::vector<CardId> discard;  // back() is the most recent (empty with own decks)
   std::array<Player, kSeats> players{};
   bool refresh_pending = false;          // the player to act may refresh the row (Step 0)
   std::int16_t placing = kNone;          // Step 3 card waiting for a telescope slot (public)
   std::int8_t last_step3_slot = kNone;   // row slot (0-4) Step 3 took from, or -1 for the deck
+  std::optional<OwnDecks> own;           // only in a match played with own decks
   bool operator==(const State&) const = default;
 };
 
@@ -114,7 +138,20 @@ struct Action {
   static Action keep(int card);
 };
 
+// The standard game: one shared deck, config.deck.
 State new_game(const Config& config, std::uint64_t seed);
+// With a configuration per seat. No seat bringing a deck gives exactly new_game(config, seed);
+// otherwise the match is played with own decks (OwnDecks). Each seat's list is validated like a
+// match deck (validate_deck; the error starts "seat N: "), and the two lists together hold at most
+// 255 cards.
+Result<State> new_game(const Config& config, const std::array<SeatConfig, kSeats>& seats, std::uint64_t seed);
+// The card table such a match plays with (config.deck when no seat brings a deck), and the card
+// id of seat 1's first card (kNone for one shared deck). The same checks and errors as new_game.
+struct MatchCards {
+  CardTable cards;
+  std::int16_t seat1_first = kNone;
+};
+Result<MatchCards> match_cards(const Config& config, const std::array<SeatConfig, kSeats>& seats);
 
 bool is_over(const State& s);
 // The seat that decides next (the state must not be over).
@@ -132,9 +169,20 @@ std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeS
 
 int round_of(const State& s);  // 1..11
 const Card& card(const State& s, int id);
+// Every card of the match by id: config.deck, or with own decks both seats' lists.
+const CardTable& card_table(const State& s);
+bool own_decks(const State& s);
+// The seat that owns a card in a match with own decks; kNone with one shared deck.
+int owner(const State& s, int id);
+// The deck and discard pile `seat` draws from and discards to: its own with own decks, else the
+// shared ones (the same for both seats).
+const std::vector<CardId>& deck_of(const State& s, Seat seat);
+const std::vector<CardId>& discard_of(const State& s, Seat seat);
 
 // Test support: redeals every card `seat` cannot see (the other hand, the deck order, the faces
-// of the other seat's face-down cards, its pending secret choices) among themselves.
+// of the other seat's face-down cards, its pending secret choices) among themselves. With own
+// decks, among the cards of each owner: every place keeps a card of the same owner, so a deck
+// still holds only its seat's cards.
 void redeal_unseen(State& s, Seat seat, Rng& rng);
 // Every card is in exactly one place, sizes are within the rules; an error names the breach.
 Status check_invariants(const State& s);

@@ -1,6 +1,7 @@
 #include "referee/games/stellar/scoring.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include <nlohmann/json.hpp>
 
@@ -89,7 +90,7 @@ struct Search {
 };
 
 PlayerScore score_player(const State& s, const Player& p) {
-  const Deck& deck = s.config.deck;
+  const CardTable& deck = card_table(s);
   PlayerScore result;
   Search search;
 
@@ -130,12 +131,28 @@ PlayerScore score_player(const State& s, const Player& p) {
   search.assignment.assign(search.satellite_numbers.size(), -1);
   search.run(0);
 
+  // The search leaves a satellite out (-1) when it can add to no run that scores: its number is
+  // in every starred stack already, or no type has stars. The breakdown still names a stack for
+  // it: the first type (in type order) whose stack already holds its number, where it changes
+  // nothing; failing that, the first type, planet. Neither changes a score: joining a starred
+  // stack cannot lengthen its run (the search would have kept that), and a stack without stars
+  // scores 0 whatever its run.
+  std::vector<int> assignment = search.best_assignment;
   std::array<unsigned, kTypedKinds> extra{};
   for (std::size_t i = 0; i < satellite_cards.size(); ++i) {
-    const int t = search.best_assignment[i];
-    if (t >= 0) extra[idx(t)] |= 1u << search.satellite_numbers[i];
-    result.satellites.push_back(
-        {satellite_cards[i], t >= 0 ? static_cast<CardType>(t) : CardType::satellite});
+    if (assignment[i] >= 0) extra[idx(assignment[i])] |= 1u << search.satellite_numbers[i];
+  }
+  for (std::size_t i = 0; i < satellite_cards.size(); ++i) {
+    if (assignment[i] >= 0) continue;
+    const unsigned bit = 1u << search.satellite_numbers[i];
+    int t = 0;
+    while (t < kTypedKinds && ((search.stacks[idx(t)].numbers | extra[idx(t)]) & bit) == 0) ++t;
+    if (t == kTypedKinds) t = 0;
+    assignment[i] = t;
+    extra[idx(t)] |= bit;
+  }
+  for (std::size_t i = 0; i < satellite_cards.size(); ++i) {
+    result.satellites.push_back({satellite_cards[i], static_cast<CardType>(assignment[i])});
   }
   for (int t = 0; t < kTypedKinds; ++t) {
     TypeScore& ts = result.types[idx(t)];
@@ -150,7 +167,7 @@ PlayerScore score_player(const State& s, const Player& p) {
       if (!c.satellite() && !c.six_zero() && static_cast<int>(c.type) == t) ts.stack.push_back(c.number);
     }
     for (std::size_t i = 0; i < satellite_cards.size(); ++i) {
-      if (search.best_assignment[i] == t) ts.stack.push_back(search.satellite_numbers[i]);
+      if (assignment[i] == t) ts.stack.push_back(search.satellite_numbers[i]);
     }
     // With one 6/0 the choice is 6 or 0; with several, the first takes 6 if 6 was chosen, the
     // next 0 if 0 was chosen, and any others 6.
@@ -169,6 +186,11 @@ PlayerScore score_player(const State& s, const Player& p) {
     }
     std::sort(ts.stack.begin(), ts.stack.end());
   }
+  assert([&] {
+    int points = 0;
+    for (const TypeScore& ts : result.types) points += ts.points;
+    return points == search.best;
+  }());
   return result;
 }
 
@@ -222,6 +244,7 @@ nlohmann::json to_json(const Outcome& outcome) {
     }
     json satellites = json::array();
     for (const auto& sat : ps.satellites) {
+      // score() names a type for every satellite; null only for a hand-made PlayerScore.
       satellites.push_back({{"card", sat.card},
                             {"stack", sat.stack == CardType::satellite ? json(nullptr)
                                                                        : json(type_name(sat.stack))}});

@@ -6,7 +6,8 @@
 //     (6/0 = 6, satellite = its number, face down = 3);
 //  3. 10 for at least one face-up card of each of the five types.
 // Notebook satellites join whichever stacks, and notebook 6/0 cards take whichever value (6 or 0),
-// maximise their owner's score; the breakdown says which were chosen.
+// maximise their owner's score; the breakdown says which were chosen (a satellite that scores
+// nowhere is named in the first stack holding its number already, else planet's).
 
 #include <array>
 #include <vector>
@@ -27,7 +28,9 @@ struct TypeScore {
 
 struct SatelliteChoice {
   int card = kNone;
-  CardType stack = CardType::satellite;  // satellite = joined no stack that scores
+  // The stack it joins. score() always names a type: where it scores best, or, when it adds to
+  // no run that scores, the first type whose stack holds its number already, else planet.
+  CardType stack = CardType::satellite;
   bool operator==(const SatelliteChoice&) const = default;
 };
 

@@ -144,17 +144,19 @@ TEST_CASE("Voluntary draw: 1 token for 3 cards, only with 2+ lit tokens, never a
   CHECK(std::find(full.begin(), full.end(), "draw") == full.end());
 }
 
-TEST_CASE("The deck is rebuilt from the discard pile minus its top card", "[stella_quest][B5]") {
+TEST_CASE("A refill that empties the deck goes on drawing from the deck rebuilt at once", "[stella_quest][B5]") {
   Table t(3);
   t.hand(0, {"Blue 6"});
   t.hand(1, {"Blue 5", "Red 1"});
   t.hand(2, {"Blue 4", "Red 2"});
   t.discard({"Green 1", "Green 2", "Yellow 4"});  // Yellow 4 on top
-  State& s = t.finish(false);  // every other card goes under the discard pile: the deck is empty
-  REQUIRE(s.deck.empty());
-  play(s, "Blue 6");  // the hand empties: 5 cards from a rebuilt deck
+  t.deck({"Yellow 1"});
+  State& s = t.finish(false);  // every other card goes under the discard pile: 1 card in the deck
+  const std::size_t discarded = s.discard.size();
+  play(s, "Blue 6");  // the hand empties: Yellow 1, then 4 cards from the rebuilt deck
   CHECK(s.players[0].hand.size() == 5);
   CHECK(names(s.discard) == Names{"Yellow 4"});
+  CHECK(s.deck.size() == discarded - 1 - 4);
   CHECK(trump_colour(s.discard.back()) == Colour::yellow);
 }
 
@@ -220,7 +222,8 @@ TEST_CASE("Losing the last token with the marker eliminates the winner before it
   t.hand(2, {"Green 1", "Red 3"});
   State& s = t.finish();
   play(s, "Green 5");
-  play(s, "Green 6");
+  // Seat 1 must follow with Green 6 and cannot draw (1 lit token): the engine plays it.
+  CHECK(to_act(s) == 2);
   play(s, "Green 1");
   CHECK(is_over(s));
   CHECK(s.end == End::elimination);

@@ -191,9 +191,10 @@ TEST_CASE("Q10: a player with 1 lit token whose hand empties draws 2", "[stella_
   t.deck({"Yellow 1", "Yellow 2", "Yellow 3"});
   State& s = t.finish();
   CHECK(legal(s) == Names{"play Blue 4"});  // no voluntary draw with 1 lit token
-  play(s, "Blue 4");
+  apply_forced(s);  // the only legal action: the engine plays it without asking
   CHECK(names(s.players[kRemi].hand) == Names{"Yellow 1", "Yellow 2"});  // at once, before Charlie plays
   CHECK(s.players[kRemi].tokens == 1);  // a refill costs nothing
+  CHECK(to_act(s) == kCharlie);
 }
 
 TEST_CASE("Q10 (continued): with 3 lit tokens an emptied hand draws 3", "[stella_quest][B9]") {

@@ -78,6 +78,8 @@ void Table::deck(std::initializer_list<std::string_view> top_first) {
   for (auto n : top_first) deck_top_.push_back(take(n));
 }
 
+void Table::rest_in_collection(int seat) { rest_collection_ = seat; }
+
 void Table::tokens(int seat, int lit) { s_.players[idx(seat)].tokens = static_cast<std::int8_t>(lit); }
 void Table::marker(int seat_or_dummy) { s_.marker = static_cast<std::int8_t>(seat_or_dummy); }
 void Table::leader(int seat) {
@@ -90,7 +92,9 @@ State& Table::finish(bool rest_in_deck) {
   for (int id = 0; id < kCards; ++id) {
     if (!used_[idx(id)]) {
       used_[idx(id)] = true;
-      if (rest_in_deck) {
+      if (rest_collection_ >= 0) {
+        s_.players[idx(rest_collection_)].collection.push_back(static_cast<CardId>(id));
+      } else if (rest_in_deck) {
         s_.deck.push_back(static_cast<CardId>(id));
       } else {
         s_.discard.insert(s_.discard.begin(), static_cast<CardId>(id));

@@ -4,8 +4,10 @@
 //
 // Each name takes the next physical card of that face not yet on the table (two copies of each
 // emotion, six breaks), so a scenario can never use one card twice. finish() puts every card
-// not yet placed at the bottom of the deck, so the state holds all 54 cards. The State starts
-// in the play phase with 5 lit tokens each, nobody holding the marker, seat 0 leading.
+// not yet placed at the bottom of the deck (or elsewhere, see below), so the state holds all 54
+// cards. The State starts in the play phase with 5 lit tokens each, nobody holding the marker,
+// seat 0 leading. finish() does not apply forced decisions: a table whose first seat has a single
+// legal action shows a decision the engine would not ask (apply_forced() takes it).
 
 #include <initializer_list>
 #include <string>
@@ -32,8 +34,12 @@ class Table {
   void tokens(int seat, int lit);
   void marker(int seat_or_dummy);
   void leader(int seat);
+  // finish() puts the cards not yet placed into `seat`'s collection (no break may be left over).
+  void rest_in_collection(int seat);
 
   // Completes the state (every card placed, invariants checked with REQUIRE) and returns it.
+  // rest_in_deck = false: the cards not yet placed go under the discard pile, so the deck holds
+  // only the cards named by deck() (at least one: an empty deck is rebuilt at once).
   State& finish(bool rest_in_deck = true);
   State& state() { return s_; }
 
@@ -41,6 +47,7 @@ class Table {
   State s_;
   std::vector<bool> used_;
   std::vector<CardId> deck_top_;
+  int rest_collection_ = -1;
 };
 
 // The cards' names, in order.

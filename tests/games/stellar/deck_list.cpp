@@ -139,13 +139,13 @@ TEST_CASE("A malformed deck list is refused with a message naming the problem", 
   }
   SECTION("a number out of range") {
     list[index_of(list, "Moon 4")]["number"] = 7;
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has number 7 (expected 1-5 or \"6/0\")"));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has number 7 (expected 1-5 or \"6/0\")"));
     list[index_of(list, "Moon 4")]["number"] = 0;
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has number 0"));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has number 0"));
   }
   SECTION("a number that is not a number") {
     list[index_of(list, "Moon 4")]["number"] = "four";
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has number \"four\""));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has number \"four\""));
   }
   SECTION("a satellite numbered 6/0") {
     list[index_of(list, "Satellite 5")]["number"] = "6/0";
@@ -153,13 +153,13 @@ TEST_CASE("A malformed deck list is refused with a message naming the problem", 
   }
   SECTION("stars out of range") {
     list[index_of(list, "Moon 4")]["stars"] = 4;
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has stars 4 (expected an integer 0-3)"));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has stars 4 (expected an integer 0-3)"));
     list[index_of(list, "Moon 4")]["stars"] = -1;
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has stars -1"));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has stars -1"));
   }
   SECTION("missing stars") {
     list[index_of(list, "Moon 4")].erase("stars");
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has stars missing"));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has stars missing"));
   }
   SECTION("a satellite with stars") {
     list[index_of(list, "Satellite 2")]["stars"] = 1;
@@ -179,7 +179,7 @@ TEST_CASE("A malformed deck list is refused with a message naming the problem", 
   }
   SECTION("an unknown key in a card") {
     list[index_of(list, "Moon 4")]["colour"] = "blue";
-    CHECK_THAT(refusal(list), Catch::Contains("card 17 has an unknown field \"colour\""));
+    CHECK_THAT(refusal(list), Catch::Contains("card 17 (Moon 4) has an unknown field \"colour\""));
   }
   SECTION("a card that is not an object") {
     list[3] = 17;

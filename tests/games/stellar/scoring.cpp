@@ -1,9 +1,11 @@
 // Scoring (docs/games/stellar.md): stars x multiplier per type, section majorities, diversity, draws.
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "referee/games/stellar/rules.hpp"
 #include "referee/games/stellar/scoring.hpp"
@@ -80,6 +82,30 @@ TEST_CASE("A satellite may start a stack of its own", "[stellar][A4]") {
   CHECK(type_score(p, CardType::cloud).stack == std::vector<int>{2});
   CHECK(type_score(p, CardType::cloud).points == 3);
   CHECK(type_points(p) == 3);
+}
+
+TEST_CASE("A satellite that adds to no scoring run is still named in a stack: the first holding "
+          "its number, else planet's",
+          "[stellar][A4]") {
+  Table t;
+  t.telescope(0, 1, "Moon 1");  // moons: 3 stars; no other type has stars
+  // Satellite 2 duplicates the moons' 2 and the clouds' 2: the first such stack in type order is
+  // the moons'. Satellite 5 is in no stack, and no starred stack can use it: planet's.
+  t.notebook(0, {"Moon 1", "Moon 2", "Cloud 2", "Satellite 2", "Satellite 5"});
+  t.telescope(1, 1, "Asteroid 1");  // seat 1: no notebook satellite, nothing to name
+  const PlayerScore p = score(t.state()).players[0];
+  std::map<std::string, CardType> joined;
+  for (const auto& sat : p.satellites) joined[t.name(sat.card)] = sat.stack;
+  CHECK(joined == std::map<std::string, CardType>{{"Satellite 2", CardType::moon},
+                                                  {"Satellite 5", CardType::planet}});
+  // The stacks list them, and nothing scores differently: moons 1-2 (x3), planets 5 (no stars).
+  CHECK(type_score(p, CardType::moon).stack == std::vector<int>{1, 2, 2});
+  CHECK(type_score(p, CardType::moon).points == 6);
+  CHECK(type_score(p, CardType::planet).stack == std::vector<int>{5});
+  CHECK(type_score(p, CardType::planet).points == 0);
+  CHECK(type_points(p) == 6);
+  const auto j = to_json(score(t.state()));
+  for (const auto& sat : j["players"][0]["satellites"]) CHECK(sat["stack"].is_string());
 }
 
 TEST_CASE("A notebook 6/0 counts 6 or 0, whichever makes the longer run", "[stellar][A4]") {
@@ -243,8 +269,24 @@ TEST_CASE("Over whole random games, the referee's best satellite and 6/0 choices
     const Outcome o = score(s);
     for (std::size_t seat = 0; seat < 2; ++seat) {
       INFO("seed " << seed << " seat " << seat);
-      CHECK(type_points(o.players[seat]) == brute_force_type_points(s, s.players[seat]));
-      satellites_seen += static_cast<int>(o.players[seat].satellites.size());
+      const PlayerScore& p = o.players[seat];
+      CHECK(type_points(p) == brute_force_type_points(s, s.players[seat]));
+      satellites_seen += static_cast<int>(p.satellites.size());
+      // Every satellite is named in a stack, and each stack as listed gives its run.
+      std::array<int, kTypedKinds> named{};
+      for (const auto& sat : p.satellites) {
+        REQUIRE(sat.stack != CardType::satellite);
+        ++named[static_cast<std::size_t>(sat.stack)];
+      }
+      for (int type = 0; type < kTypedKinds; ++type) {
+        const TypeScore& ts = p.types[static_cast<std::size_t>(type)];
+        unsigned numbers = 0;
+        for (int n : ts.stack) numbers |= 1u << n;
+        CHECK(ts.run == longest_run(numbers));
+        int cards = 0;
+        for (CardId c : s.players[seat].notebook) cards += static_cast<int>(card(s, c).type) == type;
+        CHECK(ts.stack.size() == static_cast<std::size_t>(cards + named[static_cast<std::size_t>(type)]));
+      }
     }
   }
   CHECK(satellites_seen > 100);  // the games did exercise the satellite search

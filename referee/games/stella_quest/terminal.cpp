@@ -6,9 +6,14 @@
 
 #include <fmt/format.h>
 
-#include "referee/render/game_text.hpp"
+#include "referee/games/stella_quest/text.hpp"
+#include "referee/games/draw.hpp"
 
-namespace arena::render::detail {
+namespace arena::stella_quest {
+
+using nlohmann::json;
+using namespace games::draw;
+using Names = SeatNames;
 
 namespace {
 
@@ -54,7 +59,7 @@ std::string end_text(const std::string& end) {
 
 }  // namespace
 
-std::string stella_quest_table(const json& t, const Names& names, const Style& st) {
+std::string draw_table(const json& t, const Names& names, const Style& st) {
   std::string out;
   const std::string phase = t.value("phase", "");
   const json& to_act = t.at("to_act");
@@ -120,7 +125,7 @@ std::string stella_quest_table(const json& t, const Names& names, const Style& s
   return out;
 }
 
-std::string stella_quest_action(const json&, const json& a) {
+std::string describe_action(const json&, const json& a) {
   const std::string kind = a.value("kind", "");
   const std::string card = a.contains("card") && a.at("card").is_string() ? clean(a.at("card").get<std::string>(), 12) : "?";
   if (kind == "play") return "plays " + card;
@@ -130,7 +135,7 @@ std::string stella_quest_action(const json&, const json& a) {
   return "plays " + one_line(a);
 }
 
-std::string stella_quest_outcome(const json& o, const Names& names, const Style& st) {
+std::string draw_outcome(const json& o, const json&, const Names& names, const Style& st) {
   std::string out = "end: " + end_text(o.value("end", "")) + "\n";
   out += "score breakdown (lit tokens + jewels on face-up collection cards; duplicated numbers face down):\n";
   const json& players = o.at("players");
@@ -156,4 +161,14 @@ std::string stella_quest_outcome(const json& o, const Names& names, const Style&
   return out;
 }
 
-}  // namespace arena::render::detail
+nlohmann::json card_table_json() {
+  json cards = json::array();
+  const auto& table = card_table();
+  for (std::size_t id = 0; id < table.size(); ++id) {
+    const Card& c = table[id];
+    cards.push_back({{"id", id}, {"name", c.name}, {"colour", std::string(colour_name(c.colour))}, {"number", c.number}, {"jewels", c.jewels}});
+  }
+  return cards;
+}
+
+}  // namespace arena::stella_quest

@@ -7,10 +7,14 @@
 
 #include <fmt/format.h>
 
-#include "referee/games/stellar/json.hpp"
-#include "referee/render/game_text.hpp"
+#include "referee/games/stellar/text.hpp"
+#include "referee/games/draw.hpp"
 
-namespace arena::render::detail {
+namespace arena::stellar {
+
+using nlohmann::json;
+using namespace games::draw;
+using Names = SeatNames;
 
 namespace {
 
@@ -158,7 +162,7 @@ std::string find_card(const json& before, int id) {
 
 }  // namespace
 
-std::string stellar_table(const json& t, const Names& names, const Style& st) {
+std::string draw_table(const json& t, const Names& names, const Style& st) {
   std::string out;
   const json& to_act = t.at("to_act");
   std::vector<std::string> head = {st.bold(phase_text(t) + (to_act.is_null() ? "" : ";"))};
@@ -218,7 +222,7 @@ std::string stellar_table(const json& t, const Names& names, const Style& st) {
   return out;
 }
 
-std::string stellar_action(const json& before, const json& a) {
+std::string describe_action(const json& before, const json& a) {
   const std::string kind = a.value("kind", "");
   if (kind == "choose_starter") return "puts " + find_card(before, a.value("card", -1)) + " in telescope slot 1 (the other starter goes to the notebook)";
   if (kind == "refresh") return a.value("accept", false) ? "refreshes the row (5 new cards)" : "declines the row refresh";
@@ -243,10 +247,11 @@ std::string stellar_action(const json& before, const json& a) {
   return "plays " + one_line(a);
 }
 
-std::string stellar_outcome(const json& o, const json& config, const Names& names, const Style& st) {
-  auto parsed = stellar::config_from_json(config);
+std::string draw_outcome(const json& o, const json& cards, const Names& names, const Style& st) {
   auto name_of = [&](int id) {
-    if (parsed && id >= 0 && static_cast<std::size_t>(id) < parsed->deck.size()) return clean(parsed->deck[static_cast<std::size_t>(id)].name, 16);
+    if (cards.is_array() && id >= 0 && static_cast<std::size_t>(id) < cards.size() && cards[static_cast<std::size_t>(id)].is_object()) {
+      return clean(cards[static_cast<std::size_t>(id)].value("name", std::string("?")), 16);
+    }
     return fmt::format("card {}", id);
   };
   const json& players = o.at("players");
@@ -304,4 +309,10 @@ std::string stellar_outcome(const json& o, const json& config, const Names& name
   return out;
 }
 
-}  // namespace arena::render::detail
+nlohmann::json deck_to_table_json(const Deck& deck) {
+  json cards = json::array();
+  for (std::size_t id = 0; id < deck.size(); ++id) cards.push_back(card_to_json(deck[id], static_cast<CardId>(id)));
+  return cards;
+}
+
+}  // namespace arena::stellar

@@ -1,7 +1,8 @@
 #pragma once
-// Helpers shared by the terminal renderers (internal to arena_render): optional ANSI styling that
-// never changes the visible width, padding and wrapping by visible width, and cleaning of text
-// that comes from bots (names, notes, fault messages) so it cannot move the cursor or break lines.
+// What a game's drawing for people is made of (games/<game>/terminal.cpp, and the generic drawing
+// of game.cpp): optional ANSI styling that never changes the visible width, padding and wrapping by
+// visible width, seat names, and cleaning of text that comes from bots (names, notes, fault
+// messages) so it cannot move the cursor or break lines.
 
 #include <cstddef>
 #include <string>
@@ -10,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace arena::render::detail {
+namespace arena::games::draw {
 
-// Longest line the renderers write, so the output fits a 100-column terminal.
+// Longest line the drawings write, so the output fits a 100-column terminal.
 inline constexpr std::size_t kWidth = 98;
 
 class Style {
@@ -26,6 +27,12 @@ class Style {
 
  private:
   bool color_ = false;
+};
+
+// Who sits where, for people: "seat 1 (random_bot)".
+struct SeatNames {
+  std::vector<std::string> bots;  // cleaned, one per seat (may be empty strings)
+  std::string seat(int s) const;
 };
 
 // Columns `text` takes on a terminal: ANSI escape sequences take none, a UTF-8 sequence one.
@@ -43,4 +50,4 @@ std::string clean(std::string_view text, std::size_t max = 80);
 // A JSON value on one line (invalid UTF-8 replaced), cleaned and cut to `max` bytes.
 std::string one_line(const nlohmann::json& value, std::size_t max = 200);
 
-}  // namespace arena::render::detail
+}  // namespace arena::games::draw

@@ -1,10 +1,17 @@
-#include "referee/render/text_util.hpp"
+#include "referee/games/draw.hpp"
 
 #include <fmt/format.h>
 
 #include "referee/core/markup.hpp"
 
-namespace arena::render::detail {
+namespace arena::games::draw {
+
+std::string SeatNames::seat(int s) const {
+  if (s >= 0 && static_cast<std::size_t>(s) < bots.size() && !bots[static_cast<std::size_t>(s)].empty()) {
+    return fmt::format("seat {} ({})", s, bots[static_cast<std::size_t>(s)]);
+  }
+  return fmt::format("seat {}", s);
+}
 
 std::string Style::paint(std::string_view text, std::string_view sgr) const {
   if (!color_ || text.empty()) return std::string(text);
@@ -69,4 +76,4 @@ std::string one_line(const nlohmann::json& value, std::size_t max) {
   return clean(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max);
 }
 
-}  // namespace arena::render::detail
+}  // namespace arena::games::draw

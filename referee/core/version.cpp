@@ -1,0 +1,7 @@
+#include "referee/core/version.hpp"
+
+namespace arena {
+
+std::string_view referee_version() { return ARENA_VERSION; }
+
+}  // namespace arena

@@ -1,0 +1,114 @@
+// The web viewer's page (`referee html`, render/html.cpp) on in-process replays: the game comes
+// from the registry only (an unknown one is refused by name), the page embeds the game's own web
+// module and card table, each frame carries the legal actions of the seat to act, the title
+// names no result, and data cannot close its <script> element. The page in a browser:
+// tests/browser.
+
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "referee/games/game.hpp"
+#include "referee/render/html.hpp"
+#include "tests/render/helpers.hpp"
+
+using namespace arena;
+using Catch::Contains;
+using nlohmann::json;
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// A random replay under the rules revision this referee implements.
+replay::Replay random_replay(const std::string& game, int seats, std::uint64_t seed) {
+  replay::Replay r = testing::random_replay(game, seats, seed);
+  r.header.rules_revision = games::find_game(game)->info().rules_revision;
+  return r;
+}
+
+std::string title_of(const std::string& page) {
+  const std::size_t from = page.find("<title>");
+  const std::size_t to = page.find("</title>");
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  return page.substr(from + 7, to - from - 7);
+}
+
+}  // namespace
+
+TEST_CASE("html_page embeds the replay's game's module, card table and title from the registry", "[render][html]") {
+  const std::string game_name = GENERATE(std::string("stellar"), std::string("stella_quest"));
+  CAPTURE(game_name);
+  const games::Game* game = games::find_game(game_name);
+  REQUIRE(game != nullptr);
+  const replay::Replay r = random_replay(game_name, 2, 4);
+
+  auto page = render::html_page(r, "match.jsonl");
+  INFO((page.ok() ? std::string() : page.error()));
+  REQUIRE(page.ok());
+  const games::WebModule module = game->web_module();
+  REQUIRE_FALSE(module.script.empty());
+  CHECK(count(*page, module.script) == 1);
+  CHECK(count(*page, module.style) >= 1);
+  CHECK(count(*page, "ArenaViewer.start();") == 1);
+  CHECK(count(*page, "@@") == 0);  // every marker replaced
+
+  // Spoiler-free: the game's title, the seed and the bots, nothing about the result.
+  CHECK(title_of(*page) == fmt::format("{} seed 4: player0 vs player1", game->info().title));
+
+  auto data = render::viewer_data(r, "match.jsonl");
+  REQUIRE(data.ok());
+  CHECK(data->at("game") == json{{"name", game_name}, {"title", game->info().title}});
+  CHECK(data->at("cards") == game->card_table(r.header.config, replay::seat_configs(r.header)));
+  CHECK(data->at("source") == "match.jsonl");
+}
+
+TEST_CASE("viewer_data gives each frame the legal actions of the seat to act", "[render][html]") {
+  const std::string game_name = GENERATE(std::string("stellar"), std::string("stella_quest"));
+  CAPTURE(game_name);
+  const replay::Replay r = random_replay(game_name, 2, 6);
+  auto data = render::viewer_data(r, "x.jsonl");
+  INFO((data.ok() ? std::string() : data.error()));
+  REQUIRE(data.ok());
+  const json& frames = data->at("frames");
+  REQUIRE(frames.size() == r.steps.size() + 1);
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    CAPTURE(i);
+    const json& legal = frames[i].at("legal");
+    REQUIRE(legal.is_array());
+    CHECK(std::find(legal.begin(), legal.end(), r.steps[i].action) != legal.end());
+  }
+  CHECK(frames.back().at("legal").is_null());
+}
+
+TEST_CASE("html_page refuses a replay of a game the referee does not know, by name", "[render][html]") {
+  replay::Replay r = random_replay("stellar", 2, 1);
+  r.header.game = "chess";
+  auto page = render::html_page(r, "x.jsonl");
+  REQUIRE_FALSE(page.ok());
+  CHECK(page.error() == "the replay's game \"chess\" is not one this referee knows");
+  auto data = render::viewer_data(r, "x.jsonl");
+  REQUIRE_FALSE(data.ok());
+  CHECK_THAT(data.error(), Contains("\"chess\""));
+}
+
+TEST_CASE("bot text cannot end the page's data block", "[render][html]") {
+  replay::Replay r = random_replay("stellar", 2, 2);
+  r.header.bots[0].name = "</title><script>x()</script>";
+  r.steps[0].debug = "</script><!-- & </SCRIPT>";
+  auto page = render::html_page(r, "x.jsonl");
+  REQUIRE(page.ok());
+  const std::size_t data = page->find("id=\"match-data\">");
+  REQUIRE(data != std::string::npos);
+  const std::size_t end = page->find("</script>", data);
+  REQUIRE(end != std::string::npos);
+  CHECK(page->substr(data + 16, end - data - 16).find('<') == std::string::npos);
+  CHECK(title_of(*page).find('<') == std::string::npos);
+  CHECK(render::script_safe_json(json("</script>&")) == "\"\\u003c/script\\u003e\\u0026\"");
+}
