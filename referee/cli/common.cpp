@@ -33,8 +33,13 @@ Result<json> read_json_arg(const std::string& text, std::string_view option) {
     return json::parse(body);
   } catch (const json::parse_error& e) {
     if (!path.empty()) return fail(fmt::format("{}: the file {} is not valid JSON (parse error at byte {})", option, path, e.byte));
-    return fail(fmt::format("{} is not valid JSON (parse error at byte {}): {}", option, e.byte,
-                            text.size() > 80 ? text.substr(0, 80) + "..." : text));
+    const std::string shown = text.size() > 80 ? text.substr(0, 80) + "..." : text;
+    // Not JSON and not an existing file: a mistyped path is the likelier mistake.
+    const char first = text[0];
+    if (first != '{' && first != '[' && first != '"') {
+      return fail(fmt::format("{}: no such file, and not JSON either: {}", option, shown));
+    }
+    return fail(fmt::format("{} is not valid JSON (parse error at byte {}): {}", option, e.byte, shown));
   }
 }
 

@@ -23,6 +23,7 @@
 //   static std::string describe_action(const json& before, const json& action);
 //   static std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames&,
 //                                   const draw::Style&);
+//   static std::string describe_seat_config(const json&);
 //   static WebModule web_module();
 
 #include <algorithm>
@@ -162,7 +163,7 @@ class GameAdapter final : public Game {
       if constexpr (requires { Traits::card_table(std::declval<const typename Traits::Config&>(),
                                                   std::declval<const std::vector<typename Traits::SeatConfig>&>()); }) {
         auto parsed = Traits::config_from_json(config);
-        auto per_seat = seat_configs_of(seat_configs, static_cast<int>(std::max<std::size_t>(seat_configs.size(), info_.min_seats)));
+        auto per_seat = seat_configs_of(seat_configs, std::max(static_cast<int>(seat_configs.size()), info_.min_seats));
         if (!parsed || !per_seat) return nullptr;
         return Traits::card_table(*parsed, *per_seat);
       } else {
@@ -191,6 +192,10 @@ class GameAdapter final : public Game {
     } else {
       return Game::draw_outcome(outcome, cards, names, style);
     }
+  }
+  std::string describe_seat_config(const json& seat_config) const override {
+    if constexpr (requires { Traits::describe_seat_config(seat_config); }) return Traits::describe_seat_config(seat_config);
+    else return Game::describe_seat_config(seat_config);
   }
   WebModule web_module() const override {
     if constexpr (requires { Traits::web_module(); }) return Traits::web_module();

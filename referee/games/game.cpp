@@ -54,6 +54,8 @@ std::string Game::draw_outcome(const json& outcome, const json&, const draw::Sea
   return out + "outcome:\n" + json_lines(outcome, "  ");
 }
 
+std::string Game::describe_seat_config(const json& seat_config) const { return draw::one_line(seat_config, 300); }
+
 WebModule Game::web_module() const { return {}; }
 
 std::string game_names() {

@@ -108,6 +108,9 @@ class Game {
   // The outcome (scores, winner, breakdown per seat) as text; `cards` is card_table()'s.
   virtual std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames& names,
                                    const draw::Style& style) const;
+  // A seat's own configuration (normalize_seat_config's form, never null) in a few words for
+  // people, e.g. a summary of a deck list; the default is the JSON on one line, shortened.
+  virtual std::string describe_seat_config(const json& seat_config) const;
   // The web viewer's module for this game.
   virtual WebModule web_module() const;
 };

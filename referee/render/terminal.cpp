@@ -101,6 +101,18 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
   return out;
 }
 
+// `text` cut at its spaces, for wrap().
+std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find(' ', start), text.size());
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string step_line(std::size_t step, std::size_t total) {
   if (step == 0) return fmt::format("step 0 of {}: the deal, before the first decision\n", total);
   return fmt::format("step {} of {}: the table after {} decision{}\n", step, total, step, step == 1 ? "" : "s");
@@ -122,7 +134,10 @@ std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames
   if (step == 0) {
     for (std::size_t s = 0; s < r.header.bots.size(); ++s) {
       const json& own = r.header.bots[s].seat_config;
-      if (!own.is_null()) out += wrap(fmt::format("{} plays with its own configuration: ", names.seat(static_cast<int>(s))), {one_line(own, 300)}, "", 4);
+      if (!own.is_null()) {
+        out += wrap(fmt::format("{} plays with its own configuration: ", names.seat(static_cast<int>(s))),
+                    words(game_of(r).describe_seat_config(own)), " ", 4);
+      }
     }
   }
   if (step > 0) {

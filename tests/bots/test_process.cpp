@@ -124,7 +124,7 @@ TEST_CASE("exit codes and signals are told apart", "[bots]") {
   CHECK(segv->shutdown(5000ms).describe() == "killed by signal SIGSEGV");
 }
 
-TEST_CASE("lines longer than the cap are refused; CR LF is accepted", "[bots]") {
+TEST_CASE("lines longer than the cap are refused, CR LF is accepted", "[bots]") {
   auto o = shell("printf 'ok\\r\\n'; head -c 300000 /dev/zero | tr '\\0' x; echo; exec sleep 60");
   o.max_line_bytes = 1000;
   auto p = start(o);

@@ -80,7 +80,7 @@ TEST_CASE("private files and folders get 0600 and 0700 whatever the umask", "[co
   }
 }
 
-TEST_CASE("an existing file is made private; a folder that existed and a device keep their mode", "[core][files]") {
+TEST_CASE("an existing file is made private, a folder that existed and a device keep their mode", "[core][files]") {
   TempDir tmp;
   fs::permissions(tmp.path, fs::perms(0755));
   const fs::path file = tmp.path / "old.json";

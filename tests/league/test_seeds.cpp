@@ -85,7 +85,7 @@ TEST_CASE("keyed-v1: seeds of different deals and leagues are unrelated", "[seed
   CHECK(league::deal_seed(SeedScheme::keyed_v1, seed, 3) != derive_seed(seed, 3));
 }
 
-TEST_CASE("seed scheme names round-trip; an unknown one is refused by name", "[seeds]") {
+TEST_CASE("seed scheme names round-trip, an unknown one is refused by name", "[seeds]") {
   for (SeedScheme s : {SeedScheme::legacy, SeedScheme::keyed_v1}) CHECK(league::parse_seed_scheme(league::seed_scheme_name(s)).value() == s);
   CHECK(std::string(league::seed_scheme_name(SeedScheme::keyed_v1)) == "keyed-v1");
   const auto bad = league::parse_seed_scheme("keyed-v9");

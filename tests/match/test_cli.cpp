@@ -93,3 +93,66 @@ TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli
   CHECK(c.exit_code == 4);
   CHECK_THAT(c.out, Contains("step 3") && Contains("hash"));
 }
+
+TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies and shows, and a bad one exits 2", "[cli][seat_config]") {
+  std::filesystem::create_directories(out_dir());
+  const std::string docs = std::string(ARENA_SOURCE_DIR) + "/docs/games/stellar-decks";
+  const auto played = testing::run(fmt::format(
+      "{} play --bot {} --seat-config {}/bright-moons.json --bot {} --seat-config @{}/standard.json --seed 12 --out {} 2>/dev/null",
+      referee(), testing::random_bot(), docs, testing::greedy_bot(), docs, out_dir()));
+  REQUIRE(played.exit_code == 0);
+  const std::string replay = json::parse(played.out).at("replay");
+  std::ifstream in(replay);
+  std::string first;
+  std::getline(in, first);
+  const json header = json::parse(first);
+  CHECK(header.at("bots").at(0).at("seat_config").at("deck").size() == 57);
+  CHECK(header.at("bots").at(1).at("seat_config").at("deck").size() == 60);
+  CHECK(header.at("rules_revision") == 1);
+  CHECK(header.contains("referee_version"));
+
+  const auto v = testing::run(fmt::format("{} verify {}", referee(), replay));
+  CHECK(v.exit_code == 0);
+  const auto shown = testing::run(fmt::format("{} show {} --step 0", referee(), replay));
+  CHECK(shown.exit_code == 0);
+  CHECK_THAT(shown.out, Contains("a deck list of 57 cards") && Contains("Moon 4 (bright) ** x2") &&
+                            Contains("a deck list of 60 cards"));
+
+  // A card with number 9 in seat 1's list: exit 2 before any bot starts, naming the seat and the card.
+  json bad = json::parse(std::ifstream(docs + "/bright-moons.json"));
+  bad["deck"][17]["number"] = 9;
+  const std::string bad_path = out_dir() + "/bad-deck.json";
+  std::ofstream(bad_path) << bad.dump();
+  auto c = testing::run(fmt::format("{} play --bot {} --seat-config - --bot {} --seat-config {} --out {} 2>&1", referee(),
+                                    testing::random_bot(), testing::random_bot(), bad_path, out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("seat 1: deck list: card 17 (Moon 4 (bright)) has number 9"));
+  c = testing::run(fmt::format("{} play --bot {} --seat-config {}/no-such-deck.json --bot {} --seat-config - --out {} 2>&1",
+                               referee(), testing::random_bot(), out_dir(), testing::random_bot(), out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("no such file") && Contains("no-such-deck.json"));
+  c = testing::run(fmt::format("{} play --game stella_quest --bot {} --seat-config '{{}}' --bot {} --seat-config - --out {} 2>&1",
+                               referee(), testing::random_bot(), testing::random_bot(), out_dir()));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Contains("seat 0: stella_quest takes no per-seat configuration"));
+}
+
+TEST_CASE("referee verify refuses a replay of another rules revision, by name", "[cli]") {
+  std::filesystem::create_directories(out_dir());
+  const auto played = testing::run(fmt::format("{} play --bot {} --bot {} --seed 3 --out {} 2>/dev/null", referee(),
+                                               testing::random_bot(), testing::random_bot(), out_dir()));
+  const std::string replay = json::parse(played.out).at("replay");
+  std::ifstream in(replay);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  json header = json::parse(lines[0]);
+  header["rules_revision"] = 7;
+  lines[0] = header.dump();
+  const std::string other = out_dir() + "/revision7.jsonl";
+  std::ofstream out(other);
+  for (const auto& l : lines) out << l << '\n';
+  out.close();
+  const auto c = testing::run(fmt::format("{} verify {} 2>&1", referee(), other));
+  CHECK(c.exit_code != 0);
+  CHECK_THAT(c.out, Contains("rules revision 7") && Contains("stellar"));
+}

@@ -95,7 +95,7 @@ std::string two_bots() { return fmt::format("--bot {} --bot {}", testing::random
 
 }  // namespace
 
-TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the umask; no seed in the name", "[hidden][cli]") {
+TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the umask, no seed in the name", "[hidden][cli]") {
   for (const char* mask : {"0", "022"}) {
     INFO("umask " << mask);
     const fs::path root = fresh(fmt::format("play-{}", mask));

@@ -390,7 +390,7 @@ TEST_CASE("the legs of one deal never run at the same time, whatever the concurr
   CHECK(overlapping > 0);
 }
 
-TEST_CASE("a half-played deal resumes its missing legs; re-run commands reproduce their matches", "[league]") {
+TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduce their matches", "[league]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
   const auto whole_dir = fresh_dir("half-whole");
   auto whole = league::run(spec, run_options(whole_dir));
@@ -424,7 +424,7 @@ TEST_CASE("a half-played deal resumes its missing legs; re-run commands reproduc
   for (std::size_t s = 0; s < 2; ++s) CHECK(replayed.at("scores").at(s).get<double>() == r.seats[s].score);
 }
 
-TEST_CASE("referee league without --seed prints and records its seed; bots are frozen while idle by default", "[league][cli]") {
+TEST_CASE("referee league without --seed prints and records its seed, bots are frozen while idle by default", "[league][cli]") {
   const auto dir = fresh_dir("cli-seed");
   const std::string referee = ARENA_REFEREE;
   const std::string bots = fmt::format("--bot {} --bot {} --name g --name r --sandbox none", testing::greedy_bot(), testing::random_bot());

@@ -106,7 +106,7 @@ TEST_CASE("simulate refuses a replay it cannot re-simulate and names the step", 
   }
 }
 
-TEST_CASE("the whole table holds every hand; a seat's text only its own", "[render][frames]") {
+TEST_CASE("the whole table holds every hand, a seat's text only its own", "[render][frames]") {
   const replay::Replay r = testing::random_replay("stella_quest", 3, 4);
   auto frames = render::simulate(r);
   REQUIRE(frames.ok());

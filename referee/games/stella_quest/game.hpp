@@ -58,6 +58,5 @@ struct Traits {
   static games::WebModule web_module() { return {web_script(), web_style()}; }
 };
 
-const games::Game& game();
 
 }  // namespace arena::stella_quest

@@ -13,11 +13,17 @@ struct Traits {
   using State = stellar::State;
   using Action = stellar::Action;
   using Config = stellar::Config;
+  using SeatConfig = stellar::SeatConfig;  // a deck list of the seat's own (json.hpp)
 
   static games::GameInfo info() { return {"stellar", "Stellar", kSeats, kSeats}; }
   static Result<Config> config_from_json(const nlohmann::json& j) { return stellar::config_from_json(j); }
   static nlohmann::json config_to_json(const Config& c) { return stellar::to_json(c); }
   static Result<State> new_game(const Config& c, std::uint64_t seed, int) { return stellar::new_game(c, seed); }
+  static Result<SeatConfig> seat_config_from_json(const nlohmann::json& j) { return stellar::seat_config_from_json(j); }
+  static nlohmann::json seat_config_to_json(const SeatConfig& c) { return stellar::to_json(c); }
+  static Result<State> new_game(const Config& c, const std::vector<SeatConfig>& seats, std::uint64_t seed, int) {
+    return stellar::new_game(c, per_seat(seats), seed);
+  }
 
   static int seats(const State&) { return kSeats; }
   static bool is_over(const State& s) { return stellar::is_over(s); }
@@ -40,7 +46,11 @@ struct Traits {
   static Status check_invariants(const State& s) { return stellar::check_invariants(s); }
 
   // For people (terminal.cpp, web/).
-  static nlohmann::json card_table(const Config& c) { return stellar::deck_to_table_json(c.deck); }
+  // Every card of the match by id: the match deck, or both seats' own lists (cards carry "owner").
+  static nlohmann::json card_table(const Config& c, const std::vector<SeatConfig>& seats) {
+    auto table = stellar::card_table_json(c, per_seat(seats));
+    return table ? std::move(table).value() : nlohmann::json(nullptr);
+  }
   static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) { return games::merge_player_views(views); }
   static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n, const games::draw::Style& st) {
     return stellar::draw_table(t, n, st);
@@ -52,9 +62,16 @@ struct Traits {
                                   const games::draw::Style& st) {
     return stellar::draw_outcome(o, cards, n, st);
   }
+  static std::string describe_seat_config(const nlohmann::json& c) { return stellar::describe_seat_config(c); }
   static games::WebModule web_module() { return {web_script(), web_style()}; }
+
+ private:
+  static std::array<SeatConfig, kSeats> per_seat(const std::vector<SeatConfig>& seats) {
+    std::array<SeatConfig, kSeats> out;
+    for (std::size_t s = 0; s < seats.size() && s < out.size(); ++s) out[s] = seats[s];
+    return out;
+  }
 };
 
-const games::Game& game();
 
 }  // namespace arena::stellar

@@ -309,10 +309,30 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
   return out;
 }
 
-nlohmann::json deck_to_table_json(const Deck& deck) {
-  json cards = json::array();
-  for (std::size_t id = 0; id < deck.size(); ++id) cards.push_back(card_to_json(deck[id], static_cast<CardId>(id)));
-  return cards;
+std::string describe_seat_config(const nlohmann::json& seat_config) {
+  const json& deck = seat_config.contains("deck") ? seat_config.at("deck") : json();
+  if (!deck.is_array()) return one_line(seat_config, 300);
+  // Equal cards in a row are counted once ("Mercury 1 *** x2"); starters are marked.
+  std::vector<std::string> parts;
+  std::string last;
+  int count = 0;
+  auto flush = [&] {
+    if (count > 0) parts.push_back(count == 1 ? last : fmt::format("{} x{}", last, count));
+  };
+  for (const json& c : deck) {
+    const std::string text = card_plain(c) + (c.value("starter", false) ? " (starter)" : "");
+    if (text == last) {
+      ++count;
+      continue;
+    }
+    flush();
+    last = text;
+    count = 1;
+  }
+  flush();
+  std::string out = fmt::format("a deck list of {} cards: ", deck.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : ", ") + parts[i];
+  return out;
 }
 
 }  // namespace arena::stellar

@@ -22,9 +22,8 @@ std::string draw_table(const nlohmann::json& table, const games::draw::SeatNames
 std::string describe_action(const nlohmann::json& before, const nlohmann::json& action);
 std::string draw_outcome(const nlohmann::json& outcome, const nlohmann::json& cards, const games::draw::SeatNames& names,
                          const games::draw::Style& style);
-
-// Every card of `deck` by id, as drawings name them ({"id","type","number","stars","starter","name"}).
-nlohmann::json deck_to_table_json(const Deck& deck);
+// A seat's own configuration in words: its deck list, equal cards counted ("Moon 4 * x2").
+std::string describe_seat_config(const nlohmann::json& seat_config);
 
 // The web viewer's module (web/viewer.js, web/viewer.css), embedded at build time.
 std::string web_script();

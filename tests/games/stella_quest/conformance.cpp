@@ -83,7 +83,7 @@ TEST_CASE("Random games always end", "[stella_quest]") {
   CHECK(ends[static_cast<std::size_t>(End::none)] == 0);
 }
 
-TEST_CASE("Views: other hands show colours, never numbers; the top deck card shows its colour only",
+TEST_CASE("Views: other hands show colours, never numbers, the top deck card shows its colour only",
           "[stella_quest][B8]") {
   using namespace arena::stella_quest;
   Table t(3);

@@ -63,7 +63,7 @@ TEST_CASE("All breaks with nobody holding the marker: the same leader leads agai
   CHECK(to_act(s) == 1);
 }
 
-TEST_CASE("A trump beats the leading colour; with a break on top there is no trump", "[stella_quest][B3]") {
+TEST_CASE("A trump beats the leading colour, with a break on top there is no trump", "[stella_quest][B3]") {
   for (const char* top_card : {"Green 6", "Break"}) {
     Table t(3);
     t.discard({top_card});
@@ -78,7 +78,7 @@ TEST_CASE("A trump beats the leading colour; with a break on top there is no tru
   }
 }
 
-TEST_CASE("A winner who already holds the marker loses a token; collecting a new number costs nothing",
+TEST_CASE("A winner who already holds the marker loses a token, collecting a new number costs nothing",
           "[stella_quest][B4]") {
   Table t(3);
   t.discard({"Red 6"});
@@ -234,7 +234,7 @@ TEST_CASE("Losing the last token with the marker eliminates the winner before it
   CHECK(o.winners == std::vector<int>{2});
 }
 
-TEST_CASE("Scoring: tokens plus face-up jewels; equal best scores share the victory", "[stella_quest][B6]") {
+TEST_CASE("Scoring: tokens plus face-up jewels, equal best scores share the victory", "[stella_quest][B6]") {
   Table t(3);
   t.discard({"Red 6"});
   t.tokens(0, 2);
@@ -308,7 +308,7 @@ TEST_CASE("Dummy: it plays the top deck card between the players, ignoring the f
   CHECK(s.winner == 0);
 }
 
-TEST_CASE("Dummy: a Dummy win voids the trick; its card goes on top, it takes the marker, the other player leads",
+TEST_CASE("Dummy: a Dummy win voids the trick, its card goes on top, it takes the marker, the other player leads",
           "[stella_quest][B7]") {
   Table t(2);
   t.discard({"Green 6"});  // trump green

@@ -48,7 +48,7 @@ TEST_CASE("Q2: lead blue, trump green: Charlie's Green 1 wins", "[stella_quest][
   CHECK(s.winner == kCharlie);
 }
 
-TEST_CASE("Q3: lead blue, trump red; a green and a break are worth nothing: Remi's Blue 2 wins",
+TEST_CASE("Q3: lead blue, trump red, a green and a break are worth nothing: Remi's Blue 2 wins",
           "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Red 3"});
@@ -65,7 +65,7 @@ TEST_CASE("Q3: lead blue, trump red; a green and a break are worth nothing: Remi
   CHECK(legal(s) == Names{"collect Blue 2", "collect Green 4"});
 }
 
-TEST_CASE("Q4: Remi leads Blue 5, Charlie must follow with Blue 2, Marlene's Green 6 is no trump; "
+TEST_CASE("Q4: Remi leads Blue 5, Charlie must follow with Blue 2, Marlene's Green 6 is no trump, "
           "Remi collects Blue 2, tops Green 6 and takes the marker",
           "[stella_quest][B9]") {
   Table t(3);
@@ -96,7 +96,7 @@ TEST_CASE("Q4: Remi leads Blue 5, Charlie must follow with Blue 2, Marlene's Gre
   CHECK(s.tricks == 1);
 }
 
-TEST_CASE("Q5: Remi holds the marker and 2, 3, 4; wins with Green 4 and collects it: -1 then -2",
+TEST_CASE("Q5: Remi holds the marker and 2, 3, 4, wins with Green 4 and collects it: -1 then -2",
           "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Red 1"});
@@ -138,7 +138,7 @@ TEST_CASE("Q6: Blue 2, Blue 6, Blue 2: Marlene's second Blue 2 is a Super Trump 
   CHECK(s.winner == kMarlene);
 }
 
-TEST_CASE("Q7: top discard Blue 3; Blue 6, Green 2, Green 2: the second Green 2 beats the trump", "[stella_quest][B9]") {
+TEST_CASE("Q7: top discard Blue 3, Blue 6, Green 2, Green 2: the second Green 2 beats the trump", "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Blue 3"});  // trump blue: Remi's Blue 6 is a trump
   t.hand(kRemi, {"Blue 6", "Red 1"});
@@ -152,7 +152,7 @@ TEST_CASE("Q7: top discard Blue 3; Blue 6, Green 2, Green 2: the second Green 2 
   CHECK(s.winner == kMarlene);
 }
 
-TEST_CASE("Q8: top discard Yellow 3; Blue 6, Blue 6, Yellow 3: two Super Trumps, the later wins", "[stella_quest][B9]") {
+TEST_CASE("Q8: top discard Yellow 3, Blue 6, Blue 6, Yellow 3: two Super Trumps, the later wins", "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Yellow 3"});
   t.hand(kRemi, {"Blue 6", "Red 1"});

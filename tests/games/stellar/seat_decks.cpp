@@ -335,7 +335,7 @@ TEST_CASE("Own decks: refreshed row cards and the unkept card go to their owners
   CHECK(refreshes > 20);
 }
 
-TEST_CASE("Own decks: an empty deck takes its discard pile; with both empty the other seat's deck",
+TEST_CASE("Own decks: an empty deck takes its discard pile, with both empty the other seat's deck",
           "[stellar][own_decks]") {
   const Seats seats = {SeatConfig{}, SeatConfig{starry_list()}};
   State s = own_game(seats, 12);
