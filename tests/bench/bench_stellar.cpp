@@ -1,5 +1,5 @@
 // Random-vs-random full Stellar games per second, engine only, one thread; also prints the
-// determinism signature (tests/games/stellar/test_conformance pins it).
+// determinism signature (tests/games/stellar/conformance.cpp pins it).
 //
 //   bench_stellar [seconds=3]
 

@@ -1,8 +1,11 @@
 #include "tests/games/conformance.hpp"
 
+#include <exception>
+
 #include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
+#include "referee/games/draw.hpp"
 
 namespace arena::testing {
 
@@ -23,19 +26,41 @@ struct Checker {
   }
 };
 
+// Runs one of the game's drawings; it must give text and never throw (it reads only JSON the
+// game itself wrote).
+template <typename Draw>
+void check_drawing(Checker& c, const char* what, Draw&& draw) {
+  try {
+    const std::string text = draw();
+    c.check(!text.empty(), fmt::format("{} drew nothing", what));
+  } catch (const std::exception& e) {
+    c.check(false, fmt::format("{} threw: {}", what, e.what()));
+  }
+}
+
+games::draw::SeatNames seat_names(int seats) {
+  games::draw::SeatNames names;
+  for (int s = 0; s < seats; ++s) names.bots.push_back(fmt::format("bot{}", s));
+  return names;
+}
+
 }  // namespace
 
 ConformanceReport run_conformance(const games::Game& game, const json& config, int seats,
-                                  int games, std::uint64_t first_seed, int deep_every) {
+                                  int games, std::uint64_t first_seed, int deep_every,
+                                  const std::vector<json>& seat_configs) {
+  const games::draw::SeatNames names = seat_names(seats);
+  const games::draw::Style plain(false), colour(true);
+  const json cards = game.card_table(config, seat_configs);
   ConformanceReport report;
   Hasher signature;
   for (int g = 0; g < games; ++g) {
     const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(g);
     Checker c{report, seed};
-    auto created = game.new_game(config, seed, seats);
+    auto created = game.new_game(config, seat_configs, seed, seats);
     if (!c.check(created.ok(), created.ok() ? "" : "new_game failed: " + created.error())) continue;
     auto state = std::move(created).value();
-    auto twin = game.new_game(config, seed, seats).value();  // replays the same actions
+    auto twin = game.new_game(config, seat_configs, seed, seats).value();  // replays the same actions
     Rng chooser(seed ^ std::uint64_t{0xC0FFEE});
     const bool deep = g % deep_every == 0;
     std::vector<json> played;
@@ -59,8 +84,15 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
         if (c.check(back.ok(), back.ok() ? "" : "state JSON does not read back: " + back.error())) {
           c.check((*back)->equals(*state), "state JSON round trip changes the state");
         }
+        std::vector<json> views;
+        for (Seat s = 0; s < seats; ++s) views.push_back(state->view(s));
+        check_drawing(c, "draw_table of the whole table", [&] { return game.draw_table(game.whole_table(views), names, colour); });
+        check_drawing(c, "draw_table of the acting seat's view", [&] { return game.draw_table(views[static_cast<std::size_t>(seat)], names, plain); });
+        for (const json& a : legal) {
+          check_drawing(c, "describe_action", [&] { return game.describe_action(views[static_cast<std::size_t>(seat)], a); });
+        }
         for (Seat s = 0; s < seats; ++s) {
-          const json v = state->view(s);
+          const json& v = views[static_cast<std::size_t>(s)];
           c.check(json::parse(v.dump()) == v, "view JSON round trip changes the view");
           // Whatever `s` cannot see is redealt: its view must not change.
           for (int k = 0; k < 2; ++k) {
@@ -93,7 +125,10 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
     c.check(twin->equals(*state) && twin->hash() == state->hash(), "same seed and actions give a different state");
     if (auto st = state->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "at the end: " + st.error())) continue;
     if (state->is_over()) {
-      signature.u64(state->hash()).bytes(state->outcome().dump());
+      const json outcome = state->outcome();
+      c.check(state->scores().size() == static_cast<std::size_t>(seats), "scores() does not give one score per seat");
+      if (deep) check_drawing(c, "draw_outcome", [&] { return game.draw_outcome(outcome, cards, names, plain); });
+      signature.u64(state->hash()).bytes(outcome.dump());
     }
     ++report.games;
   }

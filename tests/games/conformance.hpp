@@ -2,7 +2,9 @@
 // The conformance check every game passes (design.md): many seeded random games played through
 // the type-erased interface, checking at every step that legal actions exist and apply, the
 // state is a value (copy == original), JSON round-trips, hashes are reproducible, views hide what
-// they must, and the game's own invariants (cards conserved) hold.
+// they must, the game's own invariants (cards conserved) hold, and its drawings for people
+// (terminal text of every view and of the whole table, actions in words, the outcome) draw
+// without failing. tests/games/test_conformance.cpp runs it over every registered game.
 
 #include <cstdint>
 #include <string>
@@ -20,10 +22,12 @@ struct ConformanceReport {
 };
 
 // Plays `games` random games with seeds first_seed, first_seed+1, ... and `seats` seats.
-// `deep_every`: the expensive checks (JSON round trip, redeal, replay) run on every step of every
-// deep_every-th game and on a sample of steps otherwise.
+// `deep_every`: the expensive checks (JSON round trip, redeal, replay, drawings) run on every step
+// of every deep_every-th game and on a sample of steps otherwise. `seat_configs`: one per seat
+// (or none), as the referee passes them to new_game.
 ConformanceReport run_conformance(const games::Game& game, const games::json& config, int seats,
-                                  int games, std::uint64_t first_seed, int deep_every = 10);
+                                  int games, std::uint64_t first_seed, int deep_every = 10,
+                                  const std::vector<games::json>& seat_configs = {});
 
 // A random game's final state hash and outcome folded into one value: the determinism signature.
 std::uint64_t determinism_signature(const games::Game& game, const games::json& config, int seats,
