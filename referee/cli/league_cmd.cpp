@@ -142,7 +142,7 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--name", a.names, "A name per --bot (default: from the command)");
   l->add_option("--seat-config", a.seat_configs,
                 "A bot's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot, \"-\" for none");
-  l->add_option("--game", a.game, "Game (default stellar)");
+  l->add_option("--game", a.game, "Game (default: the first of `referee games`)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
   l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
   l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));

@@ -105,7 +105,7 @@ void print_summary(const match::MatchResult& m) {
 }
 
 struct PlayArgs {
-  std::string game = "stellar";
+  std::string game = games::default_game_name();
   std::vector<std::string> bots;
   std::vector<std::string> names;
   std::vector<std::string> seat_configs;

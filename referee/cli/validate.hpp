@@ -12,12 +12,13 @@
 #include <CLI/CLI.hpp>
 
 #include "referee/cli/common.hpp"
+#include "referee/games/game.hpp"
 
 namespace arena::cli {
 
 struct ValidateArgs {
   std::string bot;                     // the command line of the bot under test
-  std::string game = "stellar";
+  std::string game = games::default_game_name();
   std::vector<std::string> opponents;  // empty: the sample bots next to the referee
   int games = 3;                       // per opponent and seat
   std::uint64_t seed = 0;

@@ -64,6 +64,8 @@ std::string game_names() {
   return out;
 }
 
+std::string default_game_name() { return all_games().front()->info().name; }
+
 const Game* find_game(const std::string& name) {
   for (const Game* g : all_games()) {
     if (g->info().name == name) return g;

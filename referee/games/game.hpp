@@ -123,6 +123,8 @@ json merge_player_views(const std::vector<json>& views);
 // Every game the referee knows, in a fixed order (registry.cpp).
 const std::vector<const Game*>& all_games();
 const Game* find_game(const std::string& name);
+// The game a command plays when none is named: the registry's first.
+std::string default_game_name();
 // "stellar, stella_quest": the names, for messages.
 std::string game_names();
 

@@ -22,6 +22,7 @@
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
+#include "referee/games/game.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/seeds.hpp"
 #include "referee/league/stats.hpp"
@@ -41,7 +42,7 @@ struct BotEntry {
 enum class Format { round_robin, gauntlet };
 
 struct LeagueSpec {
-  std::string game = "stellar";
+  std::string game = games::default_game_name();
   json config;  // null: the game's defaults
   std::vector<BotEntry> bots;
   Format format = Format::round_robin;

@@ -21,6 +21,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/games/game.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::match {
@@ -52,7 +53,7 @@ struct BotSpec {
 };
 
 struct Options {
-  std::string game = "stellar";
+  std::string game = games::default_game_name();
   json config;  // null = the game's defaults
   std::uint64_t seed = 0;
   std::vector<BotSpec> bots;

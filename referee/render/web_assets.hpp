@@ -1,6 +1,6 @@
 #pragma once
 // The web viewer's sources (referee/render/web/viewer.html, viewer.css, viewer.js), embedded into
-// the binary at build time by referee/render/web/embed.cmake; the definitions are generated.
+// the binary at build time by arena_embed_text() (referee/embed_text.cmake); the definitions are generated.
 
 #include <string>
 

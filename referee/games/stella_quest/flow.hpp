@@ -23,7 +23,7 @@ void add_to_trick(State& s, Play play);
 // Runs the automatic steps (the Dummy's card, the refill of an empty hand) until a human seat
 // must decide or the game ends.
 void begin_turn(State& s);
-// The trick is complete: find the winner and carry out docs/games/stella_quest.md, B4 and B7.
+// The trick is complete: find the winner and carry out docs/games/stella_quest.md, section 6.
 void resolve_trick(State& s);
 void collect(State& s, Face face);
 void choose_top(State& s, Face face);

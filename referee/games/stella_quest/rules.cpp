@@ -197,7 +197,7 @@ void step(State& s, const Action& a) {
       const CardId played = *it;
       hand.erase(it);
       detail::add_to_trick(s, Play{static_cast<std::int8_t>(seat), played});
-      // docs/games/stella_quest.md REC: the refill follows the emptying card at once, with the tokens lit now.
+      // docs/games/stella_quest.md section 7: the refill follows the emptying card at once, with the tokens lit now.
       if (hand.empty()) {
         const int tokens = s.players[idx(seat)].tokens;
         detail::draw_into_hand(s, seat, tokens == 1 ? 2 : tokens);

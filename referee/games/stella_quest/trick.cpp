@@ -117,7 +117,7 @@ void resolve_trick(State& s) {
   const int w = trick_winner(s.trick, s.discard.back());
   ++s.tricks;
   if (w < 0) {
-    // docs/games/stella_quest.md: no winner, the marker stays; its holder leads, or (REC) the same leader.
+    // docs/games/stella_quest.md: no winner, the marker stays; its holder leads, or (a resolution, docs/games/stella_quest.md section 13) the same leader.
     discard_trick(s, -1);
     if (s.marker >= 0) s.leader = s.marker;
     next_trick(s);

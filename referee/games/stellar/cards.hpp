@@ -1,6 +1,6 @@
 #pragma once
 // Stellar's cards: five celestial types plus satellites (which have no type). The standard
-// 60-card deck of docs/games/stellar.md is one table here (kStandardDeck in cards.cpp), so a user who owns
+// 60-card deck of docs/games/stellar.md is one table here (build_standard_deck in cards.cpp), so a user who owns
 // the physical cards can correct it in one place, or pass their own list in the game config.
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The telescope: 12 slots in a centred pyramid (docs/games/stellar.md, hypothesis H1).
+// The telescope: 12 slots in a centred pyramid (docs/games/stellar.md, section 3).
 //
 //            1                 top section    = slots 1-5
 //          2   3

@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::size_t kCellText = 19;  // inside the brackets of a telescope cell
 constexpr std::size_t kHalfCell = 11;  // a cell is "[" + 19 + "]" plus one space: 22 columns
-// The pyramid's rows as slot indexes and each row's indent in half cells (docs/games/stellar.md, H1: row
+// The pyramid's rows as slot indexes and each row's indent in half cells (docs/games/stellar.md, section 3: row
 // 6-7-8 is shifted half a card left of 4-5, row 9-12 half a card again).
 const std::array<std::vector<int>, 5> kPyramid = {{{0}, {1, 2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}}};
 constexpr std::array<std::size_t, 5> kIndent = {3, 2, 2, 1, 0};

@@ -12,7 +12,7 @@ namespace arena::stellar {
 namespace {
 
 constexpr int kCell = 18;  // width of one telescope slot
-// The pyramid's rows as slot indexes, and each row's indent in half cells (docs/games/stellar.md, H1).
+// The pyramid's rows as slot indexes, and each row's indent in half cells (docs/games/stellar.md, section 3).
 const std::array<std::vector<int>, 5> kRows = {{{0}, {1, 2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}}};
 constexpr std::array<int, 5> kIndent = {3, 2, 2, 1, 0};
 

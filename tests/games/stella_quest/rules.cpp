@@ -48,7 +48,7 @@ TEST_CASE("All breaks: no winner, the marker stays, its holder leads, nobody los
   for (const Player& p : s.players) CHECK(p.tokens == 5);
 }
 
-TEST_CASE("All breaks with nobody holding the marker: the same leader leads again (REC)", "[stella_quest][B3]") {
+TEST_CASE("All breaks with nobody holding the marker: the same leader leads again (a resolution)", "[stella_quest][B3]") {
   Table t(3);
   t.discard({"Red 6"});
   t.leader(1);
@@ -130,7 +130,7 @@ TEST_CASE("Voluntary draw: 1 token for 3 cards, only with 2+ lit tokens, never a
   CHECK(s.players[0].tokens == 2);
   CHECK(names(s.deck).back() == "Yellow 3");
   const auto at_ten = legal(s);
-  CHECK(std::find(at_ten.begin(), at_ten.end(), "draw") == at_ten.end());  // 10 cards (REC)
+  CHECK(std::find(at_ten.begin(), at_ten.end(), "draw") == at_ten.end());  // 10 cards (docs/games/stella_quest.md, section 7)
   play(s, "Blue 1");
   CHECK(to_act(s) == 1);
   draw(s);
@@ -174,7 +174,7 @@ TEST_CASE("A hand emptied with nothing to draw refills when its owner must play 
   State& s = t.finish();
   REQUIRE(s.deck.empty());
   play(s, "Blue 6");
-  CHECK(s.players[0].hand.empty());  // nothing to draw (REC: draw what you can)
+  CHECK(s.players[0].hand.empty());  // nothing to draw (section 7: draw what you can)
   play(s, "Blue 1");
   play(s, "Green 1");
   // No blue: anything; no draw either, since nothing could be drawn.
@@ -266,7 +266,7 @@ TEST_CASE("Collecting a number again costs its jewels, which can eliminate", "[s
   CHECK(is_over(s));
   CHECK(s.end == End::elimination);
   const Outcome o = score(s);
-  CHECK(o.scores == std::vector<int>{-1, 5, 5});  // the eliminated seat is excluded (REC)
+  CHECK(o.scores == std::vector<int>{-1, 5, 5});  // the eliminated seat is excluded (section 9)
   CHECK(o.winners == std::vector<int>{1, 2});
   const auto st = check_invariants(s);
   CHECK(st.ok());

@@ -166,7 +166,7 @@ TEST_CASE("Empty deck next to a lone top card: the cards of the next trick rebui
 
 TEST_CASE("Empty deck, nothing to rebuild it with: the deck stays empty, a refill gets what there is",
           "[stella_quest][B5][timing]") {
-  // REC: "if that is empty too, draw what you can". Seat 0 empties its hand on the last card.
+  // Section 7 of docs/games/stella_quest.md: "if that is empty too, draw what you can". Seat 0 empties its hand on the last card.
   Table t(3);
   t.discard({"Yellow 4"});
   t.tokens(0, 3);

@@ -1,4 +1,4 @@
-// The worked examples of docs/games/stellar.md (T1-T7), played with named cards.
+// The worked examples of docs/games/stellar.md (sections 5 and 6), played with named cards.
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Setup, the turn and the end of the game (docs/games/stellar.md, A3, A5), with named cards.
+// Setup, the turn and the end of the game (docs/games/stellar.md, sections 4 and 5), with named cards.
 
 #include <algorithm>
 
