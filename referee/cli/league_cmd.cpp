@@ -94,7 +94,7 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
       spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
-      if (!seat_config) return fail(fmt::format("bot {}: {}", i, seat_config.error()));
+      if (!seat_config) return fail(fmt::format("bot {}: {}", a.names.empty() ? a.bots[i] : a.names[i], seat_config.error()));
       spec.bots.back().seat_config = std::move(seat_config).value();
     }
   } else if (!a.seat_configs.empty()) {

@@ -247,6 +247,10 @@ int run_verify(const std::string& path) {
     return kBadReplay;
   }
   const auto v = replay::verify(*replay);
+  if (!v.ok && !v.simulable) {
+    fmt::print(stderr, "referee verify: {}: cannot verify: {}\n", path, v.message);
+    return kBadReplay;
+  }
   if (!v.ok) {
     fmt::print(stderr, "referee verify: {}: DIVERGES: {}\n", path, v.message);
     return kDiverged;

@@ -3,20 +3,26 @@
 // type-erased interface of game.hpp. Traits names the game's types and functions:
 //
 //   struct Traits {
-//     using State; using Action; using Config;
+//     using State; using Action; using Config;   (State and Action comparable with ==)
 //     static GameInfo info();
 //     static Result<Config> config_from_json(const json&);  static json config_to_json(const Config&);
 //     static Result<State> new_game(const Config&, std::uint64_t seed, int seats);
-//     // and, found on State/Action: is_over, to_act, legal_actions(state, vector&), apply,
-//     // is_legal, view, outcome_json, scores, to_json, state_from_json, action_from_json,
-//     // describe, hash, redeal_unseen, check_invariants.
+//     static int seats(const State&);  static bool is_over(const State&);  static Seat to_act(const State&);
+//     static void legal_actions(const State&, std::vector<Action>&);  static void apply(State&, const Action&);
+//     static json action_to_json(const Action&);  static Result<Action> action_from_json(const json&);
+//     static json view(const State&, Seat);  static json outcome_json(const State&);
+//     static std::vector<double> scores(const State&);
+//     static json state_to_json(const State&);  static Result<State> state_from_json(const json&);
+//     static std::string describe(const State&);  static std::uint64_t hash(const State&);
+//     static void redeal_unseen(State&, Seat, Rng&);  static Status check_invariants(const State&);
 //   };
 //
 // Optional, each found by its signature (the generic behaviour of game.cpp otherwise):
 //   using SeatConfig;  static Result<SeatConfig> seat_config_from_json(const json&);
 //   static json seat_config_to_json(const SeatConfig&);
 //   static Result<State> new_game(const Config&, const std::vector<SeatConfig>&, std::uint64_t, int);
-//       (a game with per-seat configuration; the vector has one entry per seat)
+//       (a game with per-seat configuration, which then needs no three-argument new_game; the
+//       vector has one entry per seat, defaults where none was given)
 //   static json card_table(const Config&, const std::vector<SeatConfig>&)   (or without the vector)
 //   static json whole_table(const std::vector<json>& views);
 //   static std::string draw_table(const json&, const draw::SeatNames&, const draw::Style&);

@@ -1,5 +1,6 @@
-// The games this referee knows, in a fixed order (`referee games` lists them so). Adding a game is
-// one line here (docs/adding-a-game.md); nothing else outside its folder names it.
+// The games this referee knows, in a fixed order (`referee games` lists them so; the first is the
+// default game). Adding a game is one entry here: its game.hpp and its adapter in the list
+// (docs/adding-a-game.md); nothing else outside its folder names it.
 
 #include "referee/games/game.hpp"
 #include "referee/games/stella_quest/game.hpp"

@@ -234,7 +234,10 @@ Verification verify(const Replay& replay) {
     return v;
   };
   auto created = initial_state(h);
-  if (!created) return diverge(created.error());
+  if (!created) {
+    v.simulable = false;
+    return diverge(created.error());
+  }
   auto state = std::move(created).value();
   if (hash_hex(state->hash()) != h.initial_hash) {
     return diverge(fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));

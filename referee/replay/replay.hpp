@@ -107,8 +107,11 @@ Result<std::unique_ptr<games::GameState>> initial_state(const Header& h);
 
 struct Verification {
   bool ok = false;
+  // On failure, whether the replay could be re-simulated at all: false for a game this referee
+  // does not know, another rules revision of it, or a header configuration it refuses.
+  bool simulable = true;
   std::size_t steps_checked = 0;
-  std::string message;  // on failure: the first divergence, precisely
+  std::string message;  // on failure: the first divergence, precisely, or why it cannot be re-simulated
 };
 
 // Re-simulates from the header and the actions alone (no bots): checks the rules revision, the

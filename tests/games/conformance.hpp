@@ -1,5 +1,5 @@
 #pragma once
-// The conformance check every game passes (design.md): many seeded random games played through
+// The conformance check every game passes: many seeded random games played through
 // the type-erased interface, checking at every step that legal actions exist and apply, the
 // state is a value (copy == original), JSON round-trips, hashes are reproducible, views hide what
 // they must, the game's own invariants (cards conserved) hold, and its drawings for people

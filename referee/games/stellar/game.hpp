@@ -18,7 +18,6 @@ struct Traits {
   static games::GameInfo info() { return {"stellar", "Stellar", kSeats, kSeats}; }
   static Result<Config> config_from_json(const nlohmann::json& j) { return stellar::config_from_json(j); }
   static nlohmann::json config_to_json(const Config& c) { return stellar::to_json(c); }
-  static Result<State> new_game(const Config& c, std::uint64_t seed, int) { return stellar::new_game(c, seed); }
   static Result<SeatConfig> seat_config_from_json(const nlohmann::json& j) { return stellar::seat_config_from_json(j); }
   static nlohmann::json seat_config_to_json(const SeatConfig& c) { return stellar::to_json(c); }
   static Result<State> new_game(const Config& c, const std::vector<SeatConfig>& seats, std::uint64_t seed, int) {

@@ -121,8 +121,8 @@ Result<Config> config_from_json(const json& j) {
 Result<SeatConfig> seat_config_from_json(const json& j) {
   SeatConfig config;
   if (j.is_null()) return config;
-  if (!j.is_object()) return fail(std::string("expected a JSON object (or null)"));
-  if (auto st = only_keys(j, {"deck"}); !st) return fail(st.error());
+  if (!j.is_object()) return fail(std::string("a Stellar seat configuration is a JSON object ({\"deck\": [...]}) or null"));
+  if (auto st = only_keys(j, {"deck"}); !st) return fail(st.error() + " (a Stellar seat configuration takes only \"deck\")");
   if (auto it = j.find("deck"); it != j.end() && !it->is_null()) {
     auto deck = parse_deck(*it);
     if (!deck) return fail(deck.error());

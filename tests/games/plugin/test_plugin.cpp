@@ -116,7 +116,7 @@ TEST_CASE("referee_plus lists, plays and verifies Countdown with a bot that writ
   // The referee without the test game refuses the replay by name.
   const auto plain = run(fmt::format("{} verify {} 2>&1", ARENA_REFEREE,
                                      two.at("replay").get<std::string>()));
-  CHECK(plain.exit_code != 0);
+  CHECK(plain.exit_code == 5);
   CHECK_THAT(plain.out, Contains("unknown game \"countdown\""));
 }
 
