@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
           libcli11-dev catch2 libfmt-dev libseccomp-dev libsodium-dev pkgconf)
+# Test-only tools (scripts/test.sh sets ARENA_TEST_TOOLS=1): the format check and the package test.
+[ "${ARENA_TEST_TOOLS:-0}" = 1 ] && packages+=(clang-format dpkg-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,11 +29,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 build=build
-flags=()
+flags=(-DARENA_WERROR=ON)  # warnings are errors in development and CI
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   # Debug keeps the asserts; -O1 makes the sanitized suite several times faster than -O0.
-  flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1")
+  # -g1 (line tables only) is all a sanitizer's report needs, and builds faster than -g.
+  flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1")
 fi
 # Configuring again is cheap and keeps the cache in step with this script's flags.
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null

@@ -210,8 +210,9 @@ class GameAdapter final : public Game {
 
  private:
   std::string seat_range() const {
-    return std::to_string(info_.min_seats) +
-           (info_.min_seats == info_.max_seats ? "" : "-" + std::to_string(info_.max_seats));
+    std::string range = std::to_string(info_.min_seats);
+    if (info_.max_seats != info_.min_seats) range += '-' + std::to_string(info_.max_seats);
+    return range;
   }
 
   // One parsed seat configuration per seat (defaults where none is given); an error names the seat.

@@ -52,7 +52,9 @@ std::string ordinal(int n) {
 // the referee saw (a faulty bot's bytes).
 std::string footer_text(const replay::Replay& r, const Names& names, const Style& st, bool full) {
   const std::size_t decisions = r.steps.size();
-  std::string out = "\n" + st.bold("-- the end --") + "\n";
+  std::string out = "\n";
+  out += st.bold("-- the end --");
+  out += '\n';
   if (!r.footer) {
     return out + fmt::format("no footer: the replay stops after {} decisions (the referee was stopped before the end)\n", decisions);
   }
@@ -148,7 +150,8 @@ std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames
     const int actor = r.steps[step].seat;
     out += decision_text("next, ", r, step + 1, frames[step].views.at(static_cast<std::size_t>(actor)), names, st, false);
   }
-  out += "\n" + game_of(r).draw_table(whole_table(r, frames[step]), names, st);
+  out += '\n';
+  out += game_of(r).draw_table(whole_table(r, frames[step]), names, st);
   if (step == total) out += footer_text(r, names, st, true);
   return out;
 }
@@ -194,9 +197,11 @@ Result<std::string> seat_text(const replay::Replay& r, const std::vector<Frame>&
     out += st.bold(fmt::format("re-simulated view: {} had not been asked yet", names.seat(seat)));
     out += fmt::format(";\nthis is view({}) of the table after {} decisions\n", seat, step);
   }
-  out += "\n" + game_of(r).draw_table(view, names, st);
+  out += '\n';
+  out += game_of(r).draw_table(view, names, st);
   if (asked < total) {
-    out += "\n" + decision_text("its answer, ", r, asked + 1, view, names, st, true);
+    out += '\n';
+    out += decision_text("its answer, ", r, asked + 1, view, names, st, true);
   }
   if (step == total) out += footer_text(r, names, st, false);
   return out;

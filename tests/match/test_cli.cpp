@@ -156,3 +156,15 @@ TEST_CASE("referee verify refuses a replay of another rules revision, by name", 
   CHECK(c.exit_code == 5);
   CHECK_THAT(c.out, Contains("cannot verify") && Contains("rules revision 7") && Contains("stellar"));
 }
+
+TEST_CASE("referee --version names the version, the git commit and the protocol", "[cli]") {
+  const auto c = testing::run(referee() + " --version");
+  CHECK(c.exit_code == 0);
+  CHECK_THAT(c.out, Contains("stellar-arena 0.1.0 (commit ") && Contains("), protocol 1"));
+  const auto start = c.out.find("(commit ") + 8;
+  const std::string commit = c.out.substr(start, c.out.find(')', start) - start);
+  INFO(commit);
+  const std::string hex = commit.substr(0, commit.find('-'));
+  const bool is_hex = hex.size() == 12 && hex.find_first_not_of("0123456789abcdef") == std::string::npos;
+  CHECK((commit == "unknown" || (is_hex && (commit.size() == 12 || commit.substr(12) == "-dirty"))));
+}

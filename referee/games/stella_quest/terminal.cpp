@@ -100,7 +100,8 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
     const int tokens = p.value("tokens", 0);
     const std::size_t lamps = static_cast<std::size_t>(std::max(tokens, 5));
     std::string lit = std::string(static_cast<std::size_t>(std::max(tokens, 0)), '*') + std::string(lamps - static_cast<std::size_t>(std::max(tokens, 0)), '.');
-    out += "\n" + st.bold(names.seat(seat)) + fmt::format("  tokens: {} lit [{}]", tokens, lit);
+    out += '\n';
+    out += st.bold(names.seat(seat)) + fmt::format("  tokens: {} lit [{}]", tokens, lit);
     if (t.at("marker").is_number_integer() && t.at("marker").get<int>() == seat) out += "  holds the Black Star";
     if (!to_act.is_null() && to_act.get<int>() == seat) out += st.paint("  <- to act", "1;32");
     out += "\n";

@@ -84,7 +84,8 @@ std::string telescope(const json& slots, const Style& st) {
     std::string line(2 + kIndent[r] * kHalfCell, ' ');
     for (std::size_t k = 0; k < kPyramid[r].size(); ++k) {
       const int i = kPyramid[r][k];
-      line += (k > 0 ? " " : "") + cell(slots.at(static_cast<std::size_t>(i)), i, st);
+      if (k > 0) line += ' ';
+      line += cell(slots.at(static_cast<std::size_t>(i)), i, st);
     }
     out += line + "\n";
   }
@@ -273,7 +274,10 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
     row(kTypeLabels[t], [&](const json& p) {
       const json& ts = p.at("types").at(kTypes[t]);
       std::string stack;
-      for (const json& n : ts.at("stack")) stack += (stack.empty() ? "" : " ") + n.dump();
+      for (const json& n : ts.at("stack")) {
+        if (!stack.empty()) stack += ' ';
+        stack += n.dump();
+      }
       return fmt::format("{} x {} = {}  [{}]", ts.at("stars").get<int>(), ts.at("run").get<int>(), ts.at("points").get<int>(), stack);
     });
   }

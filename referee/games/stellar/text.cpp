@@ -49,7 +49,10 @@ std::string describe(const State& s) {
       if (numbers.empty()) continue;
       std::sort(numbers.begin(), numbers.end());
       std::string list;
-      for (int n : numbers) list += (list.empty() ? "" : " ") + number_text(n);
+      for (int n : numbers) {
+        if (!list.empty()) list += ' ';
+        list += number_text(n);
+      }
       out += fmt::format(" {} [{}]", type_label(static_cast<CardType>(t)), list);
     }
     out += "\n  score:";

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Fails, naming the files, when a C++ file git tracks is not formatted by the project's
+# .clang-format (Debian's clang-format 14). CTest runs it as the `format` test; `scripts/check-format.sh
+# --fix` formats them in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v clang-format >/dev/null || { echo "FAIL: clang-format is missing (Debian package clang-format; scripts/test.sh installs it)" >&2; exit 1; }
+mapfile -t files < <(git ls-files '*.cpp' '*.hpp' 2>/dev/null || find referee protocol sample_bots tests -name '*.cpp' -o -name '*.hpp')
+if [ "${1:-}" = "--fix" ]; then
+  clang-format -i "${files[@]}"
+  exit 0
+fi
+bad=()
+for f in "${files[@]}"; do
+  clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+done
+if [ ${#bad[@]} -gt 0 ]; then
+  echo "FAIL: ${#bad[@]} file(s) not formatted by .clang-format (scripts/check-format.sh --fix formats them):" >&2
+  printf '  %s\n' "${bad[@]}" >&2
+  exit 1
+fi
+echo "format: ${#files[@]} files formatted"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The package test (tests/package/CMakeLists.txt): builds the .deb of this build with CPack,
+# checks its dependencies, unpacks it into a scratch root and plays, verifies and validates with
+# the unpacked referee and sample bots only.
+#
+#   run.sh BUILD_DIR OUT_DIR
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR OUT_DIR" >&2; exit 2; }
+build=$1 out=$2
+rm -rf "$out"
+mkdir -p "$out"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cpack --config "$build/CPackConfig.cmake" -B "$out/pkg" >"$out/cpack.log" 2>&1 || { cat "$out/cpack.log" >&2; fail "cpack"; }
+debs=("$out"/pkg/stellar-arena_*.deb)
+[ -f "${debs[0]}" ] || fail "no stellar-arena_*.deb in $out/pkg"
+deb=${debs[0]}
+echo "package: $deb ($(stat -c %s "$deb") bytes)"
+
+# Dependencies: found by dpkg-shlibdeps from what the programs link.
+depends=$(dpkg-deb --field "$deb" Depends)
+echo "Depends: $depends"
+for lib in libc6 libstdc++6 libfmt9 libseccomp2 libsodium23; do
+  [[ "$depends" == *"$lib"* ]] || fail "the package does not depend on $lib"
+done
+
+root="$out/root"
+dpkg-deb -x "$deb" "$root"
+referee="$root/usr/bin/referee"
+bots="$root/usr/libexec/stellar-arena/sample_bots"
+for f in "$referee" "$bots/random_bot" "$bots/greedy_bot" "$bots/random_bot.py" \
+         "$root/usr/share/stellar-arena/protocol/schema/request.schema.json" \
+         "$root/usr/share/stellar-arena/sample_bots/random_bot.cpp" \
+         "$root/usr/share/doc/stellar-arena/README.md" "$root/usr/share/doc/stellar-arena/games/stellar.md"; do
+  [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
+done
+! find "$root" -name '*test*' -o -name 'bench_*' -o -name 'hostile_bot' | grep -q . || fail "the package holds test programs"
+
+"$referee" --version
+# Generous limits: the machine may be busy with the rest of the suite.
+"$referee" play --bot "$bots/greedy_bot" --bot "/usr/bin/python3 $bots/random_bot.py" --seed 3 --time-scale 10 \
+  --out "$out/logs" --replay "$out/match.jsonl" >"$out/match.json"
+"$referee" verify "$out/match.jsonl"
+"$referee" play --game stella_quest --bot "$bots/random_bot" --bot "$bots/greedy_bot" --bot "$bots/random_bot" \
+  --seed 4 --time-scale 10 --out "$out/logs" --replay "$out/quest.jsonl" >/dev/null
+"$referee" verify "$out/quest.jsonl"
+# validate finds its default opponents beside the installed referee.
+"$referee" validate "$bots/random_bot" --games 1 --seed 5 --time-scale 10 --out "$out/validate" >"$out/validate.log" 2>&1 ||
+  { cat "$out/validate.log" >&2; fail "validate with the installed sample bots"; }
+grep -q "vs greedy_bot as seat 1" "$out/validate.log" || { cat "$out/validate.log" >&2; fail "validate did not play the installed greedy_bot"; }
+echo "OK: the package installs, plays, verifies and validates"
