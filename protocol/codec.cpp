@@ -1,9 +1,9 @@
 #include "protocol/codec.hpp"
 
+#include <fmt/format.h>
+
 #include <set>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "referee/core/bounds.hpp"
 #include "referee/core/markup.hpp"
@@ -117,7 +117,8 @@ Status check_limits(const Limits& l, double time_scale) {
   if (auto st = whole("time_bank_ms", l.time_bank_ms, bounds::kTimeBankMs); !st) return st;
   if (auto st = whole("max_line_bytes", std::uint64_t{l.max_line_bytes}, bounds::kMaxLineBytes); !st) return st;
   if (auto st = whole("max_debug_bytes", std::uint64_t{l.max_debug_bytes}, bounds::kMaxDebugBytes); !st) return st;
-  if (!bounds::kTimeScale.contains(time_scale)) return fail(bounds::out_of_range("time_scale", fmt::format("{}", time_scale), bounds::kTimeScale));
+  if (!bounds::kTimeScale.contains(time_scale))
+    return fail(bounds::out_of_range("time_scale", fmt::format("{}", time_scale), bounds::kTimeScale));
   return {};
 }
 
@@ -137,23 +138,22 @@ Limits scaled(const Limits& limits, double time_scale) {
 }
 
 json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits) {
-  return {{"type", "hello"},     {"protocol", kVersion}, {"game", game},
-          {"seat", seat},        {"seats", seats},       {"config", config},
-          {"limits", limits.to_json()}};
+  return {{"type", "hello"},  {"protocol", kVersion},      {"game", game}, {"seat", seat}, {"seats", seats},
+          {"config", config}, {"limits", limits.to_json()}};
 }
 
-json request(std::int64_t id, int seat, const json& view, const json& legal,
-             std::int64_t time_left_ms, std::int64_t bank_ms) {
-  return {{"type", "request"}, {"protocol", kVersion}, {"id", id},
-          {"seat", seat},      {"view", view},         {"legal", legal},
-          {"time_left_ms", time_left_ms}, {"bank_ms", bank_ms}};
+json request(std::int64_t id, int seat, const json& view, const json& legal, std::int64_t time_left_ms,
+             std::int64_t bank_ms) {
+  return {{"type", "request"}, {"protocol", kVersion},         {"id", id},          {"seat", seat}, {"view", view},
+          {"legal", legal},    {"time_left_ms", time_left_ms}, {"bank_ms", bank_ms}};
 }
 
 std::string request_line(std::int64_t id, int seat, std::string_view view_line, std::string_view legal_line,
                          std::int64_t time_left_ms, std::int64_t bank_ms) {
   // Keys in the order nlohmann's dump writes them (sorted), so both forms are identical.
-  return fmt::format(R"({{"bank_ms":{},"id":{},"legal":{},"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":{}}})",
-                     bank_ms, id, legal_line, kVersion, seat, time_left_ms, view_line);
+  return fmt::format(
+      R"({{"bank_ms":{},"id":{},"legal":{},"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":{}}})",
+      bank_ms, id, legal_line, kVersion, seat, time_left_ms, view_line);
 }
 
 json game_over(const json& result) {

@@ -5,11 +5,10 @@
 // the messages; protocol/schema/ has one JSON Schema per message.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 
@@ -20,8 +19,8 @@ using nlohmann::json;
 inline constexpr int kVersion = 1;
 
 struct ParseLimits {
-  std::size_t max_depth = 64;        // nesting of objects and arrays
-  std::size_t max_bytes = 1 << 16;   // the line, without its newline
+  std::size_t max_depth = 64;       // nesting of objects and arrays
+  std::size_t max_bytes = 1 << 16;  // the line, without its newline
 };
 
 // Parses one line into a JSON object. Refused, with a message naming the problem: an empty line,
@@ -39,9 +38,9 @@ std::string escape_bytes(std::string_view bytes, std::size_t max_bytes = 512);
 // ---- referee -> bot ----------------------------------------------------------------------
 
 struct Limits {
-  std::int64_t init_ms = 10000;      // from start to the ready message
-  std::int64_t decision_ms = 1000;   // per request
-  std::int64_t time_bank_ms = 0;     // extra time per seat for the whole game
+  std::int64_t init_ms = 10000;     // from start to the ready message
+  std::int64_t decision_ms = 1000;  // per request
+  std::int64_t time_bank_ms = 0;    // extra time per seat for the whole game
   std::size_t max_line_bytes = 1 << 16;
   std::size_t max_debug_bytes = 4096;  // longer debug text is cut in the replay
   json to_json() const;
@@ -58,8 +57,8 @@ std::int64_t scaled_ms(std::int64_t ms, double time_scale);
 Limits scaled(const Limits& limits, double time_scale);
 
 json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits);
-json request(std::int64_t id, int seat, const json& view, const json& legal,
-             std::int64_t time_left_ms, std::int64_t bank_ms);
+json request(std::int64_t id, int seat, const json& view, const json& legal, std::int64_t time_left_ms,
+             std::int64_t bank_ms);
 json game_over(const json& result);
 // request() as one line, from a view and a legal list already serialised with to_line: the match
 // serialises each view once and shares the text with the replay. Byte for byte the same line as
@@ -84,7 +83,6 @@ struct ActionReply {
 // The message's "type" and "protocol" are checked first; errors read like
 // "expected type \"ready\", got \"action\"" or "protocol 2 is not supported (this referee speaks 1)".
 Result<Ready> read_ready(const json& message);
-Result<ActionReply> read_action(const json& message, std::int64_t expected_id,
-                                std::size_t max_debug_bytes);
+Result<ActionReply> read_action(const json& message, std::int64_t expected_id, std::size_t max_debug_bytes);
 
 }  // namespace arena::protocol

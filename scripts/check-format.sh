@@ -19,4 +19,4 @@ if [ ${#bad[@]} -gt 0 ]; then
   printf '  %s\n' "${bad[@]}" >&2
   exit 1
 fi
-echo "format: ${#files[@]} files formatted"
+echo "format: all ${#files[@]} C++ files follow .clang-format"

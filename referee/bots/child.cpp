@@ -81,11 +81,13 @@ const char* finish_child(const ChildPlan& p) noexcept {
 
 const char* bind(const FsStep& s) noexcept {
   if (s.tree_fd >= 0) {
-    if (::syscall(SYS_move_mount, s.tree_fd, "", AT_FDCWD, s.target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0) return "attaching a bound folder";
+    if (::syscall(SYS_move_mount, s.tree_fd, "", AT_FDCWD, s.target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0)
+      return "attaching a bound folder";
   } else if (::mount(s.source.c_str(), s.target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
     return "binding a folder into the bot's root";
   }
-  if (s.read_only && ::mount(nullptr, s.target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | s.keep_flags, nullptr) != 0) {
+  if (s.read_only &&
+      ::mount(nullptr, s.target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | s.keep_flags, nullptr) != 0) {
     return "making a bound folder read-only";
   }
   return nullptr;
@@ -101,11 +103,13 @@ const char* build_root(const RootFs& root) noexcept {
     const char* failed = nullptr;
     switch (s.kind) {
       case FsStep::Kind::tmpfs:
-        if (::mount("tmpfs", s.target.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, s.source.c_str()) != 0) failed = "mounting a tmpfs";
+        if (::mount("tmpfs", s.target.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, s.source.c_str()) != 0)
+          failed = "mounting a tmpfs";
         break;
       case FsStep::Kind::dir:
         if (::mkdir(s.target.c_str(), 0755) != 0 && errno != EEXIST) failed = "creating a folder of the bot's root";
-        if (failed == nullptr && s.mode != 0 && ::chmod(s.target.c_str(), s.mode) != 0) failed = "chmod in the bot's root";
+        if (failed == nullptr && s.mode != 0 && ::chmod(s.target.c_str(), s.mode) != 0)
+          failed = "chmod in the bot's root";
         break;
       case FsStep::Kind::file: {
         const int fd = ::open(s.target.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -120,7 +124,8 @@ const char* build_root(const RootFs& root) noexcept {
         failed = bind(s);
         break;
       case FsStep::Kind::proc:
-        if (::mount("proc", s.target.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) failed = "mounting /proc";
+        if (::mount("proc", s.target.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+          failed = "mounting /proc";
         break;
     }
     if (failed != nullptr) return failed;
@@ -188,7 +193,8 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
     int status = 0;
     wait_child(init, status);
     int bot_status = 0;
-    if (::read(status_pipe[0], &bot_status, sizeof bot_status) == static_cast<ssize_t>(sizeof bot_status)) mirror_exit(bot_status);
+    if (::read(status_pipe[0], &bot_status, sizeof bot_status) == static_cast<ssize_t>(sizeof bot_status))
+      mirror_exit(bot_status);
     mirror_exit(status);
   }
   ::close(status_pipe[0]);

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -18,8 +19,6 @@
 #include <set>
 #include <sstream>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "referee/bots/sandbox_detail.hpp"
 
@@ -51,7 +50,8 @@ Result<fs::path> work_root() {
   }
   std::string pattern = (parent / fmt::format("stellar-arena-{}-XXXXXX", ::getpid())).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    return fail(fmt::format("cannot create the bots' private directories under {}: {}", parent.string(), errno_text(errno)));
+    return fail(
+        fmt::format("cannot create the bots' private directories under {}: {}", parent.string(), errno_text(errno)));
   }
   ::chmod(pattern.c_str(), 0711);
   r.work_root = pattern;
@@ -68,9 +68,10 @@ std::string check_access(uid_t uid, gid_t gid, const std::vector<std::string>& f
   std::snprintf(what, sizeof what, "cannot switch to uid %u", uid);
   std::vector<std::string> refusals;  // built before the fork: the child only picks one
   for (std::size_t i = 0; i < files.size(); ++i) {
-    refusals.push_back(fmt::format("uid {} cannot {} {}. For a uid of its own, {}; or use --sandbox strict, which shows the bot "
-                                   "its own folder wherever it lies",
-                                   uid, i == 0 ? "execute" : "read", files[i], kReachFix));
+    refusals.push_back(
+        fmt::format("uid {} cannot {} {}. For a uid of its own, {}; or use --sandbox strict, which shows the bot "
+                    "its own folder wherever it lies",
+                    uid, i == 0 ? "execute" : "read", files[i], kReachFix));
   }
   return run_in_child([&](int fd) {
     if (drop_uid(uid, gid) != nullptr) child_fails(fd, what);
@@ -87,17 +88,19 @@ std::string check_in_root(uid_t uid, gid_t gid, const std::vector<AccessCheck>& 
   std::vector<std::string> refusals;
   for (const AccessCheck& c : checks) {
     dirs.push_back(::open(c.folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    refusals.push_back(fmt::format("uid {} cannot {} {} (shown to the bot as {}): give the file o+r{} and its folders o+x, "
-                                   "from {} down",
-                                   uid, c.mode == X_OK ? "execute" : "read", (fs::path(c.folder) / c.relative).string(), c.shown_as,
-                                   c.mode == X_OK ? "x" : "", c.folder));
+    refusals.push_back(
+        fmt::format("uid {} cannot {} {} (shown to the bot as {}): give the file o+r{} and its folders o+x, "
+                    "from {} down",
+                    uid, c.mode == X_OK ? "execute" : "read", (fs::path(c.folder) / c.relative).string(), c.shown_as,
+                    c.mode == X_OK ? "x" : "", c.folder));
   }
   char what[160];
   std::snprintf(what, sizeof what, "cannot switch to uid %u", uid);
   std::string refused = run_in_child([&](int fd) {
     if (drop_uid(uid, gid) != nullptr) child_fails(fd, what);
     for (std::size_t i = 0; i < checks.size(); ++i) {
-      if (dirs[i] < 0 || ::faccessat(dirs[i], checks[i].relative.c_str(), checks[i].mode, 0) != 0) child_fails(fd, refusals[i].c_str());
+      if (dirs[i] < 0 || ::faccessat(dirs[i], checks[i].relative.c_str(), checks[i].mode, 0) != 0)
+        child_fails(fd, refusals[i].c_str());
     }
   });
   for (int d : dirs) {
@@ -149,7 +152,8 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
   std::unique_ptr<Jail> j(new Jail());
   j->policy_ = policy;
   if (policy.tier == Tier::none) return j;
-  if (policy.tier == Tier::strict && !s.namespaces) return fail("the strict sandbox is not available: " + s.namespaces_note);
+  if (policy.tier == Tier::strict && !s.namespaces)
+    return fail("the strict sandbox is not available: " + s.namespaces_note);
   j->namespaces_ = policy.tier == Tier::strict;
   j->uid_ = ::geteuid();
   j->gid_ = ::getegid();
@@ -164,7 +168,8 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
   auto root = work_root();
   if (!root) return fail(root.error());
   std::string pattern = (*root / (label + "-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) return fail(fmt::format("cannot create a private directory in {}: {}", root->string(), errno_text(errno)));
+  if (::mkdtemp(pattern.data()) == nullptr)
+    return fail(fmt::format("cannot create a private directory in {}: {}", root->string(), errno_text(errno)));
   j->work_dir_ = pattern;
   if (j->change_uid_ && ::chown(pattern.c_str(), j->uid_, j->gid_) != 0) {
     return fail(fmt::format("cannot give {} to uid {}: {}", pattern, j->uid_, errno_text(errno)));
@@ -175,7 +180,8 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
     j->root_ = std::move(planned->fs);
     j->shown_ = std::move(planned->shown);
     if (j->change_uid_) {
-      if (std::string refused = check_in_root(j->uid_, j->gid_, planned->checks); !refused.empty()) return fail(refused);
+      if (std::string refused = check_in_root(j->uid_, j->gid_, planned->checks); !refused.empty())
+        return fail(refused);
     }
     command = std::move(planned->command);
     j->home_ = kBotHome;
@@ -195,7 +201,8 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
   if (s.root && s.cgroup) {
     static std::atomic<std::uint64_t> counter{0};
     const fs::path leaf = s.cgroup_dir / fmt::format("bot-{}", counter.fetch_add(1));
-    if (::mkdir(leaf.c_str(), 0755) != 0) return fail(fmt::format("cannot create the cgroup {}: {}", leaf.string(), errno_text(errno)));
+    if (::mkdir(leaf.c_str(), 0755) != 0)
+      return fail(fmt::format("cannot create the cgroup {}: {}", leaf.string(), errno_text(errno)));
     j->cgroup_ = leaf;
     guard("cg " + leaf.string(), true);
     const SandboxLimits& l = policy.limits;
@@ -223,14 +230,19 @@ Jail::~Jail() {
   if (uid_lock_fd_ >= 0) release_uid(uid_, uid_lock_fd_, tree_dead);
 }
 
-bool Jail::memory_by_cgroup() const { return !cgroup_.empty() && sandbox_support().cgroup_memory; }
+bool Jail::memory_by_cgroup() const {
+  return !cgroup_.empty() && sandbox_support().cgroup_memory;
+}
 
 json Jail::report() const {
   json j = {{"tier", tier_name(policy_.tier)}};
   if (policy_.tier == Tier::none) return j;
   const SandboxLimits& l = policy_.limits;
-  json limits = {{"cpu_seconds", l.cpu_seconds}, {"address_space_mb", l.address_space_mb}, {"file_size_mb", l.file_size_mb},
-                 {"open_files", l.open_files},   {"memory_mb", l.memory_mb}};
+  json limits = {{"cpu_seconds", l.cpu_seconds},
+                 {"address_space_mb", l.address_space_mb},
+                 {"file_size_mb", l.file_size_mb},
+                 {"open_files", l.open_files},
+                 {"memory_mb", l.memory_mb}};
   if (change_uid_ || namespaces_) limits["processes"] = l.processes;
   if (namespaces_) limits["scratch_mb"] = l.scratch_mb;
   j["limits"] = limits;
@@ -358,10 +370,16 @@ bool Jail::wait_cgroup_empty(int max_ms) const {
 
 // ---- orphans ---------------------------------------------------------------------------------
 
-SpawnLock::SpawnLock() { registry_mutex().lock(); }
-SpawnLock::~SpawnLock() { registry_mutex().unlock(); }
+SpawnLock::SpawnLock() {
+  registry_mutex().lock();
+}
+SpawnLock::~SpawnLock() {
+  registry_mutex().unlock();
+}
 
-void register_leader(pid_t pid) { leaders().insert(pid); }  // under SpawnLock
+void register_leader(pid_t pid) {
+  leaders().insert(pid);
+}  // under SpawnLock
 
 void unregister_leader(pid_t pid) {
   std::lock_guard lock(registry_mutex());

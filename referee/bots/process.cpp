@@ -1,6 +1,7 @@
 #include "referee/bots/process.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -11,18 +12,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <system_error>
 #include <thread>
-
-#include <boost/process/args.hpp>
-#include <boost/process/child.hpp>
-#include <boost/process/exe.hpp>
-#include <boost/process/extend.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/sandbox_detail.hpp"
 
@@ -40,19 +39,23 @@ namespace bp = boost::process;
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
-constexpr std::size_t kPartialCap = 4096;        // bytes kept of an unfinished line for a record
-constexpr std::size_t kStderrRing = 16 * 1024;   // the stderr tail kept in memory
+constexpr std::size_t kPartialCap = 4096;       // bytes kept of an unfinished line for a record
+constexpr std::size_t kStderrRing = 16 * 1024;  // the stderr tail kept in memory
 constexpr std::size_t kTailLineCap = 400;
 constexpr auto kSweepLimit = std::chrono::milliseconds(500);
 
-std::string errno_text(int err) { return std::error_code(err, std::system_category()).message(); }
+std::string errno_text(int err) {
+  return std::error_code(err, std::system_category()).message();
+}
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
 }
 
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // Milliseconds until `deadline` for poll(), rounded up so that we never wake early; 0 if past.
 int poll_timeout(Deadline deadline) {
@@ -76,7 +79,9 @@ short wait_for(int fd, short events, Deadline deadline) {
   }
 }
 
-int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+int pidfd_open(pid_t pid) {
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
 
 std::string signal_name(int sig) {
   if (const char* abbrev = ::sigabbrev_np(sig)) return std::string("SIG") + abbrev;
@@ -122,7 +127,8 @@ Result<std::string> resolve_exe(const std::string& name, const std::vector<std::
 // Arguments naming an existing file relative to `base` (the referee's directory when empty),
 // made absolute: a sandboxed bot runs in its private directory, where "bots/x.py" would not
 // resolve. An argument counts when it contains a '/' or names a regular file.
-std::vector<std::string> absolute_file_arguments(const std::vector<std::string>& args, const std::filesystem::path& base) {
+std::vector<std::string> absolute_file_arguments(const std::vector<std::string>& args,
+                                                 const std::filesystem::path& base) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
   std::error_code ec;
@@ -288,10 +294,14 @@ std::string ExitStatus::describe() const {
       if (!referee_reason.empty()) return "killed by the referee: " + referee_reason;
       if (killed_by_referee) return "killed by the referee (SIGKILL)";
       switch (code) {  // the sandbox's limits end a bot with these
-        case SIGXCPU: return "killed by signal SIGXCPU (CPU time limit)";
-        case SIGXFSZ: return "killed by signal SIGXFSZ (file size limit)";
-        case SIGSYS: return "killed by signal SIGSYS (a forbidden system call)";
-        default: return "killed by signal " + signal_name(code);
+        case SIGXCPU:
+          return "killed by signal SIGXCPU (CPU time limit)";
+        case SIGXFSZ:
+          return "killed by signal SIGXFSZ (file size limit)";
+        case SIGSYS:
+          return "killed by signal SIGSYS (a forbidden system call)";
+        default:
+          return "killed by signal " + signal_name(code);
       }
   }
   return "unknown";
@@ -338,7 +348,8 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     }
   }
 
-  BotCommand command{*exe, std::vector<std::string>(o.argv.begin() + 1, o.argv.end()), o.argv[0].find('/') == std::string::npos};
+  BotCommand command{*exe, std::vector<std::string>(o.argv.begin() + 1, o.argv.end()),
+                     o.argv[0].find('/') == std::string::npos};
   std::unique_ptr<Jail> jail;
   if (o.sandbox.tier != Tier::none) {
     command.args = absolute_file_arguments(command.args, o.working_dir);
@@ -389,10 +400,10 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   pid_t failed_pid = -1;
   std::error_code ec;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
-  bp::child child(bp::exe = command.exe, bp::args = command.args,
-                  bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); },
-                  bp::extend::on_exec_setup = setup,
-                  bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
+  bp::child child(
+      bp::exe = command.exe, bp::args = command.args,
+      bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); }, bp::extend::on_exec_setup = setup,
+      bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
   for (int fd : {in[0], out[1], err[1]}) ::close(fd);
   if (ec || !child.valid()) {
     if (failed_pid > 0) ::waitpid(failed_pid, nullptr, 0);
@@ -431,7 +442,9 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   return bot;
 }
 
-BotProcess::~BotProcess() { shutdown(std::chrono::milliseconds(0)); }
+BotProcess::~BotProcess() {
+  shutdown(std::chrono::milliseconds(0));
+}
 
 // ---- the line channel ----------------------------------------------------------------------
 
@@ -519,7 +532,9 @@ bool BotProcess::has_unread_output() {
   return false;
 }
 
-void BotProcess::close_stdin() { close_fd(stdin_fd_); }
+void BotProcess::close_stdin() {
+  close_fd(stdin_fd_);
+}
 
 // ---- teardown ------------------------------------------------------------------------------
 
@@ -602,7 +617,9 @@ void BotProcess::freeze(bool frozen) {
   frozen_ = frozen;
 }
 
-std::uint64_t BotProcess::stderr_bytes() const { return stderr_ ? stderr_->total.load() : 0; }
+std::uint64_t BotProcess::stderr_bytes() const {
+  return stderr_ ? stderr_->total.load() : 0;
+}
 
 std::vector<std::string> BotProcess::stderr_tail(std::size_t lines) const {
   std::string ring;

@@ -39,13 +39,13 @@ using Deadline = Clock::time_point;
 void init_process_wide();
 
 struct SpawnOptions {
-  std::vector<std::string> argv;      // argv[0] is looked up in the PATH of `env` if it has no '/'
+  std::vector<std::string> argv;  // argv[0] is looked up in the PATH of `env` if it has no '/'
   // Tier none: the bot's working directory (empty: the referee's own). Other tiers run the bot in
   // a private directory (also its HOME and TMPDIR); arguments naming an existing file relative to
   // this directory are passed as absolute paths, so "python3 bots/x.py" still works.
   std::filesystem::path working_dir;
   SandboxPolicy sandbox{Tier::none, {}, false};
-  std::string label = "bot";          // names the private directory
+  std::string label = "bot";  // names the private directory
   // Paths the bot must not see (strict: masked in its root): other bots' programs, the
   // referee's output folders.
   std::vector<std::filesystem::path> hidden;
@@ -69,7 +69,7 @@ enum class WriteStatus { ok, timeout, closed };
 struct ExitStatus {
   enum class Kind { running, exited, signaled };
   Kind kind = Kind::running;
-  int code = 0;    // exit code, or signal number
+  int code = 0;                    // exit code, or signal number
   bool killed_by_referee = false;  // the signal was the referee's teardown SIGKILL
   std::string referee_reason;      // why the referee killed it before the end (a limit)
   std::string describe() const;    // "exit code 3", "killed by signal SIGABRT", ...
@@ -120,7 +120,7 @@ class BotProcess {
   std::size_t max_line_bytes_ = 1 << 16;
   std::string buffer_;  // bytes read from stdout, not yet returned as a line
   std::unique_ptr<StderrDrain> stderr_;
-  std::unique_ptr<Jail> jail_;  // destroyed after the tree is dead: frees its uid, cgroup, folder
+  std::unique_ptr<Jail> jail_;           // destroyed after the tree is dead: frees its uid, cgroup, folder
   std::unique_ptr<MemoryWatch> memory_;  // the tree's memory, where no cgroup holds it
   bool frozen_ = false;
   nlohmann::json sandbox_report_ = {{"tier", "none"}};

@@ -1,14 +1,13 @@
 #include "referee/bots/root_fs.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <set>
-
-#include <fmt/format.h>
 
 #ifndef OPEN_TREE_CLONE
 #define OPEN_TREE_CLONE 1
@@ -48,7 +47,8 @@ bool is_system(const fs::path& path) {
 fs::path install_prefix(const fs::path& exe) {
   const fs::path dir = exe.parent_path();
   const std::string name = dir.filename().string();
-  if ((name == "bin" || name == "sbin" || name == "shims") && dir.parent_path() != dir.parent_path().root_path()) return dir.parent_path();
+  if ((name == "bin" || name == "sbin" || name == "shims") && dir.parent_path() != dir.parent_path().root_path())
+    return dir.parent_path();
   return dir;
 }
 
@@ -112,7 +112,8 @@ class Planner {
     if (read_only) s.keep_flags = locked_flags(host);
     // As root a detached clone of the tree: attached in the namespace, it needs no path the
     // bot's uid can walk. Elsewhere (no privilege for a clone) the init binds the path itself.
-    s.tree_fd = static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, host.c_str(), OPEN_TREE_CLONE | AT_RECURSIVE | O_CLOEXEC));
+    s.tree_fd =
+        static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, host.c_str(), OPEN_TREE_CLONE | AT_RECURSIVE | O_CLOEXEC));
     step(std::move(s));
     binds_.push_back({host.lexically_normal(), inside});
     plan_.shown.push_back(fmt::format("{} -> {}", host.string(), inside.string()));
@@ -175,8 +176,10 @@ class Planner {
       s.source = dev;  // a device node: bound by path, no clone needed
       step(std::move(s));
     }
-    const std::pair<const char*, const char*> links[] = {
-        {"/dev/fd", "/proc/self/fd"}, {"/dev/stdin", "/proc/self/fd/0"}, {"/dev/stdout", "/proc/self/fd/1"}, {"/dev/stderr", "/proc/self/fd/2"}};
+    const std::pair<const char*, const char*> links[] = {{"/dev/fd", "/proc/self/fd"},
+                                                         {"/dev/stdin", "/proc/self/fd/0"},
+                                                         {"/dev/stdout", "/proc/self/fd/1"},
+                                                         {"/dev/stderr", "/proc/self/fd/2"}};
     for (const auto& [link, text] : links) step({FsStep::Kind::symlink, at(link), text});
     folder("/proc");
     step({FsStep::Kind::proc, at("/proc"), ""});
@@ -216,9 +219,10 @@ class Planner {
     if (!fs::exists(h, ec) || own.count(h) != 0) return {};
     for (const auto& [from, to] : binds_) {
       if (from == h) {
-        return fail(fmt::format("{} would show the referee's or another bot's files ({}); give each bot a folder of its own, "
-                                "apart from the referee's output folder",
-                                from.string(), h.string()));
+        return fail(
+            fmt::format("{} would show the referee's or another bot's files ({}); give each bot a folder of its own, "
+                        "apart from the referee's output folder",
+                        from.string(), h.string()));
       }
     }
     const auto [from, to] = bound_root(h);
@@ -260,8 +264,8 @@ class Planner {
 
 }  // namespace
 
-Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs::path>& hidden, std::uint64_t scratch_mb,
-                                const std::string& mount_point) {
+Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs::path>& hidden,
+                                std::uint64_t scratch_mb, const std::string& mount_point) {
   Planner p(mount_point);
   FsStep root;
   root.kind = FsStep::Kind::tmpfs;
@@ -325,7 +329,8 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
   auto check = [&](const fs::path& host, int mode) {
     const auto [from, to] = p.bound_root(host);
     if (from.empty() || is_system(from)) return;
-    plan.checks.push_back({from.string(), host.lexically_normal().lexically_relative(from).string(), mode, p.inside(host).string()});
+    plan.checks.push_back(
+        {from.string(), host.lexically_normal().lexically_relative(from).string(), mode, p.inside(host).string()});
   };
   check(exe, X_OK);
   for (const fs::path& o : own) {

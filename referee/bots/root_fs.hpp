@@ -30,11 +30,11 @@ struct FsStep {
   enum class Kind { tmpfs, dir, file, symlink, bind, proc };
   Kind kind = Kind::dir;
   std::string target;
-  std::string source;      // bind: a host path (used when no tree was cloned); symlink: its text; tmpfs: options
-  int tree_fd = -1;        // bind: a detached clone of the source (open_tree), attached with move_mount
-  bool read_only = false;  // bind: remounted read-only, keeping the flags the kernel locks
+  std::string source;            // bind: a host path (used when no tree was cloned); symlink: its text; tmpfs: options
+  int tree_fd = -1;              // bind: a detached clone of the source (open_tree), attached with move_mount
+  bool read_only = false;        // bind: remounted read-only, keeping the flags the kernel locks
   unsigned long keep_flags = 0;  // bind: nosuid/nodev/noexec/atime flags of the source's mount
-  unsigned mode = 0;       // dir: chmod to this after mkdir when non-zero
+  unsigned mode = 0;             // dir: chmod to this after mkdir when non-zero
 };
 
 struct RootFs {

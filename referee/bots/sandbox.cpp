@@ -1,8 +1,8 @@
 #include "referee/bots/sandbox.hpp"
-#include "referee/bots/sandbox_detail.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/filter.h>
 #include <poll.h>
 #include <pwd.h>
@@ -35,7 +35,7 @@
 #include <system_error>
 #include <thread>
 
-#include <fmt/format.h>
+#include "referee/bots/sandbox_detail.hpp"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -49,7 +49,9 @@ using namespace detail;
 
 namespace detail {
 
-std::string errno_text(int err) { return std::error_code(err, std::system_category()).message(); }
+std::string errno_text(int err) {
+  return std::error_code(err, std::system_category()).message();
+}
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -110,7 +112,9 @@ std::vector<pid_t> parse_pids(const std::string& text) {
   return out;
 }
 
-std::vector<pid_t> children_of(pid_t pid) { return parse_pids(read_text(fmt::format("/proc/{}/task/{}/children", pid, pid))); }
+std::vector<pid_t> children_of(pid_t pid) {
+  return parse_pids(read_text(fmt::format("/proc/{}/task/{}/children", pid, pid)));
+}
 
 ProcessResources::~ProcessResources() {
   std::error_code ec;
@@ -137,14 +141,44 @@ constexpr uid_t kProbeUid = 65534;  // nobody: the probe's unprivileged user, as
 // killing the bot: language runtimes probe some of them (perf_event_open, io_uring) and must be
 // able to carry on without them.
 constexpr std::array kDenied = {
-    "ptrace",          "process_vm_readv",  "process_vm_writev", "perf_event_open", "bpf",
-    "keyctl",          "add_key",           "request_key",       "mount",           "umount2",
-    "pivot_root",      "chroot",            "move_mount",        "open_tree",       "fsopen",
-    "fsmount",         "fspick",            "kexec_load",        "kexec_file_load", "init_module",
-    "finit_module",    "delete_module",     "reboot",            "swapon",          "swapoff",
-    "acct",            "userfaultfd",       "open_by_handle_at", "name_to_handle_at", "io_uring_setup",
-    "io_uring_enter",  "io_uring_register", "fanotify_init",     "lookup_dcookie",  "syslog",
-    "settimeofday",    "clock_settime",     "quotactl",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "perf_event_open",
+    "bpf",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fspick",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "userfaultfd",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "fanotify_init",
+    "lookup_dcookie",
+    "syslog",
+    "settimeofday",
+    "clock_settime",
+    "quotactl",
 };
 
 // Tier basic has no IPC or network namespace: SysV IPC, POSIX message queues and listening
@@ -210,13 +244,13 @@ SeccompProgram build_seccomp(Tier tier, bool network) {
 }  // namespace
 
 const SeccompProgram& detail::seccomp_program(Tier tier, bool network) {
-  static const SeccompProgram programs[2][2] = {{build_seccomp(Tier::basic, false), build_seccomp(Tier::basic, true)},
-                                                {build_seccomp(Tier::strict, false), build_seccomp(Tier::strict, true)}};
+  static const SeccompProgram programs[2][2] = {
+      {build_seccomp(Tier::basic, false), build_seccomp(Tier::basic, true)},
+      {build_seccomp(Tier::strict, false), build_seccomp(Tier::strict, true)}};
   return programs[tier == Tier::strict ? 1 : 0][network ? 1 : 0];
 }
 
 namespace {
-
 
 // ---- namespaces ---------------------------------------------------------------------------
 
@@ -227,7 +261,8 @@ std::string probe_namespaces(bool root) {
   const gid_t gid = root ? kProbeUid : ::getegid();
   const char* tmp = std::getenv("TMPDIR");
   std::string mount_point = fmt::format("{}/stellar-arena-probe-XXXXXX", tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
-  if (::mkdtemp(mount_point.data()) == nullptr) return fmt::format("cannot create {}: {}", mount_point, errno_text(errno));
+  if (::mkdtemp(mount_point.data()) == nullptr)
+    return fmt::format("cannot create {}: {}", mount_point, errno_text(errno));
   if (root && ::chown(mount_point.c_str(), uid, gid) != 0) {
     ::rmdir(mount_point.c_str());
     return fmt::format("cannot give {} to uid {}: {}", mount_point, uid, errno_text(errno));
@@ -255,7 +290,8 @@ std::string probe_namespaces(bool root) {
         errno = EINVAL;
         child_fails(fd, "the first process of the new PID namespace is not PID 1");
       }
-      if (::access("/usr", R_OK) != 0 || ::access("/proc/self", R_OK) != 0) child_fails(fd, "the bot's root lacks /usr or /proc");
+      if (::access("/usr", R_OK) != 0 || ::access("/proc/self", R_OK) != 0)
+        child_fails(fd, "the bot's root lacks /usr or /proc");
       ::_exit(0);
     }
     int status = 0;
@@ -343,8 +379,9 @@ void probe_cgroup(SandboxSupport& s) {
   s.cgroup_memory = enabled.find("memory") != std::string::npos;
   s.cgroup_pids = enabled.find("pids") != std::string::npos;
   if (!s.cgroup_memory || !s.cgroup_pids) {
-    s.cgroup_note = fmt::format("{} has no {} controller here; rlimits stand in", dir.parent_path().string(),
-                                !s.cgroup_memory && !s.cgroup_pids ? "memory or pids" : (!s.cgroup_memory ? "memory" : "pids"));
+    s.cgroup_note =
+        fmt::format("{} has no {} controller here; rlimits stand in", dir.parent_path().string(),
+                    !s.cgroup_memory && !s.cgroup_pids ? "memory or pids" : (!s.cgroup_memory ? "memory" : "pids"));
   }
 }
 
@@ -378,8 +415,12 @@ Tier SandboxSupport::strictest() const {
 }
 
 json SandboxSupport::to_json() const {
-  json j = {{"root", root}, {"seccomp", seccomp}, {"namespaces", namespaces}, {"cgroup", cgroup},
-            {"cgroup_memory", cgroup_memory}, {"cgroup_pids", cgroup_pids}};
+  json j = {{"root", root},
+            {"seccomp", seccomp},
+            {"namespaces", namespaces},
+            {"cgroup", cgroup},
+            {"cgroup_memory", cgroup_memory},
+            {"cgroup_pids", cgroup_pids}};
   if (!seccomp_note.empty()) j["seccomp_note"] = seccomp_note;
   if (!namespaces_note.empty()) j["namespaces_note"] = namespaces_note;
   if (!cgroup_note.empty()) j["cgroup_note"] = cgroup_note;
@@ -422,10 +463,12 @@ Result<SandboxPolicy> resolve_policy(std::optional<Tier> requested, const Sandbo
   p.freeze_idle = freeze_idle;
   p.tier = requested.value_or(s.strictest());
   if (p.tier >= Tier::basic && !s.seccomp) {
-    return fail(fmt::format("--sandbox {} needs seccomp, which this machine lacks ({}); use --sandbox none", tier_name(p.tier), s.seccomp_note));
+    return fail(fmt::format("--sandbox {} needs seccomp, which this machine lacks ({}); use --sandbox none",
+                            tier_name(p.tier), s.seccomp_note));
   }
   if (p.tier == Tier::strict && !s.namespaces) {
-    return fail(fmt::format("--sandbox strict needs namespaces, which this machine refuses ({}); use --sandbox basic", s.namespaces_note));
+    return fail(fmt::format("--sandbox strict needs namespaces, which this machine refuses ({}); use --sandbox basic",
+                            s.namespaces_note));
   }
   return p;
 }
@@ -433,19 +476,24 @@ Result<SandboxPolicy> resolve_policy(std::optional<Tier> requested, const Sandbo
 std::string describe(const SandboxPolicy& policy) {
   const SandboxSupport& s = sandbox_support();
   const SandboxLimits& l = policy.limits;
-  std::vector<std::string> parts = {"own session, parent-death signal, clean environment, descriptors 0-2 only, orphans swept"};
+  std::vector<std::string> parts = {
+      "own session, parent-death signal, clean environment, descriptors 0-2 only, orphans swept"};
   if (policy.tier >= Tier::basic) {
     const bool nproc = s.root || policy.tier == Tier::strict;
-    parts.push_back(fmt::format("rlimits (CPU {} s, address space {}, files {} MiB, {} descriptors{})", l.cpu_seconds,
-                                l.address_space_mb == 0 ? std::string("unlimited") : fmt::format("{} MiB", l.address_space_mb),
-                                l.file_size_mb, l.open_files, nproc ? fmt::format(", {} processes", l.processes) : std::string()));
-    parts.push_back(l.network ? "seccomp deny list (network allowed)" : "seccomp deny list (no sockets but local ones)");
+    parts.push_back(
+        fmt::format("rlimits (CPU {} s, address space {}, files {} MiB, {} descriptors{})", l.cpu_seconds,
+                    l.address_space_mb == 0 ? std::string("unlimited") : fmt::format("{} MiB", l.address_space_mb),
+                    l.file_size_mb, l.open_files, nproc ? fmt::format(", {} processes", l.processes) : std::string()));
+    parts.push_back(l.network ? "seccomp deny list (network allowed)"
+                              : "seccomp deny list (no sockets but local ones)");
     if (policy.tier == Tier::basic) {
-      parts.push_back("no SysV IPC, message queues or listening sockets; private working directory (the file system and other "
-                      "processes are not hidden: use strict)");
+      parts.push_back(
+          "no SysV IPC, message queues or listening sockets; private working directory (the file system and other "
+          "processes are not hidden: use strict)");
     }
-    parts.push_back(s.root && s.cgroup_memory ? fmt::format("memory of the tree {} MiB (cgroup)", l.memory_mb)
-                                              : fmt::format("memory of the tree {} MiB (sampled every 10 ms)", l.memory_mb));
+    parts.push_back(s.root && s.cgroup_memory
+                        ? fmt::format("memory of the tree {} MiB (cgroup)", l.memory_mb)
+                        : fmt::format("memory of the tree {} MiB (sampled every 10 ms)", l.memory_mb));
     if (s.root) parts.push_back("a uid of its own per bot, purged before and after");
     if (s.root && s.cgroup) {
       std::string cg = "cgroup per bot (kill, freeze, CPU time";
@@ -457,7 +505,8 @@ std::string describe(const SandboxPolicy& policy) {
   if (policy.tier == Tier::strict) {
     parts.push_back(l.network ? "namespaces: user, pid, ipc, uts, mount with its own /proc (host network)"
                               : "namespaces: user, pid, network, ipc, uts, mount with its own /proc");
-    parts.push_back(fmt::format("a root of its own: system folders and its program read-only, {} MiB of private scratch", l.scratch_mb));
+    parts.push_back(fmt::format(
+        "a root of its own: system folders and its program read-only, {} MiB of private scratch", l.scratch_mb));
   }
   if (policy.freeze_idle) parts.push_back("frozen while the opponent thinks");
   std::string text = fmt::format("sandbox {}: ", tier_name(policy.tier));

@@ -22,12 +22,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/bots/root_fs.hpp"
 #include "referee/core/result.hpp"
@@ -90,8 +89,8 @@ class Jail {
   // tier `command` is rewritten to the paths the bot sees (/bot/...), and `hidden` (other bots'
   // programs, the referee's output folders) is masked in its root. An error says why the bot
   // cannot run contained (a file its uid cannot read, with the fix); a bot never runs as root.
-  static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label, BotCommand& command,
-                                              const std::vector<std::filesystem::path>& hidden);
+  static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
+                                              BotCommand& command, const std::vector<std::filesystem::path>& hidden);
   ~Jail();  // purges and releases the uid, removes the cgroup leaf and the private directory
   Jail(const Jail&) = delete;
   Jail& operator=(const Jail&) = delete;
@@ -138,7 +137,7 @@ class Jail {
   std::string home_, tmp_;
   RootFs root_;                     // strict: the bot's root file system, built by its init
   std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report
-  std::filesystem::path cgroup_;  // empty: no cgroup leaf
+  std::filesystem::path cgroup_;    // empty: no cgroup leaf
   pid_t leader_ = -1;
   pid_t bot_ = -1;  // the process that exec'd the bot (inside the namespaces when there are some)
 };
@@ -148,21 +147,21 @@ class Jail {
 struct ChildPlan {
   pid_t referee = 0;
   int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;
-  std::string cwd;            // empty: stay
-  std::string cgroup_procs;   // join this cgroup first; empty: none
+  std::string cwd;           // empty: stay
+  std::string cgroup_procs;  // join this cgroup first; empty: none
   bool change_uid = false;
   uid_t uid = 0;
   gid_t gid = 0;
   bool namespaces = false;
   bool network_namespace = false;
-  std::string uid_map, gid_map;  // "<inside> <outside> 1", for the new user namespace
-  RootFs root;                   // strict: built by the namespace's init, then pivoted into
-  bool limits = false;           // apply the rlimits below (tier basic and up)
+  std::string uid_map, gid_map;                        // "<inside> <outside> 1", for the new user namespace
+  RootFs root;                                         // strict: built by the namespace's init, then pivoted into
+  bool limits = false;                                 // apply the rlimits below (tier basic and up)
   std::vector<std::pair<int, std::uint64_t>> rlimits;  // resource, value (soft = hard)
   std::uint64_t cpu_seconds = 0;
-  std::uint64_t nproc = 0;  // 0: not set (it would count the referee's own uid)
-  std::uint64_t open_files = 0;  // RLIMIT_NOFILE, set in the bot only (the helpers inherit the
-                                 // referee's high descriptor numbers); 0: not set
+  std::uint64_t nproc = 0;        // 0: not set (it would count the referee's own uid)
+  std::uint64_t open_files = 0;   // RLIMIT_NOFILE, set in the bot only (the helpers inherit the
+                                  // referee's high descriptor numbers); 0: not set
   const void* seccomp = nullptr;  // a struct sock_fprog*, installed with no_new_privs
 };
 

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -15,8 +16,6 @@
 #include <map>
 #include <mutex>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "referee/bots/sandbox_detail.hpp"
 
@@ -119,7 +118,9 @@ void start_guardian() {
   g_guardian = pipe_fds[1];
 }
 
-void guard(const std::string& key, bool held) { tell_guardian((held ? "+" : "-") + key); }
+void guard(const std::string& key, bool held) {
+  tell_guardian((held ? "+" : "-") + key);
+}
 
 Result<std::pair<uid_t, int>> claim_uid() {
   fs::path dir = "/run/stellar-arena";

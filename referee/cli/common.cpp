@@ -1,12 +1,12 @@
 #include "referee/cli/common.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "referee/core/clock.hpp"
 
@@ -14,14 +14,18 @@ namespace arena::cli {
 
 using nlohmann::json;
 
-std::string timestamp() { return utc_now("%Y%m%d-%H%M%S"); }
+std::string timestamp() {
+  return utc_now("%Y%m%d-%H%M%S");
+}
 
 Result<json> read_json_arg(const std::string& text, std::string_view option) {
   if (text.empty() || text == "-") return json(nullptr);
   std::string body = text;
   std::error_code ec;
   // @FILE, or the path of a file that exists; else the text itself is the JSON.
-  const std::string path = text[0] == '@' ? text.substr(1) : std::filesystem::is_regular_file(text, ec) ? text : std::string();
+  const std::string path = text[0] == '@'                               ? text.substr(1)
+                           : std::filesystem::is_regular_file(text, ec) ? text
+                                                                        : std::string();
   if (!path.empty()) {
     std::ifstream in(path);
     if (!in) return fail(fmt::format("{}: cannot read the file {}: {}", option, path, std::strerror(errno)));
@@ -32,7 +36,8 @@ Result<json> read_json_arg(const std::string& text, std::string_view option) {
   try {
     return json::parse(body);
   } catch (const json::parse_error& e) {
-    if (!path.empty()) return fail(fmt::format("{}: the file {} is not valid JSON (parse error at byte {})", option, path, e.byte));
+    if (!path.empty())
+      return fail(fmt::format("{}: the file {} is not valid JSON (parse error at byte {})", option, path, e.byte));
     const std::string shown = text.size() > 80 ? text.substr(0, 80) + "..." : text;
     // Not JSON and not an existing file: a mistyped path is the likelier mistake.
     const char first = text[0];
@@ -43,9 +48,12 @@ Result<json> read_json_arg(const std::string& text, std::string_view option) {
   }
 }
 
-Result<json> read_config(const std::string& text) { return read_json_arg(text, "--config"); }
+Result<json> read_config(const std::string& text) {
+  return read_json_arg(text, "--config");
+}
 
-std::vector<std::string> bot_environment(const std::filesystem::path& working_dir, const std::vector<std::string>& extra) {
+std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
+                                         const std::vector<std::string>& extra) {
   const char* path = std::getenv("PATH");
   std::vector<std::string> env = {
       fmt::format("PATH={}", path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin"),
@@ -77,34 +85,49 @@ CLI::Validator within_range(const bounds::Range<T>& range) {
 
 }  // namespace
 
-CLI::Validator within(const bounds::Range<std::int64_t>& range) { return within_range(range); }
-CLI::Validator within(const bounds::Range<std::uint64_t>& range) { return within_range(range); }
-CLI::Validator within(const bounds::Range<double>& range) { return within_range(range); }
+CLI::Validator within(const bounds::Range<std::int64_t>& range) {
+  return within_range(range);
+}
+CLI::Validator within(const bounds::Range<std::uint64_t>& range) {
+  return within_range(range);
+}
+CLI::Validator within(const bounds::Range<double>& range) {
+  return within_range(range);
+}
 
 void add_share_output(CLI::App* c, bool& share) {
-  c->add_flag("--share-output", share,
-              "Make the files written readable by others (0644, folders 0755) once their match is over; default owner-only");
+  c->add_flag(
+      "--share-output", share,
+      "Make the files written readable by others (0644, folders 0755) once their match is over; default owner-only");
 }
 
 void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
   const bots::SandboxLimits d;
   c->add_option("--sandbox", a.tier, "none, basic or strict (default: the strictest this machine supports)")
       ->check(CLI::IsMember({"none", "basic", "strict"}));
-  c->add_option("--cpu-limit-s", a.limits.cpu_seconds, fmt::format("CPU seconds per bot process, a backstop (default {})", d.cpu_seconds))
+  c->add_option("--cpu-limit-s", a.limits.cpu_seconds,
+                fmt::format("CPU seconds per bot process, a backstop (default {})", d.cpu_seconds))
       ->check(within(bounds::kCpuSeconds));
   c->add_option("--address-space-mb", a.address_space_mb,
-                fmt::format("Address space per bot process in MiB, 0 = unlimited; once, or once per bot (default {})", d.address_space_mb))
+                fmt::format("Address space per bot process in MiB, 0 = unlimited; once, or once per bot (default {})",
+                            d.address_space_mb))
       ->check(within(bounds::kAddressSpaceMb));
-  c->add_option("--memory-mb", a.limits.memory_mb, fmt::format("Memory of a bot's whole tree in MiB, with a cgroup memory controller (default {})", d.memory_mb))
+  c->add_option(
+       "--memory-mb", a.limits.memory_mb,
+       fmt::format("Memory of a bot's whole tree in MiB, with a cgroup memory controller (default {})", d.memory_mb))
       ->check(within(bounds::kMemoryMb));
-  c->add_option("--file-size-mb", a.limits.file_size_mb, fmt::format("Largest file a bot may write, MiB (default {})", d.file_size_mb))
+  c->add_option("--file-size-mb", a.limits.file_size_mb,
+                fmt::format("Largest file a bot may write, MiB (default {})", d.file_size_mb))
       ->check(within(bounds::kFileSizeMb));
-  c->add_option("--scratch-mb", a.limits.scratch_mb,
-                fmt::format("Strict tier: MiB of private /tmp, /var/tmp, /dev/shm and home together (default {})", d.scratch_mb))
+  c->add_option(
+       "--scratch-mb", a.limits.scratch_mb,
+       fmt::format("Strict tier: MiB of private /tmp, /var/tmp, /dev/shm and home together (default {})", d.scratch_mb))
       ->check(within(bounds::kScratchMb));
-  c->add_option("--open-files", a.limits.open_files, fmt::format("Open descriptors per bot process (default {})", d.open_files))
+  c->add_option("--open-files", a.limits.open_files,
+                fmt::format("Open descriptors per bot process (default {})", d.open_files))
       ->check(within(bounds::kOpenFiles));
-  c->add_option("--processes", a.limits.processes, fmt::format("Processes and threads per bot (default {})", d.processes))
+  c->add_option("--processes", a.limits.processes,
+                fmt::format("Processes and threads per bot (default {})", d.processes))
       ->check(within(bounds::kProcesses));
   c->add_flag("--allow-network", a.limits.network, "Let bots open network sockets");
   c->add_flag("--freeze-idle,!--no-freeze-idle", a.freeze_idle,
@@ -114,7 +137,8 @@ void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
 
 Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& a, std::size_t bot_count) {
   if (a.address_space_mb.size() > 1 && a.address_space_mb.size() != bot_count) {
-    return fail(fmt::format("--address-space-mb given {} times for {} bots; give it once or once per bot", a.address_space_mb.size(), bot_count));
+    return fail(fmt::format("--address-space-mb given {} times for {} bots; give it once or once per bot",
+                            a.address_space_mb.size(), bot_count));
   }
   bots::SandboxLimits limits = a.limits;
   if (a.address_space_mb.size() == 1) limits.address_space_mb = a.address_space_mb.front();

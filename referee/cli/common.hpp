@@ -2,13 +2,12 @@
 // What the `referee` subcommands share (main.cpp, validate.cpp, league_cmd.cpp): the exit codes,
 // the bots' environment, output-name timestamps, the --config reader and the sandbox options.
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/bounds.hpp"

@@ -1,8 +1,8 @@
 #include "referee/cli/html_cmd.hpp"
 
-#include <filesystem>
-
 #include <fmt/format.h>
+
+#include <filesystem>
 
 #include "referee/cli/common.hpp"
 #include "referee/core/private_file.hpp"
@@ -14,7 +14,8 @@ namespace arena::cli {
 namespace fs = std::filesystem;
 
 CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
-  auto* h = app.add_subcommand("html", "Write a replay as one self-contained web page that plays the match step by step");
+  auto* h =
+      app.add_subcommand("html", "Write a replay as one self-contained web page that plays the match step by step");
   h->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
   h->add_option("-o,--out", a.out, "Page to write (default: the replay's path with .html)");
   add_share_output(h, a.share_output);

@@ -1,14 +1,13 @@
 #include "referee/cli/league_cmd.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "protocol/codec.hpp"
 #include "referee/cli/common.hpp"
@@ -42,17 +41,19 @@ std::string duration_text(double seconds) {
 // terminal_safe like all text for people; the journal keeps the command as it is.
 std::string match_line(const league::MatchRecord& r) {
   std::string players;
-  for (const auto& s : r.seats) players += fmt::format("{}{} {}", players.empty() ? "" : " - ", terminal_safe(s.bot), s.score);
+  for (const auto& s : r.seats)
+    players += fmt::format("{}{} {}", players.empty() ? "" : " - ", terminal_safe(s.bot), s.score);
   std::string what;
   if (r.fault) {
-    what = fmt::format("{} forfeits: {} at request {}", terminal_safe(r.seats[static_cast<std::size_t>(r.fault->seat)].bot),
+    what = fmt::format("{} forfeits: {} at request {}",
+                       terminal_safe(r.seats[static_cast<std::size_t>(r.fault->seat)].bot),
                        terminal_safe(r.fault->kind), r.fault->request_id);
   } else {
     std::vector<std::string> first;
     for (const auto& s : r.seats) {
       if (s.rank == 1) first.push_back(terminal_safe(s.bot));
     }
-    what = first.size() == 1              ? first[0] + " wins"
+    what = first.size() == 1                ? first[0] + " wins"
            : first.size() == r.seats.size() ? std::string("draw")
                                             : fmt::format("shared first: {}", fmt::join(first, ", "));
   }
@@ -86,19 +87,21 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
       return fail(fmt::format("{} --name for {} --bot; give one per bot or none", a.names.size(), a.bots.size()));
     }
     if (!a.seat_configs.empty() && a.seat_configs.size() != a.bots.size()) {
-      return fail(fmt::format("{} --seat-config for {} --bot; give one per bot (\"-\" for none) or none", a.seat_configs.size(),
-                              a.bots.size()));
+      return fail(fmt::format("{} --seat-config for {} --bot; give one per bot (\"-\" for none) or none",
+                              a.seat_configs.size(), a.bots.size()));
     }
     spec.bots.clear();
     for (std::size_t i = 0; i < a.bots.size(); ++i) {
       spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
-      if (!seat_config) return fail(fmt::format("bot {}: {}", a.names.empty() ? a.bots[i] : a.names[i], seat_config.error()));
+      if (!seat_config)
+        return fail(fmt::format("bot {}: {}", a.names.empty() ? a.bots[i] : a.names[i], seat_config.error()));
       spec.bots.back().seat_config = std::move(seat_config).value();
     }
   } else if (!a.seat_configs.empty()) {
-    return fail(std::string("--seat-config goes with --bot (one per bot); in a league file, give each bot a \"seat_config\""));
+    return fail(
+        std::string("--seat-config goes with --bot (one per bot); in a league file, give each bot a \"seat_config\""));
   }
   if (given("--game")) spec.game = a.game;
   if (given("--config")) {
@@ -141,14 +144,16 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--bot", a.bots, "A bot's command line (repeatable)");
   l->add_option("--name", a.names, "A name per --bot (default: from the command)");
   l->add_option("--seat-config", a.seat_configs,
-                "A bot's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot, \"-\" for none");
+                "A bot's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot, "
+                "\"-\" for none");
   l->add_option("--game", a.game, "Game (default: the first of `referee games`)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
   l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
   l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));
   l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(within(bounds::kDeals));
   l->add_flag("--no-duplicate", a.no_duplicate, "Play each deal once instead of once per seat rotation");
-  l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")->check(within(bounds::kConcurrency));
+  l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")
+      ->check(within(bounds::kConcurrency));
   l->add_option("--seed", a.seed,
                 "League seed (default: drawn from the OS, recorded in league.json and printed); "
                 "deal seeds derive from it through a keyed hash")
@@ -180,7 +185,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     return kUsage;
   }
   if (a.sandbox.address_space_mb.size() > 1) {
-    fmt::print(stderr, "referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
+    fmt::print(stderr,
+               "referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
     return kUsage;
   }
   auto sandbox = sandbox_policy(a.sandbox, spec->bots.size());
@@ -214,7 +220,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const double rate = static_cast<double>(done - before) / std::max(elapsed, 1e-3);
       const int width = 30;
-      const auto filled = static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
+      const auto filled =
+          static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
       fmt::print(stderr, "[{}{}] {}/{}  {:.1f} matches/s  ETA {}", std::string(static_cast<std::size_t>(filled), '#'),
                  std::string(static_cast<std::size_t>(width - filled), '.'), done, total, rate,
                  duration_text(static_cast<double>(total - done) / std::max(rate, 1e-9)));
@@ -224,8 +231,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     fmt::print("  sprt: llr {:.3f} in [{:.3f}, {:.3f}]: {}\n", s.llr, s.lower, s.upper, league::to_string(s.decision));
   };
   fmt::print(stderr, "referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
-             league::Schedule(*spec).total(), spec->game, spec->seats, spec->duplicate.value_or(false) ? ", duplicate deals" : "",
-             spec->concurrency, a.out);
+             league::Schedule(*spec).total(), spec->game, spec->seats,
+             spec->duplicate.value_or(false) ? ", duplicate deals" : "", spec->concurrency, a.out);
   auto outcome = league::run(*spec, o);
   if (bar) fmt::print(stderr, "\n");
   if (!outcome) {
@@ -245,27 +252,30 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
                        {"sprt", nullptr}};
   if (outcome->sprt) {
     const auto& s = *outcome->sprt;
-    summary["league"]["sprt"] = {
-        {"llr", s.llr},
-        {"lower", s.lower},
-        {"upper", s.upper},
-        {"decision", league::to_string(s.decision)},
-        {"stopped_early", outcome->sprt_stopped}};
+    summary["league"]["sprt"] = {{"llr", s.llr},
+                                 {"lower", s.lower},
+                                 {"upper", s.upper},
+                                 {"decision", league::to_string(s.decision)},
+                                 {"stopped_early", outcome->sprt_stopped}};
   }
   const fs::path out = a.out;
-  for (const auto& [file, text] : {std::pair{out / "standings.json", summary.dump(2) + "\n"},
-                                   std::pair{out / "standings.md", league::standings_markdown(standings)},
-                                   std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
+  for (const auto& [file, text] :
+       {std::pair{out / "standings.json", summary.dump(2) + "\n"},
+        std::pair{out / "standings.md", league::standings_markdown(standings)},
+        std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
     if (auto written = files::write_private(file, text, a.share_output); !written) {
       fmt::print(stderr, "referee league: {}\n", written.error());
       return kUsage;
     }
   }
   fmt::print(stderr, "\n{}\n", league::standings_table(standings));
-  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out, a.out);
+  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out,
+             a.out);
   if (outcome->seed_scheme == league::SeedScheme::keyed_v1) {
-    fmt::print(stderr, "league seed {} (keyed-v1, in league.json): --seed {} with the same bots and settings plays the same matches\n",
-               outcome->seed, outcome->seed);
+    fmt::print(
+        stderr,
+        "league seed {} (keyed-v1, in league.json): --seed {} with the same bots and settings plays the same matches\n",
+        outcome->seed, outcome->seed);
   } else {
     fmt::print(stderr, "league seed {} (legacy derivation: a league started before keyed seeds)\n", outcome->seed);
   }

@@ -2,12 +2,11 @@
 // `referee league`: a league from a league file and/or flags, with a journal, resume, standings
 // in three formats and an optional SPRT (docs/league.md).
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "referee/cli/common.hpp"
 

@@ -2,21 +2,20 @@
 // the user. Subcommands: play, games, verify, validate, league, html, show (docs/cli.md,
 // docs/validate.md, docs/league.md).
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 #include "referee/cli/common.hpp"
@@ -51,7 +50,9 @@ void hide_command_line(int argc, char** argv) {
   std::memset(begin, 0, static_cast<std::size_t>(end - begin));
   std::memcpy(begin, "referee", std::min<std::size_t>(7, static_cast<std::size_t>(end - begin)));
 }
-extern "C" void on_sigint(int) { g_stop.store(true); }
+extern "C" void on_sigint(int) {
+  g_stop.store(true);
+}
 
 // A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
 // Claimed by creating `<stem>.jsonl` exclusively (mode 0600), so two matches started in the same
@@ -88,8 +89,8 @@ void print_summary(const match::MatchResult& m) {
                winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
   } else if (m.end == match::End::fault) {
     const auto& f = *m.fault;
-    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)], f.seat,
-               match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
+    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)],
+               f.seat, match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
     if (!f.raw.empty()) fmt::print(stderr, "  offending bytes: {}\n", terminal_safe(f.raw));
     if (!f.stderr_tail.empty()) {
       fmt::print(stderr, "  last lines of its stderr:\n");
@@ -100,7 +101,8 @@ void print_summary(const match::MatchResult& m) {
   }
   fmt::print(stderr, "  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
-    fmt::print(stderr, "  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(), m.seats[i].stderr_bytes);
+    fmt::print(stderr, "  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(),
+               m.seats[i].stderr_bytes);
   }
 }
 
@@ -139,7 +141,8 @@ int run_play(const PlayArgs& a) {
     }
   }
   if (!a.names.empty() && a.names.size() != a.bots.size()) {
-    fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
+    fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(),
+               a.bots.size());
     return kUsage;
   }
   if (!a.seat_configs.empty() && a.seat_configs.size() != a.bots.size()) {
@@ -195,8 +198,9 @@ int run_play(const PlayArgs& a) {
   o.env = bot_environment(o.working_dir, a.env);
   o.stop = &g_stop;
   if (a.verbose) {
-    fmt::print(stderr, "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
-               o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
+    fmt::print(stderr,
+               "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n",
+               o.game, o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
     fmt::print(stderr, "referee play: {}\n", bots::describe(o.sandbox));
     const auto& support = bots::sandbox_support();
     for (const std::string* note : {&support.namespaces_note, &support.cgroup_note, &support.seccomp_note}) {
@@ -207,7 +211,8 @@ int run_play(const PlayArgs& a) {
   std::signal(SIGTERM, on_sigint);
   auto result = match::play(o);
   // With --replay elsewhere, the empty file that claimed the stem (for the logs) is not needed.
-  if (const fs::path claimed = fs::path(a.out) / (o.log_stem + ".jsonl"); claimed != o.replay_path && fs::is_empty(claimed, ec)) {
+  if (const fs::path claimed = fs::path(a.out) / (o.log_stem + ".jsonl");
+      claimed != o.replay_path && fs::is_empty(claimed, ec)) {
     fs::remove(claimed, ec);
   }
   if (!result) {
@@ -272,7 +277,8 @@ int main(int argc, char** argv) {
     argv = arg_copy.data();
     CLI::App app{"Stellar Arena referee: plays matches between bot executables over line-delimited JSON."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", fmt::format("stellar-arena {} (commit {}), protocol {}", referee_version(), referee_commit(), protocol::kVersion));
+    app.set_version_flag("--version", fmt::format("stellar-arena {} (commit {}), protocol {}", referee_version(),
+                                                  referee_commit(), protocol::kVersion));
 
     PlayArgs play;
     auto* p = app.add_subcommand("play", "Play one match between bot executables");
@@ -280,19 +286,32 @@ int main(int argc, char** argv) {
     // Not ->required(): an unknown flag should be reported before a missing --bot.
     p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order");
     p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
-    p->add_option("--seat-config", play.seat_configs,
-                  "A seat's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot in "
-                  "order, \"-\" for none");
+    p->add_option(
+        "--seat-config", play.seat_configs,
+        "A seat's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot in "
+        "order, \"-\" for none");
     p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)")->check(within(bounds::kSeed));
     p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>.jsonl)");
     p->add_option("--out", play.out, "Folder for replays and bot stderr logs")->capture_default_str();
     p->add_option("--config", play.config, "Game config as JSON, or @FILE");
-    p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")->capture_default_str()->check(within(bounds::kInitMs));
-    p->add_option("--decision-ms", play.decision_ms, "Time per decision")->capture_default_str()->check(within(bounds::kDecisionMs));
-    p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")->capture_default_str()->check(within(bounds::kTimeBankMs));
-    p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(within(bounds::kTimeScale));
-    p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")->capture_default_str()->check(within(bounds::kMaxLineBytes));
-    p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")->capture_default_str()->check(within(bounds::kGraceMs));
+    p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")
+        ->capture_default_str()
+        ->check(within(bounds::kInitMs));
+    p->add_option("--decision-ms", play.decision_ms, "Time per decision")
+        ->capture_default_str()
+        ->check(within(bounds::kDecisionMs));
+    p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")
+        ->capture_default_str()
+        ->check(within(bounds::kTimeBankMs));
+    p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")
+        ->capture_default_str()
+        ->check(within(bounds::kTimeScale));
+    p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")
+        ->capture_default_str()
+        ->check(within(bounds::kMaxLineBytes));
+    p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")
+        ->capture_default_str()
+        ->check(within(bounds::kGraceMs));
     p->add_option("--env", play.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
     add_sandbox_options(p, play.sandbox);
     add_share_output(p, play.share_output);

@@ -1,11 +1,10 @@
 #include "referee/cli/show_cmd.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "referee/cli/common.hpp"
 #include "referee/core/hash.hpp"
@@ -36,8 +35,10 @@ void warn_on_hash(const replay::Replay& r, const render::Frame& frame, std::size
   if (!state) return;
   const std::string actual = hash_hex((*state)->hash());
   if (actual != recorded) {
-    fmt::print(stderr, "referee show: warning: the state hash after step {} is {} but the replay records {} (run referee verify)\n",
-               step, actual, recorded);
+    fmt::print(
+        stderr,
+        "referee show: warning: the state hash after step {} is {} but the replay records {} (run referee verify)\n",
+        step, actual, recorded);
   }
 }
 
@@ -70,7 +71,8 @@ int run_show(const CLI::App& command, const ShowArgs& a) {
   std::size_t step = total;
   if (command.count("--step") > 0) {
     if (a.step < 0 || static_cast<std::uint64_t>(a.step) > total) {
-      fmt::print(stderr, "referee show: --step {} is out of range: this replay has {} decisions, so --step takes 0 to {}\n",
+      fmt::print(stderr,
+                 "referee show: --step {} is out of range: this replay has {} decisions, so --step takes 0 to {}\n",
                  a.step, total, total);
       return kUsage;
     }

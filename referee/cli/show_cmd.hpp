@@ -2,10 +2,9 @@
 // `referee show REPLAY [--step N] [--seat S] [--color auto|always|never]`: the table of a replay at
 // any step, drawn in the terminal; with --seat, exactly what that seat's bot was sent (docs/cli.md).
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 namespace arena::cli {
 

@@ -1,5 +1,7 @@
 #include "referee/cli/validate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -8,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
@@ -31,11 +31,13 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kStderrTailLines = 20;
-constexpr std::uint64_t kStderrCap = 1 << 20;  // per seat and match, as `referee play`
+constexpr std::uint64_t kStderrCap = 1 << 20;    // per seat and match, as `referee play`
 constexpr std::size_t kShownRequestBytes = 400;  // of a request, on stderr (the files hold it all)
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_validate_signal(int) { g_stop.store(true); }
+extern "C" void on_validate_signal(int) {
+  g_stop.store(true);
+}
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -43,8 +45,9 @@ double ms_since(Clock::time_point start) {
 
 // A word as a POSIX shell reads it back: bare when safe, else in single quotes.
 std::string shell_quote(const std::string& word) {
-  const bool safe = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                           "0123456789_./=:,+-@%") == std::string::npos;
+  const bool safe = !word.empty() && word.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_./=:,+-@%") == std::string::npos;
   if (safe) return word;
   std::string q = "'";
   for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -54,7 +57,7 @@ std::string shell_quote(const std::string& word) {
 // "random_bot" for ".../random_bot", "bot.py" for "python3 bot.py": for people and file names.
 std::string label_of(const std::string& command) {
   const auto argv = match::split_command(command).value();  // checked before
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby", "perl", "java",
+  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby",  "perl", "java",
                                                         "sh",     "bash",    "env",  "pypy3", "lua"};
   std::size_t i = 0;
   auto base = [&](std::size_t k) { return fs::path(argv[k]).filename().string(); };
@@ -73,7 +76,9 @@ std::string label_of(const std::string& command) {
   return label.empty() ? std::string("bot") : label;
 }
 
-std::string plural(std::size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+std::string plural(std::size_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
 
 // `path` relative to the working directory when it lies below it (shorter commands to paste).
 fs::path near(const fs::path& path) {
@@ -100,9 +105,10 @@ Result<std::vector<std::string>> default_opponents() {
     }
     if (!found.empty()) return found;
   }
-  return fail(fmt::format(
-      "no sample bots in {} or {} (build them: cmake --build <build> --target random_bot greedy_bot), or give --opponent CMD",
-      dirs[0].string(), dirs[1].string()));
+  return fail(
+      fmt::format("no sample bots in {} or {} (build them: cmake --build <build> --target random_bot greedy_bot), or "
+                  "give --opponent CMD",
+                  dirs[0].string(), dirs[1].string()));
 }
 
 struct OutputFolder {
@@ -157,7 +163,8 @@ Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
   for (const replay::Step& s : r.steps) {
     double& b = bank[static_cast<std::size_t>(s.seat)];
     b = std::max(0.0, b - std::max(0.0, s.time_ms - static_cast<double>(limits.decision_ms)));
-    if (auto st = (*state)->apply(s.action); !st) return fail(fmt::format("step {} does not apply: {}", s.n, st.error()));
+    if (auto st = (*state)->apply(s.action); !st)
+      return fail(fmt::format("step {} does not apply: {}", s.n, st.error()));
   }
   if ((*state)->is_over() || (*state)->to_act() != f.seat) {
     return fail(fmt::format("the replay does not end with seat {} to act", f.seat));
@@ -196,8 +203,9 @@ struct Setup {
 // Starts the bot alone as seat 0, sends the hello, times the ready line, then closes its input
 // and gives it the usual grace to exit. The checks and messages are those of a match.
 json probe_handshake(const Setup& s) {
-  json h = {{"ok", false}, {"name", nullptr}, {"version", nullptr}, {"ready_ms", nullptr},
-            {"init_ms", s.scaled.init_ms}, {"fault", nullptr}};
+  json h = {
+      {"ok", false},     {"name", nullptr}, {"version", nullptr}, {"ready_ms", nullptr}, {"init_ms", s.scaled.init_ms},
+      {"fault", nullptr}};
   const fs::path log = s.out / "handshake.seat0.stderr.log";
   h["stderr_log"] = log.string();
   bots::SpawnOptions spawn;
@@ -237,7 +245,8 @@ json probe_handshake(const Setup& s) {
       if (r.status == bots::ReadStatus::timeout) {
         fault(match::FaultKind::timeout, fmt::format("no ready message within {} ms", s.scaled.init_ms), r.partial);
       } else if (r.status == bots::ReadStatus::too_long) {
-        fault(match::FaultKind::output_limit, fmt::format("a line longer than {} bytes", s.scaled.max_line_bytes), r.partial);
+        fault(match::FaultKind::output_limit, fmt::format("a line longer than {} bytes", s.scaled.max_line_bytes),
+              r.partial);
       } else if (r.status == bots::ReadStatus::eof) {
         fault(match::FaultKind::crash, "closed its output", r.partial);
       } else if (auto parsed = protocol::parse_line(r.line, {64, s.scaled.max_line_bytes}); !parsed) {
@@ -316,8 +325,8 @@ std::string outcome_for(const match::MatchResult& m, int seat) {
 }
 
 // Plays one match with the bot at `seat` and opponents elsewhere; records it in the tally.
-Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std::uint64_t seed, const std::string& stem,
-                      Tally& t) {
+Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std::uint64_t seed,
+                      const std::string& stem, Tally& t) {
   match::Options o;
   o.game = s.game.info().name;
   o.config = s.config;
@@ -342,11 +351,17 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   for (const auto& seat_report : m->seats) t.written.push_back(seat_report.stderr_log);
 
   const auto& me = m->seats[static_cast<std::size_t>(seat)];
-  json mj = {{"opponent", opponent},     {"seat", seat},           {"seed", seed},
-             {"end", m->end},            {"outcome", outcome_for(*m, seat)},
+  json mj = {{"opponent", opponent},
+             {"seat", seat},
+             {"seed", seed},
+             {"end", m->end},
+             {"outcome", outcome_for(*m, seat)},
              {"scores", m->result.value("scores", json(nullptr))},
-             {"decisions", me.decisions}, {"max_ms", me.max_ms},  {"stderr_bytes", me.stderr_bytes},
-             {"stderr_log", me.stderr_log.string()},             {"replay", m->replay.string()}};
+             {"decisions", me.decisions},
+             {"max_ms", me.max_ms},
+             {"stderr_bytes", me.stderr_bytes},
+             {"stderr_log", me.stderr_log.string()},
+             {"replay", m->replay.string()}};
   t.stderr_total += me.stderr_bytes;
   t.stderr_max = std::max(t.stderr_max, me.stderr_bytes);
 
@@ -359,7 +374,10 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
     const auto v = replay::verify(*r);
     // An interrupted match has no footer to check; it is not the bot's doing.
     const bool ok = v.ok || m->end == match::End::interrupted;
-    if (ok) ++t.verified; else ++t.diverged;
+    if (ok)
+      ++t.verified;
+    else
+      ++t.diverged;
     mj["verified"] = ok;
     mj["verify_message"] = v.message;
     for (const auto& step : r->steps) {
@@ -389,8 +407,9 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
         if (f.seat == seat && fj["request_sent"].get<bool>()) {
           // The seat's hello and the request: `bot < file` replays the decision for a stateless bot.
           const fs::path input = s.out / (stem + ".fault-input.jsonl");
-          std::string lines = protocol::to_line(protocol::hello(r->header.game, f.seat, r->header.seats, r->header.config,
-                                                                limits_from(r->header.limits))) + '\n';
+          std::string lines = protocol::to_line(protocol::hello(r->header.game, f.seat, r->header.seats,
+                                                                r->header.config, limits_from(r->header.limits))) +
+                              '\n';
           if (f.request_id != 0) lines += protocol::to_line(*request) + '\n';
           if (files::write_private(input, lines)) {
             fj["input"] = input.string();
@@ -419,10 +438,11 @@ std::string cut(const std::string& text, std::size_t max) {
 }
 
 void print_fault(std::size_t n, const json& f, const std::string& bot) {
-  const std::string where = f.value("phase", "") == "handshake" && !f.contains("opponent")
-                                ? std::string("handshake probe")
-                                : fmt::format("seat {} vs {}, seed {}", f.at("seat").get<int>(),
-                                              label_of(f.value("opponent", std::string("?"))), f.value("seed", std::uint64_t{0}));
+  const std::string where =
+      f.value("phase", "") == "handshake" && !f.contains("opponent")
+          ? std::string("handshake probe")
+          : fmt::format("seat {} vs {}, seed {}", f.at("seat").get<int>(),
+                        label_of(f.value("opponent", std::string("?"))), f.value("seed", std::uint64_t{0}));
   const auto id = f.at("request_id").get<std::int64_t>();
   fmt::print(stderr, "FAULT {}: {}: {} {}: {}\n", n, where, f.at("kind").get<std::string>(),
              id == 0 ? std::string("during the handshake") : fmt::format("at request {}", id),
@@ -437,15 +457,18 @@ void print_fault(std::size_t n, const json& f, const std::string& bot) {
                cut(protocol::to_line(f.at("request")), kShownRequestBytes));
   }
   if (f.contains("request_error")) {
-    fmt::print(stderr, "  the request could not be rebuilt: {}\n", terminal_safe(f.at("request_error").get<std::string>()));
+    fmt::print(stderr, "  the request could not be rebuilt: {}\n",
+               terminal_safe(f.at("request_error").get<std::string>()));
   }
-  if (!f.value("exit", std::string()).empty()) fmt::print(stderr, "  the bot ended: {}\n", f.at("exit").get<std::string>());
+  if (!f.value("exit", std::string()).empty())
+    fmt::print(stderr, "  the bot ended: {}\n", f.at("exit").get<std::string>());
   const auto& tail = f.at("stderr_tail");
   if (!tail.empty()) {
     fmt::print(stderr, "  last lines of its stderr ({}):\n", f.value("stderr_log", std::string()));
     for (const auto& l : tail) fmt::print(stderr, "    | {}\n", terminal_safe(l.get<std::string>()));
   }
-  if (f.contains("input") && f.contains("replay")) fmt::print(stderr, "  feed it the same input:  {} < {}\n", bot, shell_quote(f.at("input").get<std::string>()));
+  if (f.contains("input") && f.contains("replay"))
+    fmt::print(stderr, "  feed it the same input:  {} < {}\n", bot, shell_quote(f.at("input").get<std::string>()));
   if (f.contains("replay")) fmt::print(stderr, "  replay: {}\n", f.at("replay").get<std::string>());
   fmt::print(stderr, "  re-run:  {}\n", f.at("rerun").get<std::string>());
 }
@@ -466,22 +489,32 @@ double median(const std::vector<double>& sorted) {
 }  // namespace
 
 CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
-  auto* v = app.add_subcommand("validate", "Check a bot: handshake, matches against the sample bots in every seat, faults, timing");
+  auto* v = app.add_subcommand("validate",
+                               "Check a bot: handshake, matches against the sample bots in every seat, faults, timing");
   v->add_option("bot", a.bot, "The bot's command line, e.g. \"python3 my_bot.py\"")->required();
   v->add_option("--game", a.game, "Game to validate for (see `referee games`)")->capture_default_str();
   v->add_option("--opponent", a.opponents, "An opponent's command line (repeatable; default: the sample bots)");
-  v->add_option("--games", a.games, "Matches per opponent and seat")->capture_default_str()->check(within(bounds::kValidateGames));
+  v->add_option("--games", a.games, "Matches per opponent and seat")
+      ->capture_default_str()
+      ->check(within(bounds::kValidateGames));
   v->add_option_function<std::uint64_t>(
-      "--seed", [&a](const std::uint64_t& seed) {
-        a.seed = seed;
-        a.seed_given = true;
-      },
-      "Seed of the first deal; game k uses seed+k (default: random, printed)")
+       "--seed",
+       [&a](const std::uint64_t& seed) {
+         a.seed = seed;
+         a.seed_given = true;
+       },
+       "Seed of the first deal; game k uses seed+k (default: random, printed)")
       ->check(within(bounds::kSeed));
   v->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")->capture_default_str()->check(within(bounds::kInitMs));
-  v->add_option("--decision-ms", a.decision_ms, "Time per decision")->capture_default_str()->check(within(bounds::kDecisionMs));
-  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")->capture_default_str()->check(within(bounds::kTimeScale));
+  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")
+      ->capture_default_str()
+      ->check(within(bounds::kInitMs));
+  v->add_option("--decision-ms", a.decision_ms, "Time per decision")
+      ->capture_default_str()
+      ->check(within(bounds::kDecisionMs));
+  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")
+      ->capture_default_str()
+      ->check(within(bounds::kTimeScale));
   v->add_option("--out", a.out, "Folder for replays and stderr logs (default: logs/validate-<time>)");
   v->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
@@ -499,7 +532,8 @@ int run_validate(const ValidateArgs& a) {
   if (game == nullptr) return usage(fmt::format("unknown game \"{}\" (see `referee games`)", a.game));
   if (auto argv = match::split_command(a.bot); !argv) return usage(argv.error());
   for (const auto& e : a.env) {
-    if (e.find('=') == std::string::npos || e.front() == '=') return usage(fmt::format("--env expects KEY=VALUE, got \"{}\"", e));
+    if (e.find('=') == std::string::npos || e.front() == '=')
+      return usage(fmt::format("--env expects KEY=VALUE, got \"{}\"", e));
   }
   auto raw_config = read_config(a.config);
   if (!raw_config) return usage(raw_config.error());
@@ -536,32 +570,37 @@ int run_validate(const ValidateArgs& a) {
   fmt::print(stderr, "referee validate: {}\n", a.bot);
   fmt::print(stderr, "  game {} ({} seats), {} per opponent and seat, {}\n", game->info().name, s.seats,
              plural(static_cast<std::size_t>(a.games), "game"),
-             a.games == 1 ? fmt::format("seed {}", seed) : fmt::format("seeds {}..{}", seed, seed + static_cast<std::uint64_t>(a.games) - 1));
+             a.games == 1 ? fmt::format("seed {}", seed)
+                          : fmt::format("seeds {}..{}", seed, seed + static_cast<std::uint64_t>(a.games) - 1));
   fmt::print(stderr, "  limits: ready within {} ms, {} ms per decision; logs and replays in {}\n", s.scaled.init_ms,
              s.scaled.decision_ms, s.out.string());
 
-  json report = {{"validate", 1},
-                 {"bot", a.bot},
-                 {"game", game->info().name},
-                 {"config", s.config},
-                 {"seats", s.seats},
-                 {"games_per_seat", a.games},
-                 {"seed", seed},
-                 {"limits", {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.time_scale}}},
-                 {"out", s.out.string()},
-                 {"opponents", opponents}};
+  json report = {
+      {"validate", 1},
+      {"bot", a.bot},
+      {"game", game->info().name},
+      {"config", s.config},
+      {"seats", s.seats},
+      {"games_per_seat", a.games},
+      {"seed", seed},
+      {"limits", {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.time_scale}}},
+      {"out", s.out.string()},
+      {"opponents", opponents}};
 
   // 1. The handshake alone: a bot that cannot start is reported once, not once per match.
   const json handshake = probe_handshake(s);
   report["handshake"] = handshake;
   Tally t;
   if (handshake.at("ok").get<bool>()) {
-    fmt::print(stderr, "handshake: ok, \"{}\" version \"{}\", ready in {:.1f} ms (limit {} ms){}\n",
-               terminal_safe(handshake.at("name").get<std::string>()), terminal_safe(handshake.at("version").get<std::string>()),
-               handshake.at("ready_ms").get<double>(), s.scaled.init_ms,
-               handshake.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
+    fmt::print(
+        stderr, "handshake: ok, \"{}\" version \"{}\", ready in {:.1f} ms (limit {} ms){}\n",
+        terminal_safe(handshake.at("name").get<std::string>()),
+        terminal_safe(handshake.at("version").get<std::string>()), handshake.at("ready_ms").get<double>(),
+        s.scaled.init_ms,
+        handshake.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
   } else {
-    fmt::print(stderr, "handshake: FAILED ({}); no matches played\n", handshake.at("fault").at("kind").get<std::string>());
+    fmt::print(stderr, "handshake: FAILED ({}); no matches played\n",
+               handshake.at("fault").at("kind").get<std::string>());
     t.faults.push_back(handshake.at("fault"));
   }
 
@@ -572,8 +611,14 @@ int run_validate(const ValidateArgs& a) {
     for (std::size_t oi = 0; oi < opponents.size() && !t.interrupted; ++oi) {
       const std::string label = label_of(opponents[oi]);
       for (int seat = 0; seat < s.seats && !t.interrupted; ++seat) {
-        json g = {{"opponent", opponents[oi]}, {"seat", seat}, {"games", 0}, {"wins", 0}, {"draws", 0},
-                  {"losses", 0}, {"faults", 0}, {"opponent_faults", 0}};
+        json g = {{"opponent", opponents[oi]},
+                  {"seat", seat},
+                  {"games", 0},
+                  {"wins", 0},
+                  {"draws", 0},
+                  {"losses", 0},
+                  {"faults", 0},
+                  {"opponent_faults", 0}};
         for (int k = 0; k < a.games && !t.interrupted; ++k) {
           const std::uint64_t match_seed = seed + static_cast<std::uint64_t>(k);
           const std::string stem = fmt::format("vs{}-{}-seat{}-g{}", oi + 1, label, seat, k + 1);
@@ -582,16 +627,20 @@ int run_validate(const ValidateArgs& a) {
           const std::string outcome = m->at("outcome");
           if (outcome == "interrupted") break;
           g["games"] = g["games"].get<int>() + 1;
-          const char* key = outcome == "win" ? "wins" : outcome == "draw" ? "draws" : outcome == "loss" ? "losses"
-                          : outcome == "forfeit" ? "faults" : "opponent_faults";
+          const char* key = outcome == "win"       ? "wins"
+                            : outcome == "draw"    ? "draws"
+                            : outcome == "loss"    ? "losses"
+                            : outcome == "forfeit" ? "faults"
+                                                   : "opponent_faults";
           g[key] = g[key].get<int>() + 1;
           matches.push_back(std::move(*m));
         }
         fmt::print(stderr, "vs {} as seat {}: {}: {} won, {} drawn, {} lost, {}{}\n", label, seat,
-                   plural(g["games"].get<std::size_t>(), "game"), g["wins"].get<int>(), g["draws"].get<int>(), g["losses"].get<int>(),
-                   plural(g["faults"].get<std::size_t>(), "fault"),
-                   g["opponent_faults"].get<int>() > 0 ? fmt::format(" ({} won on an opponent's fault)", g["opponent_faults"].get<int>())
-                                                       : std::string());
+                   plural(g["games"].get<std::size_t>(), "game"), g["wins"].get<int>(), g["draws"].get<int>(),
+                   g["losses"].get<int>(), plural(g["faults"].get<std::size_t>(), "fault"),
+                   g["opponent_faults"].get<int>() > 0
+                       ? fmt::format(" ({} won on an opponent's fault)", g["opponent_faults"].get<int>())
+                       : std::string());
         groups.push_back(std::move(g));
       }
     }
@@ -617,21 +666,23 @@ int run_validate(const ValidateArgs& a) {
   for (std::size_t i = 0; i < t.faults.size(); ++i) print_fault(i + 1, t.faults[i], a.bot);
   for (const auto& f : t.opponent_faults) {
     fmt::print(stderr, "note: the opponent {} faulted (seed {}: {} at request {}: {}); not counted against the bot\n",
-               label_of(f.at("opponent").get<std::string>()), f.at("seed").get<std::uint64_t>(), f.at("kind").get<std::string>(),
-               f.at("request_id").get<std::int64_t>(), terminal_safe(f.at("message").get<std::string>()));
+               label_of(f.at("opponent").get<std::string>()), f.at("seed").get<std::uint64_t>(),
+               f.at("kind").get<std::string>(), f.at("request_id").get<std::int64_t>(),
+               terminal_safe(f.at("message").get<std::string>()));
   }
   if (t.times.empty()) {
     fmt::print(stderr, "decision times: no decision answered\n");
   } else {
     fmt::print(stderr, "decision times ({} decisions): median {:.2f} ms, p99 {:.2f} ms, max {:.2f} ms; limit {} ms\n",
-               t.times.size(), timing["median_ms"].get<double>(), timing["p99_ms"].get<double>(), timing["max_ms"].get<double>(),
-               s.scaled.decision_ms);
+               t.times.size(), timing["median_ms"].get<double>(), timing["p99_ms"].get<double>(),
+               timing["max_ms"].get<double>(), s.scaled.decision_ms);
     if (timing["max_ms"].get<double>() > 0.5 * static_cast<double>(s.scaled.decision_ms)) {
-      fmt::print(stderr, "  warning: the slowest decision used over half the limit; a loaded machine may time it out\n");
+      fmt::print(stderr,
+                 "  warning: the slowest decision used over half the limit; a loaded machine may time it out\n");
     }
   }
-  fmt::print(stderr, "stderr: {} bytes in all (at most {} in one match; {} kept per match)\n", report["stderr"]["bytes"].get<std::uint64_t>(),
-             t.stderr_max, kStderrCap);
+  fmt::print(stderr, "stderr: {} bytes in all (at most {} in one match; {} kept per match)\n",
+             report["stderr"]["bytes"].get<std::uint64_t>(), t.stderr_max, kStderrCap);
   if (!matches.empty()) {
     fmt::print(stderr, "replays: {} of {} verified{}\n", t.verified, t.verified + t.diverged,
                t.diverged > 0 ? " (a diverging replay is a referee or game bug: please report it)" : "");
@@ -651,7 +702,8 @@ int run_validate(const ValidateArgs& a) {
   if (a.share_output) {  // every bot is gone: the folders this run made and every file it wrote
     std::vector<fs::path> paths = out->created;
     paths.push_back(handshake.at("stderr_log").get<std::string>());
-    if (const json& f = handshake.at("fault"); f.is_object() && f.contains("input")) paths.push_back(f.at("input").get<std::string>());
+    if (const json& f = handshake.at("fault"); f.is_object() && f.contains("input"))
+      paths.push_back(f.at("input").get<std::string>());
     paths.insert(paths.end(), t.written.begin(), t.written.end());
     if (auto st = files::share(paths); !st) return usage(fmt::format("--share-output: {}", st.error()));
   }

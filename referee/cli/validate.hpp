@@ -5,11 +5,10 @@
 // and the tail of its stderr; decision times against the limit; stderr volume; each replay
 // verified. Exit 0 only when all of it is clean.
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "referee/cli/common.hpp"
 #include "referee/games/game.hpp"
@@ -17,21 +16,21 @@
 namespace arena::cli {
 
 struct ValidateArgs {
-  std::string bot;                     // the command line of the bot under test
+  std::string bot;  // the command line of the bot under test
   std::string game = games::default_game_name();
   std::vector<std::string> opponents;  // empty: the sample bots next to the referee
   int games = 3;                       // per opponent and seat
   std::uint64_t seed = 0;
-  bool seed_given = false;             // else a random seed, printed
-  std::string config;                  // JSON or @FILE
+  bool seed_given = false;  // else a random seed, printed
+  std::string config;       // JSON or @FILE
   std::int64_t init_ms = 10000;
   std::int64_t decision_ms = 1000;
   double time_scale = 1.0;
-  std::string out;                     // empty: logs/validate-<time>
+  std::string out;  // empty: logs/validate-<time>
   std::vector<std::string> env;
   SandboxArgs sandbox;
-  bool json = false;                   // the machine-readable report on stdout
-  bool share_output = false;           // the files readable by others once the bots are gone
+  bool json = false;          // the machine-readable report on stdout
+  bool share_output = false;  // the files readable by others once the bots are gone
 };
 
 // Registers the `validate` subcommand on `app`, filling `args` when it is parsed.

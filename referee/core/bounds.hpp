@@ -16,13 +16,13 @@ template <typename T>
 struct Range {
   T lo;
   T hi;
-  const char* note = "";  // said after the range, e.g. "0 = unlimited"
+  const char* note = "";                                             // said after the range, e.g. "0 = unlimited"
   constexpr bool contains(T v) const { return v >= lo && v <= hi; }  // false for NaN
 };
 
 // Times in milliseconds.
-inline constexpr Range<std::int64_t> kInitMs{1, 600'000};          // 10 minutes
-inline constexpr Range<std::int64_t> kDecisionMs{1, 86'400'000};   // 24 hours
+inline constexpr Range<std::int64_t> kInitMs{1, 600'000};         // 10 minutes
+inline constexpr Range<std::int64_t> kDecisionMs{1, 86'400'000};  // 24 hours
 inline constexpr Range<std::int64_t> kTimeBankMs{0, 86'400'000};
 inline constexpr Range<double> kTimeScale{0.01, 1000.0};
 inline constexpr Range<std::int64_t> kGraceMs{0, 60'000};
@@ -43,7 +43,7 @@ inline constexpr Range<std::int64_t> kValidateGames{1, 1000};
 inline constexpr Range<std::uint64_t> kSeed{0, UINT64_MAX};  // any, but never a wrapped "-1"
 
 // The sandbox (bots::SandboxLimits).
-inline constexpr Range<std::uint64_t> kCpuSeconds{1, 604'800};  // a week
+inline constexpr Range<std::uint64_t> kCpuSeconds{1, 604'800};                       // a week
 inline constexpr Range<std::uint64_t> kAddressSpaceMb{0, 1 << 20, "0 = unlimited"};  // up to 1 TiB
 inline constexpr Range<std::uint64_t> kMemoryMb{1, 1 << 20};
 inline constexpr Range<std::uint64_t> kFileSizeMb{1, 1 << 20};

@@ -25,7 +25,9 @@ std::uint64_t Hasher::digest() const {
   return z ^ (z >> 33);
 }
 
-std::uint64_t stable_hash(std::string_view data) { return Hasher{}.bytes(data).digest(); }
+std::uint64_t stable_hash(std::string_view data) {
+  return Hasher{}.bytes(data).digest();
+}
 
 std::string hash_hex(std::uint64_t hash) {
   static constexpr char kDigits[] = "0123456789abcdef";

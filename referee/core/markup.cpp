@@ -87,7 +87,9 @@ std::string visible_text(std::string_view bytes, Visible mode) {
   return out;
 }
 
-std::string terminal_safe(std::string_view text) { return visible_text(text, Visible::terminal); }
+std::string terminal_safe(std::string_view text) {
+  return visible_text(text, Visible::terminal);
+}
 
 std::string markup_escape(std::string_view text) {
   std::string out;

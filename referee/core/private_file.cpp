@@ -43,7 +43,8 @@ Result<std::vector<fs::path>> make_private_dirs(const fs::path& dir) {
     std::error_code ec;
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st)) {
-      if (!fs::is_directory(st)) return fail("cannot create the folder " + dir.string() + ": " + p.string() + " is not a folder");
+      if (!fs::is_directory(st))
+        return fail("cannot create the folder " + dir.string() + ": " + p.string() + " is not a folder");
       break;
     }
     missing.push_back(p);

@@ -16,7 +16,9 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 
 namespace {
 __extension__ typedef unsigned __int128 u128;  // GCC/Clang builtin, for Lemire's method
-constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+constexpr std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 Rng::Rng(std::uint64_t seed) {

@@ -2,6 +2,8 @@
 
 namespace arena {
 
-std::string_view referee_version() { return ARENA_VERSION; }
+std::string_view referee_version() {
+  return ARENA_VERSION;
+}
 
 }  // namespace arena

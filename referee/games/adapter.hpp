@@ -100,7 +100,9 @@ class AdaptedState final : public GameState {
 };
 
 template <typename Traits>
-concept HasSeatConfig = requires { typename Traits::SeatConfig; };
+concept HasSeatConfig = requires {
+  typename Traits::SeatConfig;
+};
 
 template <typename Traits>
 class GameAdapter final : public Game {
@@ -166,8 +168,10 @@ class GameAdapter final : public Game {
       auto parsed = Traits::config_from_json(config);
       return parsed ? Traits::card_table(*parsed) : json(nullptr);
     } else if constexpr (HasSeatConfig<Traits>) {
-      if constexpr (requires { Traits::card_table(std::declval<const typename Traits::Config&>(),
-                                                  std::declval<const std::vector<typename Traits::SeatConfig>&>()); }) {
+      if constexpr (requires {
+                      Traits::card_table(std::declval<const typename Traits::Config&>(),
+                                         std::declval<const std::vector<typename Traits::SeatConfig>&>());
+                    }) {
         auto parsed = Traits::config_from_json(config);
         auto per_seat = seat_configs_of(seat_configs, std::max(static_cast<int>(seat_configs.size()), info_.min_seats));
         if (!parsed || !per_seat) return nullptr;
@@ -180,16 +184,22 @@ class GameAdapter final : public Game {
     }
   }
   json whole_table(const std::vector<json>& views) const override {
-    if constexpr (requires { Traits::whole_table(views); }) return Traits::whole_table(views);
-    else return Game::whole_table(views);
+    if constexpr (requires { Traits::whole_table(views); })
+      return Traits::whole_table(views);
+    else
+      return Game::whole_table(views);
   }
   std::string draw_table(const json& table, const draw::SeatNames& names, const draw::Style& style) const override {
-    if constexpr (requires { Traits::draw_table(table, names, style); }) return Traits::draw_table(table, names, style);
-    else return Game::draw_table(table, names, style);
+    if constexpr (requires { Traits::draw_table(table, names, style); })
+      return Traits::draw_table(table, names, style);
+    else
+      return Game::draw_table(table, names, style);
   }
   std::string describe_action(const json& before, const json& action) const override {
-    if constexpr (requires { Traits::describe_action(before, action); }) return Traits::describe_action(before, action);
-    else return Game::describe_action(before, action);
+    if constexpr (requires { Traits::describe_action(before, action); })
+      return Traits::describe_action(before, action);
+    else
+      return Game::describe_action(before, action);
   }
   std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames& names,
                            const draw::Style& style) const override {
@@ -200,12 +210,16 @@ class GameAdapter final : public Game {
     }
   }
   std::string describe_seat_config(const json& seat_config) const override {
-    if constexpr (requires { Traits::describe_seat_config(seat_config); }) return Traits::describe_seat_config(seat_config);
-    else return Game::describe_seat_config(seat_config);
+    if constexpr (requires { Traits::describe_seat_config(seat_config); })
+      return Traits::describe_seat_config(seat_config);
+    else
+      return Game::describe_seat_config(seat_config);
   }
   WebModule web_module() const override {
-    if constexpr (requires { Traits::web_module(); }) return Traits::web_module();
-    else return Game::web_module();
+    if constexpr (requires { Traits::web_module(); })
+      return Traits::web_module();
+    else
+      return Game::web_module();
   }
 
  private:

@@ -5,11 +5,10 @@
 // messages) so it cannot move the cursor or break lines.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace arena::games::draw {
 

@@ -16,7 +16,8 @@ std::string json_lines(const json& value, std::string_view indent) {
   std::size_t from = 0;
   while (from <= text.size()) {
     const std::size_t end = std::min(text.find('\n', from), text.size());
-    out += std::string(indent) + draw::clean(std::string_view(text).substr(from, end - from), draw::kWidth - indent.size()) + "\n";
+    out += std::string(indent) +
+           draw::clean(std::string_view(text).substr(from, end - from), draw::kWidth - indent.size()) + "\n";
     from = end + 1;
   }
   return out;
@@ -24,9 +25,13 @@ std::string json_lines(const json& value, std::string_view indent) {
 
 }  // namespace
 
-json Game::card_table(const json&, const std::vector<json>&) const { return nullptr; }
+json Game::card_table(const json&, const std::vector<json>&) const {
+  return nullptr;
+}
 
-json Game::whole_table(const std::vector<json>& views) const { return {{"views", views}}; }
+json Game::whole_table(const std::vector<json>& views) const {
+  return {{"views", views}};
+}
 
 std::string Game::draw_table(const json& table, const draw::SeatNames& names, const draw::Style& style) const {
   if (table.is_object() && table.contains("views") && table.at("views").is_array()) {
@@ -41,22 +46,30 @@ std::string Game::draw_table(const json& table, const draw::SeatNames& names, co
   return json_lines(table, "");
 }
 
-std::string Game::describe_action(const json&, const json& action) const { return "plays " + draw::one_line(action); }
+std::string Game::describe_action(const json&, const json& action) const {
+  return "plays " + draw::one_line(action);
+}
 
-std::string Game::draw_outcome(const json& outcome, const json&, const draw::SeatNames& names, const draw::Style&) const {
+std::string Game::draw_outcome(const json& outcome, const json&, const draw::SeatNames& names,
+                               const draw::Style&) const {
   std::string out;
   if (outcome.is_object() && outcome.contains("scores") && outcome.at("scores").is_array()) {
     std::vector<std::string> scores;
     const json& s = outcome.at("scores");
-    for (std::size_t i = 0; i < s.size(); ++i) scores.push_back(fmt::format("{} {}", names.seat(static_cast<int>(i)), draw::one_line(s[i], 20)));
+    for (std::size_t i = 0; i < s.size(); ++i)
+      scores.push_back(fmt::format("{} {}", names.seat(static_cast<int>(i)), draw::one_line(s[i], 20)));
     out += draw::wrap("scores: ", scores, ", ", 4);
   }
   return out + "outcome:\n" + json_lines(outcome, "  ");
 }
 
-std::string Game::describe_seat_config(const json& seat_config) const { return draw::one_line(seat_config, 300); }
+std::string Game::describe_seat_config(const json& seat_config) const {
+  return draw::one_line(seat_config, 300);
+}
 
-WebModule Game::web_module() const { return {}; }
+WebModule Game::web_module() const {
+  return {};
+}
 
 std::string game_names() {
   std::string out;
@@ -64,7 +77,9 @@ std::string game_names() {
   return out;
 }
 
-std::string default_game_name() { return all_games().front()->info().name; }
+std::string default_game_name() {
+  return all_games().front()->info().name;
+}
 
 const Game* find_game(const std::string& name) {
   for (const Game* g : all_games()) {

@@ -9,10 +9,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
@@ -42,12 +41,12 @@ class GameState {
   virtual void apply_index(std::size_t i) = 0;
   virtual std::size_t legal_count() const = 0;
 
-  virtual json view(Seat seat) const = 0;      // everything `seat` may see, nothing more
-  virtual json outcome() const = 0;            // scores, winner, breakdown; only when over
+  virtual json view(Seat seat) const = 0;          // everything `seat` may see, nothing more
+  virtual json outcome() const = 0;                // scores, winner, breakdown; only when over
   virtual std::vector<double> scores() const = 0;  // points per seat; only when over
-  virtual json to_json() const = 0;            // the full state (never sent to a bot)
-  virtual std::string describe() const = 0;    // the table and any score, as text for people
-  virtual std::uint64_t hash() const = 0;      // stable across machines
+  virtual json to_json() const = 0;                // the full state (never sent to a bot)
+  virtual std::string describe() const = 0;        // the table and any score, as text for people
+  virtual std::uint64_t hash() const = 0;          // stable across machines
 
   // Test support: redeal what `seat` cannot see; check the game's own invariants.
   virtual void redeal_unseen(Seat seat, Rng& rng) = 0;
@@ -55,8 +54,8 @@ class GameState {
 };
 
 struct GameInfo {
-  std::string name;     // the --game name
-  std::string title;    // for people
+  std::string name;   // the --game name
+  std::string title;  // for people
   int min_seats = 2;
   int max_seats = 2;
   // Which rules a replay was played under. It moves with every change that makes an old replay

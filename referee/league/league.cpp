@@ -1,5 +1,7 @@
 #include "referee/league/league.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -8,8 +10,6 @@
 #include <set>
 #include <thread>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "referee/core/bounds.hpp"
 #include "referee/core/private_file.hpp"
@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* format_name(Format f) { return f == Format::round_robin ? "round-robin" : "gauntlet"; }
+const char* format_name(Format f) {
+  return f == Format::round_robin ? "round-robin" : "gauntlet";
+}
 
 Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
   for (const auto& [key, value] : j.items()) {
@@ -63,7 +65,8 @@ Status read_whole(const json& j, const char* where, const char* key, const bound
     inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
     if (inside) out = static_cast<T>(v);
   }
-  if (!inside) return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
+  if (!inside)
+    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
   return {};
 }
 
@@ -100,8 +103,9 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 
 Result<LeagueSpec> spec_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
-  if (auto st = only_keys(j, {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                              "seed_scheme", "limits", "time_scale", "sprt"},
+  if (auto st = only_keys(j,
+                          {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
+                           "seed_scheme", "limits", "time_scale", "sprt"},
                           "league");
       !st) {
     return fail(st.error());
@@ -117,12 +121,14 @@ Result<LeagueSpec> spec_from_json(const json& j) {
           s.bots.push_back({"", b.get<std::string>()});
           continue;
         }
-        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st) return fail(st.error());
+        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
+          return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
         BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
         if (b.contains("address_space_mb")) {
           std::uint64_t mb = 0;
-          if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st) return fail(st.error());
+          if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st)
+            return fail(st.error());
           entry.address_space_mb = mb;
         }
         entry.seat_config = b.value("seat_config", json(nullptr));
@@ -137,7 +143,8 @@ Result<LeagueSpec> spec_from_json(const json& j) {
     } else {
       return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
     }
-    for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats), read_whole(j, "league", "deals", bounds::kDeals, s.deals),
+    for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
+                             read_whole(j, "league", "deals", bounds::kDeals, s.deals),
                              read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
                              read_real(j, "league", "time_scale", bounds::kTimeScale, s.time_scale)}) {
       if (!st) return fail(st.error());
@@ -155,14 +162,16 @@ Result<LeagueSpec> spec_from_json(const json& j) {
     }
     if (auto it = j.find("limits"); it != j.end()) {
       if (!it->is_object()) return fail(std::string("league: \"limits\" must be an object"));
-      if (auto st = only_keys(*it, {"init_ms", "decision_ms", "time_bank_ms", "max_line_bytes"}, "league limits"); !st) {
+      if (auto st = only_keys(*it, {"init_ms", "decision_ms", "time_bank_ms", "max_line_bytes"}, "league limits");
+          !st) {
         return fail(st.error());
       }
       protocol::Limits& l = s.limits;
-      for (const Status& st : {read_whole(*it, "league limits", "init_ms", bounds::kInitMs, l.init_ms),
-                               read_whole(*it, "league limits", "decision_ms", bounds::kDecisionMs, l.decision_ms),
-                               read_whole(*it, "league limits", "time_bank_ms", bounds::kTimeBankMs, l.time_bank_ms),
-                               read_whole(*it, "league limits", "max_line_bytes", bounds::kMaxLineBytes, l.max_line_bytes)}) {
+      for (const Status& st :
+           {read_whole(*it, "league limits", "init_ms", bounds::kInitMs, l.init_ms),
+            read_whole(*it, "league limits", "decision_ms", bounds::kDecisionMs, l.decision_ms),
+            read_whole(*it, "league limits", "time_bank_ms", bounds::kTimeBankMs, l.time_bank_ms),
+            read_whole(*it, "league limits", "max_line_bytes", bounds::kMaxLineBytes, l.max_line_bytes)}) {
         if (!st) return fail(st.error());
       }
     }
@@ -173,7 +182,8 @@ Result<LeagueSpec> spec_from_json(const json& j) {
       for (const char* key : {"elo0", "elo1", "alpha", "beta"}) {
         if (!it->contains(key)) return fail(fmt::format("league sprt: \"{}\" is missing", key));
       }
-      for (const Status& st : {read_real(*it, "league sprt", "elo0", bounds::kElo, t.elo0), read_real(*it, "league sprt", "elo1", bounds::kElo, t.elo1),
+      for (const Status& st : {read_real(*it, "league sprt", "elo0", bounds::kElo, t.elo0),
+                               read_real(*it, "league sprt", "elo1", bounds::kElo, t.elo1),
                                read_real(*it, "league sprt", "alpha", bounds::kProbability, t.alpha),
                                read_real(*it, "league sprt", "beta", bounds::kProbability, t.beta)}) {
         if (!st) return fail(st.error());
@@ -211,7 +221,8 @@ json to_json(const LeagueSpec& s) {
             {"sprt", nullptr}};
   if (s.seed) j["seed"] = *s.seed;
   if (s.seed_scheme) j["seed_scheme"] = seed_scheme_name(*s.seed_scheme);
-  if (s.sprt) j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
+  if (s.sprt)
+    j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
   return j;
 }
 
@@ -238,7 +249,8 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
       b.name = base;
       for (int n = 2; names.count(b.name) > 0; ++n) b.name = fmt::format("{}-{}", base, n);
     }
-    if (!names.insert(b.name).second) return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
+    if (!names.insert(b.name).second)
+      return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
   }
   for (BotEntry& b : s.bots) {
     auto seat_config = game->normalize_seat_config(b.seat_config);
@@ -248,14 +260,16 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
   for (const BotEntry& b : s.bots) {
     if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
-      return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name), std::to_string(*b.address_space_mb),
-                                       bounds::kAddressSpaceMb));
+      return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name),
+                                       std::to_string(*b.address_space_mb), bounds::kAddressSpaceMb));
     }
   }
-  if (!bounds::kDeals.contains(s.deals)) return fail(bounds::out_of_range("deals", std::to_string(s.deals), bounds::kDeals));
+  if (!bounds::kDeals.contains(s.deals))
+    return fail(bounds::out_of_range("deals", std::to_string(s.deals), bounds::kDeals));
   if (!s.duplicate) s.duplicate = s.seats == 2;
   if (s.concurrency == 0) {
-    s.concurrency = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1U, static_cast<unsigned>(bounds::kConcurrency.hi)));
+    s.concurrency = static_cast<int>(
+        std::clamp(std::thread::hardware_concurrency(), 1U, static_cast<unsigned>(bounds::kConcurrency.hi)));
   }
   if (!bounds::kConcurrency.contains(s.concurrency)) {
     return fail(bounds::out_of_range("concurrency", std::to_string(s.concurrency), bounds::kConcurrency));
@@ -267,13 +281,15 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   const std::uint64_t groups = s.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
   const std::uint64_t legs = *s.duplicate ? k : 1;
   if (groups > bounds::kMaxMatches || s.deals * groups * legs > bounds::kMaxMatches) {
-    return fail(fmt::format("the league would play {} matches ({} deals x {} groups of bots x {} legs); at most {}: "
-                            "give fewer deals or bots",
-                            groups > bounds::kMaxMatches ? std::string("too many") : std::to_string(s.deals * groups * legs), s.deals,
-                            groups, legs, bounds::kMaxMatches));
+    return fail(
+        fmt::format("the league would play {} matches ({} deals x {} groups of bots x {} legs); at most {}: "
+                    "give fewer deals or bots",
+                    groups > bounds::kMaxMatches ? std::string("too many") : std::to_string(s.deals * groups * legs),
+                    s.deals, groups, legs, bounds::kMaxMatches));
   }
   if (s.sprt) {
-    if (s.bots.size() != 2 || s.seats != 2) return fail(std::string("--sprt needs a league of exactly two bots, two seats"));
+    if (s.bots.size() != 2 || s.seats != 2)
+      return fail(std::string("--sprt needs a league of exactly two bots, two seats"));
     const SprtConfig& t = *s.sprt;
     if (!(t.alpha > 0 && t.alpha < 1 && t.beta > 0 && t.beta < 1 && t.alpha + t.beta < 1) || !(t.elo1 > t.elo0)) {
       return fail(std::string("sprt: alpha and beta in (0,1) with alpha + beta < 1, and elo1 > elo0"));
@@ -393,7 +409,8 @@ class Runner {
     const auto complete = static_cast<std::uint64_t>(
         std::count_if(legs_done.begin(), legs_done.end(), [&](const auto& d) { return d.second == schedule_.legs(); }));
     const std::uint64_t missing = schedule_.deals() - complete;
-    const auto threads = static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
+    const auto threads =
+        static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
     for (std::thread& t : workers) t.join();
@@ -428,7 +445,8 @@ class Runner {
       if (done_.count(i) == 0 && journaled_.count(i) == 0) return;
       paths.push_back(replay_of(i));
       for (int seat = 0; seat < spec_.seats; ++seat) {
-        paths.push_back(o_.out / "logs" / fmt::format("{}.seat{}.stderr.log", stem_of(i), seat));  // match.hpp's log names
+        paths.push_back(o_.out / "logs" /
+                        fmt::format("{}.seat{}.stderr.log", stem_of(i), seat));  // match.hpp's log names
       }
     }
     if (auto st = files::share(paths); !st) {
@@ -463,9 +481,10 @@ class Runner {
       json mine = to_json(spec_);
       mine.erase("concurrency");
       if (theirs != mine || !spec_.seed) {
-        return fail(fmt::format("{} describes another league (different bots, game, seed or limits); "
-                                "resume it with its own settings or choose another --out",
-                                file.string()));
+        return fail(
+            fmt::format("{} describes another league (different bots, game, seed or limits); "
+                        "resume it with its own settings or choose another --out",
+                        file.string()));
       }
       return {};
     }
@@ -582,10 +601,12 @@ class Runner {
   std::string rerun_command(const match::Options& o) const {
     std::string cmd = fmt::format("{} play --game {} --seed {}", shell_quote(o_.referee), o.game, o.seed);
     if (!o.config.is_null() && !o.config.empty()) cmd += " --config " + shell_quote(o.config.dump());
-    const bool seat_configs = std::any_of(o.bots.begin(), o.bots.end(), [](const match::BotSpec& b) { return !b.seat_config.is_null(); });
+    const bool seat_configs =
+        std::any_of(o.bots.begin(), o.bots.end(), [](const match::BotSpec& b) { return !b.seat_config.is_null(); });
     for (const match::BotSpec& b : o.bots) {
       cmd += fmt::format(" --bot {} --name {}", shell_quote(b.command), shell_quote(b.name));
-      if (seat_configs) cmd += " --seat-config " + (b.seat_config.is_null() ? std::string("-") : shell_quote(b.seat_config.dump()));
+      if (seat_configs)
+        cmd += " --seat-config " + (b.seat_config.is_null() ? std::string("-") : shell_quote(b.seat_config.dump()));
     }
     cmd += fmt::format(" --init-ms {} --decision-ms {}", spec_.limits.init_ms, spec_.limits.decision_ms);
     if (spec_.limits.time_bank_ms > 0) cmd += fmt::format(" --time-bank-ms {}", spec_.limits.time_bank_ms);
@@ -634,7 +655,8 @@ class Runner {
   }
 
   static std::int64_t unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
   }
 
   LeagueSpec spec_;  // its seed and seed scheme resolved by check_league_file

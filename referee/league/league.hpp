@@ -13,11 +13,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
@@ -46,10 +45,10 @@ struct LeagueSpec {
   json config;  // null: the game's defaults
   std::vector<BotEntry> bots;
   Format format = Format::round_robin;
-  int seats = 0;            // seats per match; 0: the game's minimum
-  std::uint64_t deals = 1;  // deals per pairing (a duplicate deal is one deal)
+  int seats = 0;                  // seats per match; 0: the game's minimum
+  std::uint64_t deals = 1;        // deals per pairing (a duplicate deal is one deal)
   std::optional<bool> duplicate;  // unset: on for 2 seats, off otherwise
-  int concurrency = 0;      // 0: the number of cores
+  int concurrency = 0;            // 0: the number of cores
   // Unset: a new league draws it from the OS (os_random_u64), a resumed one takes its league.json's.
   std::optional<std::uint64_t> seed;
   // Unset: keyed-v1 for a new league; a resumed one takes its league.json's (none there: legacy).
@@ -92,13 +91,13 @@ class Schedule {
 };
 
 struct RunOptions {
-  std::filesystem::path out;            // league.json, results.jsonl, replays/, logs/, standings.*
+  std::filesystem::path out;  // league.json, results.jsonl, replays/, logs/, standings.*
   bool resume = false;
-  std::string referee;                  // this executable, for the re-run commands
-  std::vector<std::string> env;         // the bots' environment
+  std::string referee;           // this executable, for the re-run commands
+  std::vector<std::string> env;  // the bots' environment
   std::filesystem::path working_dir;
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};  // the CLI gives the strictest available
-  const std::atomic<bool>* stop = nullptr;   // Ctrl-C
+  const std::atomic<bool>* stop = nullptr;                   // Ctrl-C
   // Files are 0600 and new folders 0700 while bots run; with share_output a deal's replays and
   // logs become 0644 (folders 0755) once all its legs are journaled, league.json and the journal
   // at the end. Folders that existed before are never changed.
@@ -112,10 +111,10 @@ struct LeagueOutcome {
   std::uint64_t total = 0;           // matches in the schedule
   std::uint64_t played_now = 0;      // matches this run added
   bool interrupted = false;
-  std::optional<SprtState> sprt;     // the last SPRT state, when a test ran
-  bool sprt_stopped = false;         // the test decided before the schedule ended
-  std::string error;                 // a journal write error, if any (the league stopped)
-  std::uint64_t seed = 0;            // the league seed in force (drawn, given or journaled)
+  std::optional<SprtState> sprt;  // the last SPRT state, when a test ran
+  bool sprt_stopped = false;      // the test decided before the schedule ended
+  std::string error;              // a journal write error, if any (the league stopped)
+  std::uint64_t seed = 0;         // the league seed in force (drawn, given or journaled)
   SeedScheme seed_scheme = SeedScheme::keyed_v1;
 };
 

@@ -1,8 +1,8 @@
 #include "referee/league/record.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace arena::league {
 
@@ -15,9 +15,17 @@ json to_json(const MatchRecord& r) {
                      {"decision_ms", s.decision_ms},
                      {"stderr_bytes", s.stderr_bytes}});
   }
-  json j = {{"journal", kJournalVersion}, {"index", r.index}, {"deal", r.deal},   {"leg", r.leg},
-            {"seed", r.seed},             {"end", replay::end_name(r.end)},     {"seats", seats},   {"fault", nullptr},
-            {"replay", r.replay},         {"rerun", r.rerun},       {"start_unix_ms", r.start_unix_ms},
+  json j = {{"journal", kJournalVersion},
+            {"index", r.index},
+            {"deal", r.deal},
+            {"leg", r.leg},
+            {"seed", r.seed},
+            {"end", replay::end_name(r.end)},
+            {"seats", seats},
+            {"fault", nullptr},
+            {"replay", r.replay},
+            {"rerun", r.rerun},
+            {"start_unix_ms", r.start_unix_ms},
             {"end_unix_ms", r.end_unix_ms}};
   if (r.fault) {
     j["fault"] = {{"seat", r.fault->seat},
@@ -32,8 +40,8 @@ Result<MatchRecord> record_from_json(const json& j) {
   try {
     if (!j.is_object()) return fail(std::string("a journal line must be a JSON object"));
     if (j.value("journal", 0) != kJournalVersion) {
-      return fail(fmt::format("journal version {} is not supported (expected {})", j.value("journal", json(nullptr)).dump(),
-                              kJournalVersion));
+      return fail(fmt::format("journal version {} is not supported (expected {})",
+                              j.value("journal", json(nullptr)).dump(), kJournalVersion));
     }
     MatchRecord r;
     r.index = j.at("index").get<std::uint64_t>();
@@ -59,8 +67,8 @@ Result<MatchRecord> record_from_json(const json& j) {
     }
     if (r.seats.size() < 2) return fail(std::string("a match needs at least 2 seats"));
     if (const json& f = j.at("fault"); !f.is_null()) {
-      r.fault = FaultRecord{f.at("seat").get<int>(), f.at("kind").get<std::string>(), f.at("request_id").get<std::int64_t>(),
-                            f.at("message").get<std::string>()};
+      r.fault = FaultRecord{f.at("seat").get<int>(), f.at("kind").get<std::string>(),
+                            f.at("request_id").get<std::int64_t>(), f.at("message").get<std::string>()};
       if (r.fault->seat < 0 || static_cast<std::size_t>(r.fault->seat) >= r.seats.size()) {
         return fail(fmt::format("fault seat {} out of range", r.fault->seat));
       }
@@ -78,10 +86,12 @@ Result<MatchRecord> record_from_json(const json& j) {
 double rank_points(const MatchRecord& r, int seat) {
   const int n = static_cast<int>(r.seats.size());
   const int rank = r.seats[static_cast<std::size_t>(seat)].rank;
-  const int tied = static_cast<int>(std::count_if(r.seats.begin(), r.seats.end(), [&](const SeatRecord& s) { return s.rank == rank; }));
+  const int tied = static_cast<int>(
+      std::count_if(r.seats.begin(), r.seats.end(), [&](const SeatRecord& s) { return s.rank == rank; }));
   // Places rank .. rank+tied-1 (1-based), each worth (n - place) / (n - 1); the tied share them.
   double sum = 0;
-  for (int place = rank; place < rank + tied; ++place) sum += static_cast<double>(n - place) / static_cast<double>(n - 1);
+  for (int place = rank; place < rank + tied; ++place)
+    sum += static_cast<double>(n - place) / static_cast<double>(n - 1);
   return sum / tied;
 }
 

@@ -4,11 +4,10 @@
 // --resume and by the standings code.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/replay/replay.hpp"
@@ -40,10 +39,10 @@ struct MatchRecord {
   int leg = 0;              // 0, or 1 for the seats-rotated replay of the same deal
   std::uint64_t seed = 0;
   replay::End end = replay::End::finished;  // finished or fault (an interrupted match is not journaled)
-  std::vector<SeatRecord> seats;  // in seat order
+  std::vector<SeatRecord> seats;            // in seat order
   std::optional<FaultRecord> fault;
-  std::string replay;       // path of the replay file
-  std::string rerun;        // one shell command that re-runs this match alone
+  std::string replay;              // path of the replay file
+  std::string rerun;               // one shell command that re-runs this match alone
   std::int64_t start_unix_ms = 0;  // wall-clock start and end (ms since 1970; 0: not recorded,
   std::int64_t end_unix_ms = 0;    // as in journals of earlier versions)
 };

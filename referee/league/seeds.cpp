@@ -1,10 +1,9 @@
 #include "referee/league/seeds.hpp"
 
+#include <fmt/format.h>
 #include <sodium.h>
 
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "referee/core/rng.hpp"
 
@@ -24,21 +23,25 @@ void init_sodium() {
 
 }  // namespace
 
-const char* seed_scheme_name(SeedScheme scheme) { return scheme == SeedScheme::legacy ? "legacy" : "keyed-v1"; }
+const char* seed_scheme_name(SeedScheme scheme) {
+  return scheme == SeedScheme::legacy ? "legacy" : "keyed-v1";
+}
 
 Result<SeedScheme> parse_seed_scheme(const std::string& name) {
   if (name == "keyed-v1") return SeedScheme::keyed_v1;
   if (name == "legacy") return SeedScheme::legacy;
-  return fail(fmt::format("unknown seed_scheme \"{}\" (this referee knows \"keyed-v1\" and \"legacy\"); "
-                          "was the league started by a newer referee?",
-                          name));
+  return fail(
+      fmt::format("unknown seed_scheme \"{}\" (this referee knows \"keyed-v1\" and \"legacy\"); "
+                  "was the league started by a newer referee?",
+                  name));
 }
 
 std::uint64_t siphash24(const std::array<unsigned char, 16>& key, std::string_view message) {
   static_assert(crypto_shorthash_siphash24_KEYBYTES == 16 && crypto_shorthash_siphash24_BYTES == 8);
   init_sodium();
   std::array<unsigned char, 8> out{};
-  ::crypto_shorthash_siphash24(out.data(), reinterpret_cast<const unsigned char*>(message.data()), message.size(), key.data());
+  ::crypto_shorthash_siphash24(out.data(), reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                               key.data());
   std::uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | out[static_cast<std::size_t>(i)];
   return v;

@@ -1,7 +1,5 @@
 #include "referee/league/standings.hpp"
 
-#include "referee/core/markup.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <numeric>
 #include <tuple>
 #include <utility>
+
+#include "referee/core/markup.hpp"
 
 namespace arena::league {
 
@@ -55,26 +55,22 @@ std::string faults_text(const BotStanding& b) {
 }
 
 std::string pentanomial_text(const Pentanomial& p) {
-  return fmt::format("{} / {} / {} / {} / {}", p.counts[0], p.counts[1], p.counts[2], p.counts[3],
-                     p.counts[4]);
+  return fmt::format("{} / {} / {} / {} / {}", p.counts[0], p.counts[1], p.counts[2], p.counts[3], p.counts[4]);
 }
 
 // Terminal width of UTF-8 text: its code points (continuation bytes do not count).
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // Columns padded to their widest cell, two spaces apart; `right[i]` right-aligns column i.
-std::string render_table(const std::vector<std::string>& header,
-                         const std::vector<std::vector<std::string>>& rows,
+std::string render_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
                          const std::vector<bool>& right) {
   std::vector<std::size_t> width(header.size(), 0);
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
   for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c)
-      width[c] = std::max(width[c], display_width(row[c]));
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], display_width(row[c]));
   }
   std::string out;
   const auto line = [&](const std::vector<std::string>& cells) {
@@ -124,11 +120,7 @@ std::string points_rule(int seats) {
     const double points = static_cast<double>(seats - place) / static_cast<double>(seats - 1);
     const int tens = place % 100 / 10;
     const int ones = place % 10;
-    const char* suffix = tens == 1   ? "th"
-                         : ones == 1 ? "st"
-                         : ones == 2 ? "nd"
-                         : ones == 3 ? "rd"
-                                     : "th";
+    const char* suffix = tens == 1 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
     places += fmt::format("{}{}{} {:.3g}", place == 1 ? "" : ", ", place, suffix, points);
   }
   return fmt::format(
@@ -137,8 +129,7 @@ std::string points_rule(int seats) {
       places);
 }
 
-Standings compute_standings(const std::vector<MatchRecord>& records,
-                            const std::vector<std::string>& bot_names) {
+Standings compute_standings(const std::vector<MatchRecord>& records, const std::vector<std::string>& bot_names) {
   Standings st;
   std::vector<BotStanding> bots;
   std::vector<BotTally> tallies;
@@ -170,8 +161,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records,
     } else if (st.seats_per_match != n) {
       st.seats_per_match = 0;
     }
-    const auto firsts = std::count_if(r.seats.begin(), r.seats.end(),
-                                      [](const SeatRecord& s) { return s.rank == 1; });
+    const auto firsts = std::count_if(r.seats.begin(), r.seats.end(), [](const SeatRecord& s) { return s.rank == 1; });
     std::vector<std::size_t> seat_bot;
     for (int i = 0; i < n; ++i) {
       const SeatRecord& seat = r.seats[static_cast<std::size_t>(i)];
@@ -192,8 +182,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records,
       }
       t.score_sum += seat.score;
       t.decisions.insert(t.decisions.end(), seat.decision_ms.begin(), seat.decision_ms.end());
-      bs.decision_total_ms +=
-          std::accumulate(seat.decision_ms.begin(), seat.decision_ms.end(), 0.0);
+      bs.decision_total_ms += std::accumulate(seat.decision_ms.begin(), seat.decision_ms.end(), 0.0);
       bs.stderr_bytes += seat.stderr_bytes;
     }
     if (r.fault && r.fault->seat >= 0 && r.fault->seat < n) {
@@ -217,8 +206,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records,
           ++p.draws;
         }
         if (n == 2 && (r.leg == 0 || r.leg == 1)) {
-          legs[{r.deal, seat_bot[a_seat], seat_bot[b_seat]}].push_back(
-              Leg{r.index, r.leg, a_points});
+          legs[{r.deal, seat_bot[a_seat], seat_bot[b_seat]}].push_back(Leg{r.index, r.leg, a_points});
         }
       }
     }
@@ -226,8 +214,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records,
 
   // The k-th leg 0 and the k-th leg 1 (in index order) of a deal between two bots form a pair.
   for (auto& [key, list] : legs) {
-    std::sort(list.begin(), list.end(),
-              [](const Leg& x, const Leg& y) { return x.index < y.index; });
+    std::sort(list.begin(), list.end(), [](const Leg& x, const Leg& y) { return x.index < y.index; });
     std::vector<double> leg0;
     std::vector<double> leg1;
     for (const Leg& l : list) (l.leg == 0 ? leg0 : leg1).push_back(l.a_points);
@@ -245,21 +232,18 @@ Standings compute_standings(const std::vector<MatchRecord>& records,
     if (bs.games > 0) bs.score_per_game = t.score_sum / bs.games;
     bs.decision_median_ms = median(t.decisions);
     bs.decision_p99_ms = percentile(t.decisions, 0.99);
-    bs.decision_max_ms =
-        t.decisions.empty() ? 0.0 : *std::max_element(t.decisions.begin(), t.decisions.end());
+    bs.decision_max_ms = t.decisions.empty() ? 0.0 : *std::max_element(t.decisions.begin(), t.decisions.end());
   }
   for (auto& [key, p] : pairs) {
     p.a = bots[key.first].name;
     p.b = bots[key.second].name;
-    p.elo = p.a_pairs.pairs() > 0 ? elo_from_pentanomial(p.a_pairs)
-                                  : elo_from_wdl(p.a_wins, p.draws, p.b_wins);
+    p.elo = p.a_pairs.pairs() > 0 ? elo_from_pentanomial(p.a_pairs) : elo_from_wdl(p.a_wins, p.draws, p.b_wins);
     st.pairs.push_back(std::move(p));
   }
 
   std::stable_sort(bots.begin(), bots.end(), [](const BotStanding& x, const BotStanding& y) {
     if ((x.games > 0) != (y.games > 0)) return x.games > 0;
-    if (x.points_per_game() != y.points_per_game())
-      return x.points_per_game() > y.points_per_game();
+    if (x.points_per_game() != y.points_per_game()) return x.points_per_game() > y.points_per_game();
     return x.name < y.name;
   });
   st.bots = std::move(bots);
@@ -318,19 +302,17 @@ std::string standings_markdown(const Standings& s) {
   out += fmt::format(
       "{} matches, {} seats per match. Points: {}. Elo is logistic, against the field, with a 95% "
       "confidence interval (clamped to ±{:.0f}).\n\n",
-      s.matches, s.seats_per_match > 0 ? fmt::format("{}", s.seats_per_match) : "mixed",
-      s.points_rule, kEloBound);
+      s.matches, s.seats_per_match > 0 ? fmt::format("{}", s.seats_per_match) : "mixed", s.points_rule, kEloBound);
   out +=
       "| # | Bot | Games | Points | Points/game | W | D | L | Score/game | Elo [95% CI] | Faults "
       "| Decision ms median / p99 / max | Stderr bytes |\n";
   out += "|--:|:--|--:|--:|--:|--:|--:|--:|--:|:--|--:|--:|--:|\n";
   int place = 0;
   for (const BotStanding& b : s.bots) {
-    out += fmt::format(
-        "| {} | {} | {} | {:g} | {:.3f} | {} | {} | {} | {:.1f} | {} | {} | {} / {} / {} | {} |\n",
-        ++place, markdown_escape(b.name), b.games, b.points, b.points_per_game(), b.wins, b.draws,
-        b.losses, b.score_per_game, format_elo(b.elo), b.fault_count(), ms(b.decision_median_ms),
-        ms(b.decision_p99_ms), ms(b.decision_max_ms), b.stderr_bytes);
+    out += fmt::format("| {} | {} | {} | {:g} | {:.3f} | {} | {} | {} | {:.1f} | {} | {} | {} / {} / {} | {} |\n",
+                       ++place, markdown_escape(b.name), b.games, b.points, b.points_per_game(), b.wins, b.draws,
+                       b.losses, b.score_per_game, format_elo(b.elo), b.fault_count(), ms(b.decision_median_ms),
+                       ms(b.decision_p99_ms), ms(b.decision_max_ms), b.stderr_bytes);
   }
 
   out += "\n## Head to head\n\n";
@@ -342,14 +324,13 @@ std::string standings_markdown(const Standings& s) {
         "0, 0.5, 1, 1.5, 2 points. Elo of A is pentanomial when there are pairs, else from the "
         "games.\n\n",
         kPentanomialLabels);
-    out += fmt::format(
-        "| A | B | Games | A points | A wins / draws / B wins | Pairs {} | Elo of A [95% CI] |\n",
-        kPentanomialLabels);
+    out += fmt::format("| A | B | Games | A points | A wins / draws / B wins | Pairs {} | Elo of A [95% CI] |\n",
+                       kPentanomialLabels);
     out += "|:--|:--|--:|--:|--:|--:|:--|\n";
     for (const PairStanding& p : s.pairs) {
-      out += fmt::format("| {} | {} | {} | {:g} | {} / {} / {} | {} | {} |\n", markdown_escape(p.a),
-                         markdown_escape(p.b), p.games, p.a_points, p.a_wins, p.draws, p.b_wins,
-                         pentanomial_text(p.a_pairs), format_elo(p.elo));
+      out +=
+          fmt::format("| {} | {} | {} | {:g} | {} / {} / {} | {} | {} |\n", markdown_escape(p.a), markdown_escape(p.b),
+                      p.games, p.a_points, p.a_wins, p.draws, p.b_wins, pentanomial_text(p.a_pairs), format_elo(p.elo));
     }
   }
 
@@ -367,45 +348,40 @@ std::string standings_markdown(const Standings& s) {
 std::string junit_xml(const Standings& s, const std::string& suite_name) {
   const std::string suite = markup_escape(suite_name);
   const int tests = static_cast<int>(s.bots.size());
-  const int failures = static_cast<int>(std::count_if(
-      s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); }));
+  const int failures = static_cast<int>(
+      std::count_if(s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); }));
   double total_ms = 0;
   for (const BotStanding& b : s.bots) total_ms += finite(b.decision_total_ms);
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format(
-      "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", suite,
-      tests, failures, total_ms / 1000);
+  out += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", suite,
+                     tests, failures, total_ms / 1000);
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" "
       "time=\"{:.3f}\">\n",
       suite, tests, failures, total_ms / 1000);
   out += "    <properties>\n";
   out += fmt::format("      <property name=\"matches\" value=\"{}\"/>\n", s.matches);
-  out +=
-      fmt::format("      <property name=\"seats_per_match\" value=\"{}\"/>\n", s.seats_per_match);
-  out += fmt::format("      <property name=\"points_rule\" value=\"{}\"/>\n",
-                     markup_escape(s.points_rule));
+  out += fmt::format("      <property name=\"seats_per_match\" value=\"{}\"/>\n", s.seats_per_match);
+  out += fmt::format("      <property name=\"points_rule\" value=\"{}\"/>\n", markup_escape(s.points_rule));
   out += "    </properties>\n";
   for (const BotStanding& b : s.bots) {
-    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", suite,
-                       markup_escape(b.name), finite(b.decision_total_ms) / 1000);
+    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", suite, markup_escape(b.name),
+                       finite(b.decision_total_ms) / 1000);
     if (!b.faults.empty()) {
       std::string body;
       for (const auto& [kind, n] : b.faults) body += fmt::format("{}: {}\n", kind, n);
-      out +=
-          fmt::format("      <failure message=\"{}\" type=\"fault\">{}</failure>\n",
-                      markup_escape(fmt::format("{} committed {} fault{}: {}", b.name, b.fault_count(),
-                                             b.fault_count() == 1 ? "" : "s", faults_text(b))),
-                      markup_escape(body));
+      out += fmt::format("      <failure message=\"{}\" type=\"fault\">{}</failure>\n",
+                         markup_escape(fmt::format("{} committed {} fault{}: {}", b.name, b.fault_count(),
+                                                   b.fault_count() == 1 ? "" : "s", faults_text(b))),
+                         markup_escape(body));
     }
-    out += fmt::format(
-        "      <system-out>{}</system-out>\n",
-        markup_escape(fmt::format("games {}, points {:g} ({:.3f} per game), W/D/L {}/{}/{}, Elo {}, "
-                               "decision ms median {} p99 {} max {}, stderr bytes {}",
-                               b.games, b.points, b.points_per_game(), b.wins, b.draws, b.losses,
-                               format_elo(b.elo), ms(b.decision_median_ms), ms(b.decision_p99_ms),
-                               ms(b.decision_max_ms), b.stderr_bytes)));
+    out += fmt::format("      <system-out>{}</system-out>\n",
+                       markup_escape(fmt::format("games {}, points {:g} ({:.3f} per game), W/D/L {}/{}/{}, Elo {}, "
+                                                 "decision ms median {} p99 {} max {}, stderr bytes {}",
+                                                 b.games, b.points, b.points_per_game(), b.wins, b.draws, b.losses,
+                                                 format_elo(b.elo), ms(b.decision_median_ms), ms(b.decision_p99_ms),
+                                                 ms(b.decision_max_ms), b.stderr_bytes)));
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
@@ -419,29 +395,27 @@ std::string standings_table(const Standings& s) {
   for (const BotStanding& b : s.bots) {
     rows.push_back({fmt::format("{}", ++place), terminal_safe(b.name), fmt::format("{}", b.games),
                     fmt::format("{:g}", b.points), fmt::format("{:.3f}", b.points_per_game()),
-                    fmt::format("{}", b.wins), fmt::format("{}", b.draws),
-                    fmt::format("{}", b.losses), fmt::format("{:.1f}", b.score_per_game),
-                    format_elo(b.elo), fmt::format("{}", b.fault_count()), ms(b.decision_median_ms),
-                    ms(b.decision_p99_ms), ms(b.decision_max_ms)});
+                    fmt::format("{}", b.wins), fmt::format("{}", b.draws), fmt::format("{}", b.losses),
+                    fmt::format("{:.1f}", b.score_per_game), format_elo(b.elo), fmt::format("{}", b.fault_count()),
+                    ms(b.decision_median_ms), ms(b.decision_p99_ms), ms(b.decision_max_ms)});
   }
-  out += render_table(
-      {"#", "bot", "games", "points", "pts/game", "W", "D", "L", "score/game", "elo [95% CI]",
-       "faults", "ms median", "ms p99", "ms max"},
-      rows, {true, false, true, true, true, true, true, true, true, false, true, true, true, true});
+  out += render_table({"#", "bot", "games", "points", "pts/game", "W", "D", "L", "score/game", "elo [95% CI]", "faults",
+                       "ms median", "ms p99", "ms max"},
+                      rows, {true, false, true, true, true, true, true, true, true, false, true, true, true, true});
   if (!s.pairs.empty()) {
     std::vector<std::vector<std::string>> pair_rows;
     for (const PairStanding& p : s.pairs) {
-      pair_rows.push_back({terminal_safe(p.a), terminal_safe(p.b), fmt::format("{}", p.games), fmt::format("{:g}", p.a_points),
-                           fmt::format("{}/{}/{}", p.a_wins, p.draws, p.b_wins),
+      pair_rows.push_back({terminal_safe(p.a), terminal_safe(p.b), fmt::format("{}", p.games),
+                           fmt::format("{:g}", p.a_points), fmt::format("{}/{}/{}", p.a_wins, p.draws, p.b_wins),
                            pentanomial_text(p.a_pairs), format_elo(p.elo)});
     }
     out += "\n";
-    out += render_table({"a", "b", "games", "a points", "a/draw/b", std::string(kPentanomialLabels),
-                         "elo of a [95% CI]"},
-                        pair_rows, {false, false, true, true, true, true, false});
+    out +=
+        render_table({"a", "b", "games", "a points", "a/draw/b", std::string(kPentanomialLabels), "elo of a [95% CI]"},
+                     pair_rows, {false, false, true, true, true, true, false});
   }
-  const auto faulted = std::count_if(s.bots.begin(), s.bots.end(),
-                                     [](const BotStanding& b) { return !b.faults.empty(); });
+  const auto faulted =
+      std::count_if(s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); });
   if (faulted > 0) {
     out += "\nfaults:\n";
     for (const BotStanding& b : s.bots) {

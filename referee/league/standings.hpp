@@ -32,8 +32,8 @@ struct BotStanding {
   int wins = 0;
   int draws = 0;
   int losses = 0;
-  double score_per_game = 0;  // mean of the game's own score (Stellar points), 0 with no games
-  EloEstimate elo;            // vs the field, from its rank points per game (elo_from_scores)
+  double score_per_game = 0;          // mean of the game's own score (Stellar points), 0 with no games
+  EloEstimate elo;                    // vs the field, from its rank points per game (elo_from_scores)
   std::map<std::string, int> faults;  // fault kind -> count, only faults this bot committed
   double decision_median_ms = 0;      // over all its decisions in all its games; 0 if none
   double decision_p99_ms = 0;
@@ -71,8 +71,7 @@ struct Standings {
 // Standings over `records`. Every name in `bot_names` is listed, with or without games; a bot
 // found in the records but not in `bot_names` is added after them (never silently dropped).
 // A record with fewer than 2 seats is ignored.
-Standings compute_standings(const std::vector<MatchRecord>& records,
-                            const std::vector<std::string>& bot_names);
+Standings compute_standings(const std::vector<MatchRecord>& records, const std::vector<std::string>& bot_names);
 
 // The sentence explaining rank points for `seats` seats.
 std::string points_rule(int seats);

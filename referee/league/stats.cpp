@@ -29,8 +29,7 @@ Moments moments(const std::array<double, K>& values, const std::array<int, K>& i
   if (m.n <= 0) return m;
   for (std::size_t k = 0; k < K; ++k) m.mean += counts[k] * values[k];
   m.mean /= m.n;
-  for (std::size_t k = 0; k < K; ++k)
-    m.var += counts[k] * (values[k] - m.mean) * (values[k] - m.mean);
+  for (std::size_t k = 0; k < K; ++k) m.var += counts[k] * (values[k] - m.mean) * (values[k] - m.mean);
   m.var /= m.n;
   return m;
 }
@@ -38,8 +37,7 @@ Moments moments(const std::array<double, K>& values, const std::array<int, K>& i
 EloEstimate estimate(const Moments& m) {
   if (m.n <= 0) return EloEstimate{0, -kEloBound, kEloBound};
   const double se = std::sqrt(std::max(0.0, m.var) / m.n);
-  return EloEstimate{elo_from_score(m.mean), elo_from_score(m.mean - kZ95 * se),
-                     elo_from_score(m.mean + kZ95 * se)};
+  return EloEstimate{elo_from_score(m.mean), elo_from_score(m.mean - kZ95 * se), elo_from_score(m.mean + kZ95 * se)};
 }
 
 SprtState sprt(const Moments& m, const SprtConfig& c) {
@@ -171,23 +169,19 @@ Result<SprtConfig> parse_sprt_config(std::string_view text) {
     if (!value.empty() && value.front() == '+') value.remove_prefix(1);
     double number = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() ||
-        !std::isfinite(number)) {
+    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || !std::isfinite(number)) {
       return fail(fmt::format("SPRT: {}={} is not a number", key, item.substr(eq + 1)));
     }
     seen[key] = number;
   }
   for (const char* key : {"elo0", "elo1", "alpha", "beta"}) {
     if (seen.count(key) == 0) {
-      return fail(
-          fmt::format("SPRT: missing {} (expected \"elo0=0 elo1=5 alpha=0.05 beta=0.05\")", key));
+      return fail(fmt::format("SPRT: missing {} (expected \"elo0=0 elo1=5 alpha=0.05 beta=0.05\")", key));
     }
   }
   const SprtConfig c{seen["elo0"], seen["elo1"], seen["alpha"], seen["beta"]};
-  if (!(c.alpha > 0 && c.alpha < 1))
-    return fail(fmt::format("SPRT: alpha={} is not in (0,1)", c.alpha));
-  if (!(c.beta > 0 && c.beta < 1))
-    return fail(fmt::format("SPRT: beta={} is not in (0,1)", c.beta));
+  if (!(c.alpha > 0 && c.alpha < 1)) return fail(fmt::format("SPRT: alpha={} is not in (0,1)", c.alpha));
+  if (!(c.beta > 0 && c.beta < 1)) return fail(fmt::format("SPRT: beta={} is not in (0,1)", c.beta));
   if (c.alpha + c.beta >= 1) {
     return fail(fmt::format("SPRT: alpha + beta = {} must be below 1", c.alpha + c.beta));
   }

@@ -1,9 +1,9 @@
 #include "referee/match/match.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 #include "referee/core/bounds.hpp"
@@ -36,7 +36,6 @@ Deadline deadline_after(Clock::time_point from, double ms) {
   return from + std::chrono::microseconds(static_cast<std::int64_t>(clamped * 1000));
 }
 
-
 // Everything about one seat during the match.
 struct Seat_ {
   Seat seat = 0;
@@ -51,7 +50,11 @@ class Match {
  public:
   Match(const Options& o, const games::Game& game, json config, std::vector<json> seat_configs,
         std::unique_ptr<games::GameState> state)
-      : o_(o), game_(game), config_(std::move(config)), seat_configs_(std::move(seat_configs)), state_(std::move(state)) {
+      : o_(o),
+        game_(game),
+        config_(std::move(config)),
+        seat_configs_(std::move(seat_configs)),
+        state_(std::move(state)) {
     limits_ = protocol::scaled(o.limits, o.time_scale);
   }
 
@@ -167,15 +170,18 @@ class Match {
     h.seed = o_.seed;
     h.seats = static_cast<int>(seats_.size());
     for (const Seat_& s : seats_) {
-      h.bots.push_back({s.report.name, s.report.version, s.report.command, seat_configs_[static_cast<std::size_t>(s.seat)]});
+      h.bots.push_back(
+          {s.report.name, s.report.version, s.report.command, seat_configs_[static_cast<std::size_t>(s.seat)]});
     }
     h.limits = limits_.to_json();
     h.limits["time_scale"] = o_.time_scale;
     h.initial_hash = hash_hex(state_->hash());
     h.started = utc_now("%Y-%m-%dT%H:%M:%SZ");
     h.extra = o_.replay_extra;
-    json sandbox = {{"tier", bots::tier_name(o_.sandbox.tier)}, {"freeze_idle", o_.sandbox.freeze_idle}, {"seats", json::array()}};
-    for (const Seat_& s : seats_) sandbox["seats"].push_back(s.process ? s.process->sandbox_report() : json{{"tier", "not started"}});
+    json sandbox = {
+        {"tier", bots::tier_name(o_.sandbox.tier)}, {"freeze_idle", o_.sandbox.freeze_idle}, {"seats", json::array()}};
+    for (const Seat_& s : seats_)
+      sandbox["seats"].push_back(s.process ? s.process->sandbox_report() : json{{"tier", "not started"}});
     h.extra["sandbox"] = std::move(sandbox);
     return writer_->write(replay::to_json(h));
   }
@@ -202,8 +208,9 @@ class Match {
       // the clock starts, so the referee's own work never counts against the bot.
       const std::string view_line = protocol::to_line(state_->view(s.seat));
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
-      const std::string request = protocol::request_line(request_id, s.seat, view_line, protocol::to_line(state_->legal_actions()),
-                                                         static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
+      const std::string request =
+          protocol::request_line(request_id, s.seat, view_line, protocol::to_line(state_->legal_actions()),
+                                 static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
       if (o_.sandbox.freeze_idle) s.process->freeze(false);
       const double cpu_before = s.process->cpu_ms();
       if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
@@ -361,19 +368,25 @@ class Match {
   // The result as bots see it (no commands, raw bytes or stderr of anyone).
   json public_result() const {
     const int seats = static_cast<int>(seats_.size());
-    json r = {{"end", replay::end_name(end_)}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
+    json r = {{"end", replay::end_name(end_)},
+              {"scores", nullptr},
+              {"winner", nullptr},
+              {"fault", nullptr},
+              {"outcome", nullptr}};
     std::vector<int> ranks(static_cast<std::size_t>(seats), 1);
     if (end_ == End::finished) {
       const auto scores = state_->scores();
       r["scores"] = json::array();
       for (double x : scores) {
         // Whole points print as integers ("79", not "79.0"); rank points may be fractional.
-        r["scores"].push_back(x == static_cast<double>(static_cast<std::int64_t>(x)) ? json(static_cast<std::int64_t>(x)) : json(x));
+        r["scores"].push_back(
+            x == static_cast<double>(static_cast<std::int64_t>(x)) ? json(static_cast<std::int64_t>(x)) : json(x));
       }
       r["outcome"] = state_->outcome();
       for (int i = 0; i < seats; ++i) {
         for (int k = 0; k < seats; ++k) {
-          if (scores[static_cast<std::size_t>(k)] > scores[static_cast<std::size_t>(i)]) ++ranks[static_cast<std::size_t>(i)];
+          if (scores[static_cast<std::size_t>(k)] > scores[static_cast<std::size_t>(i)])
+            ++ranks[static_cast<std::size_t>(i)];
         }
       }
     } else if (end_ == End::fault) {
@@ -449,11 +462,16 @@ class Match {
 
 const char* fault_name(FaultKind kind) {
   switch (kind) {
-    case FaultKind::timeout: return "timeout";
-    case FaultKind::malformed: return "malformed";
-    case FaultKind::illegal: return "illegal";
-    case FaultKind::crash: return "crash";
-    case FaultKind::output_limit: return "output_limit";
+    case FaultKind::timeout:
+      return "timeout";
+    case FaultKind::malformed:
+      return "malformed";
+    case FaultKind::illegal:
+      return "illegal";
+    case FaultKind::crash:
+      return "crash";
+    case FaultKind::output_limit:
+      return "output_limit";
   }
   return "unknown";
 }
@@ -496,7 +514,7 @@ Result<std::vector<std::string>> split_command(const std::string& command) {
 
 std::string program_name(const std::vector<std::string>& argv) {
   if (argv.empty()) return "bot";
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby", "perl", "java",
+  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby",  "perl", "java",
                                                         "sh",     "bash",    "env",  "pypy3", "lua"};
   std::size_t i = 0;
   auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
@@ -517,8 +535,9 @@ Result<MatchResult> play(const Options& o) {
   const int seats = static_cast<int>(o.bots.size());
   if (seats < game->info().min_seats || seats > game->info().max_seats) {
     const auto& info = game->info();
-    const std::string wanted = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
-                                                               : fmt::format("{} to {}", info.min_seats, info.max_seats);
+    const std::string wanted = info.min_seats == info.max_seats
+                                   ? std::to_string(info.min_seats)
+                                   : fmt::format("{} to {}", info.min_seats, info.max_seats);
     return fail(fmt::format("{} needs {} bots (one --bot per seat), got {}", o.game, wanted, seats));
   }
   for (const BotSpec& b : o.bots) {

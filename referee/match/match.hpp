@@ -11,11 +11,10 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
@@ -62,17 +61,17 @@ struct Options {
   std::filesystem::path replay_path;
   std::filesystem::path log_dir;  // per-seat stderr logs: <log_dir>/<log_stem>.seat<N>.stderr.log
   std::string log_stem = "match";
-  std::filesystem::path working_dir;  // the bots' working directory (sandbox none; see process.hpp)
+  std::filesystem::path working_dir;          // the bots' working directory (sandbox none; see process.hpp)
   std::vector<std::filesystem::path> hidden;  // more that no bot may see (a league's folder); the
                                               // logs, the replay's folder and the other seats' files always
   // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
   // supports; the library default is none, for callers that run trusted bots.
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
-  std::vector<std::string> env;       // the bots' environment ("KEY=VALUE"), nothing else inherited
+  std::vector<std::string> env;  // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
-  std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
+  std::chrono::milliseconds grace{200};     // after game over, before the process group is killed
   const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to end the match as interrupted
-  json replay_extra = json::object();     // extra header fields (e.g. the sandbox in force)
+  json replay_extra = json::object();       // extra header fields (e.g. the sandbox in force)
 };
 
 struct SeatReport {
@@ -87,7 +86,7 @@ struct SeatReport {
   std::vector<double> decision_ms;  // each decision's wall time, in order
   double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
   double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
-  std::string exit;  // how the process ended
+  std::string exit;                 // how the process ended
 };
 
 using replay::End;

@@ -4,9 +4,8 @@
 // replay::verify it needs only the header and the actions, never the bots.
 
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "referee/core/result.hpp"
 #include "referee/replay/replay.hpp"

@@ -1,6 +1,6 @@
 #include "referee/render/html.hpp"
 
-#include "referee/core/markup.hpp"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,7 @@
 #include <cstddef>
 #include <utility>
 
-#include <fmt/format.h>
-
+#include "referee/core/markup.hpp"
 #include "referee/games/game.hpp"
 #include "referee/render/frames.hpp"
 #include "referee/render/web_assets.hpp"
@@ -156,7 +155,8 @@ Result<std::string> html_page(const replay::Replay& replay, const std::string& s
   // The title names the game, the seed and the bots, never the result: it shows in tab bars and
   // window lists before anyone opens the page.
   std::string players;
-  for (const auto& b : replay.header.bots) players += (players.empty() ? "" : " vs ") + (b.name.empty() ? std::string("?") : b.name);
+  for (const auto& b : replay.header.bots)
+    players += (players.empty() ? "" : " vs ") + (b.name.empty() ? std::string("?") : b.name);
   const std::string title = fmt::format("{} seed {}: {}", (*game)->info().title, replay.header.seed, players);
   return fill(web::viewer_html(), {{{"@@TITLE@@", markup_escape(title)},
                                     {"@@STYLE@@", web::viewer_css()},

@@ -7,10 +7,9 @@
 // re-simulated frames and the game's card table) is embedded as JSON. This layer reaches the game
 // only through the registry (games::find_game) and names none.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/replay/replay.hpp"

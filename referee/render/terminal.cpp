@@ -1,8 +1,8 @@
 #include "referee/render/terminal.hpp"
 
-#include <cassert>
-
 #include <fmt/format.h>
+
+#include <cassert>
 
 #include "referee/games/game.hpp"
 
@@ -27,12 +27,14 @@ const games::Game& game_of(const replay::Replay& r) {
   return *game;
 }
 
-std::string game_title(const replay::Replay& r) { return clean(game_of(r).info().title, 40); }
+std::string game_title(const replay::Replay& r) {
+  return clean(game_of(r).info().title, 40);
+}
 
 // Decision k (1-based: the k-th decision, replay step n = k-1) in words and as JSON. `before` is
 // the acting seat's own view just before it.
-std::string decision_text(std::string_view lead, const replay::Replay& r, std::size_t k, const json& before, const Names& names,
-                          const Style& st, bool with_note) {
+std::string decision_text(std::string_view lead, const replay::Replay& r, std::size_t k, const json& before,
+                          const Names& names, const Style& st, bool with_note) {
   const replay::Step& s = r.steps[k - 1];
   std::string out = wrap(fmt::format("{}decision {} (replay step n={}, request {}): ", lead, k, s.n, s.request_id),
                          {names.seat(s.seat), st.bold(game_of(r).describe_action(before, s.action))}, " ", 4);
@@ -44,7 +46,11 @@ std::string decision_text(std::string_view lead, const replay::Replay& r, std::s
 }
 
 std::string ordinal(int n) {
-  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                       : n % 10 == 1                    ? "st"
+                       : n % 10 == 2                    ? "nd"
+                       : n % 10 == 3                    ? "rd"
+                                                        : "th";
   return fmt::format("{}{}", n, suffix);
 }
 
@@ -56,7 +62,9 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
   out += st.bold("-- the end --");
   out += '\n';
   if (!r.footer) {
-    return out + fmt::format("no footer: the replay stops after {} decisions (the referee was stopped before the end)\n", decisions);
+    return out +
+           fmt::format("no footer: the replay stops after {} decisions (the referee was stopped before the end)\n",
+                       decisions);
   }
   const replay::Footer& f = *r.footer;
   const json& result = f.result;
@@ -75,10 +83,12 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
       out += fmt::format("the match ended with a fault after {} decisions\n", decisions);
       if (fault.is_object()) {
         const int seat = fault.value("seat", -1);
-        out += st.bold(fmt::format("{} forfeits: {} at request {}", names.seat(seat), clean(fault.value("kind", "?"), 20),
-                                   fault.value("request_id", std::int64_t{0}))) + "\n";
+        out += st.bold(fmt::format("{} forfeits: {} at request {}", names.seat(seat),
+                                   clean(fault.value("kind", "?"), 20), fault.value("request_id", std::int64_t{0}))) +
+               "\n";
         out += "  message: " + clean(fault.value("message", ""), 300) + "\n";
-        if (full && fault.contains("raw") && fault.at("raw").is_string() && !fault.at("raw").get<std::string>().empty()) {
+        if (full && fault.contains("raw") && fault.at("raw").is_string() &&
+            !fault.at("raw").get<std::string>().empty()) {
           out += "  offending bytes: " + clean(fault.at("raw").get<std::string>(), 200) + "\n";
         }
       } else {
@@ -90,10 +100,12 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
       out += fmt::format("the match ended with an error of the referee after {} decisions\n", decisions);
       if (result.is_object() && result.contains("error")) out += "  " + one_line(result.at("error"), 300) + "\n";
     }
-    if (f.end != replay::End::finished && result.is_object() && result.contains("ranks") && result.at("ranks").is_array()) {
+    if (f.end != replay::End::finished && result.is_object() && result.contains("ranks") &&
+        result.at("ranks").is_array()) {
       std::vector<std::string> ranks;
       for (std::size_t s = 0; s < result.at("ranks").size(); ++s) {
-        ranks.push_back(fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.at("ranks")[s].get<int>())));
+        ranks.push_back(
+            fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.at("ranks")[s].get<int>())));
       }
       out += wrap("ranks: ", ranks, ", ", 4);
     }
@@ -122,9 +134,12 @@ std::string step_line(std::size_t step, std::size_t total) {
 
 }  // namespace
 
-json whole_table(const replay::Replay& r, const Frame& frame) { return game_of(r).whole_table(frame.views); }
+json whole_table(const replay::Replay& r, const Frame& frame) {
+  return game_of(r).whole_table(frame.views);
+}
 
-std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames, std::size_t step, const TextOptions& o) {
+std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames, std::size_t step,
+                       const TextOptions& o) {
   assert(frames.size() == r.steps.size() + 1 && step < frames.size());
   const Style st(o.color);
   const Names names = names_of(r.header);
@@ -148,7 +163,8 @@ std::string table_text(const replay::Replay& r, const std::vector<Frame>& frames
   }
   if (step < total) {
     const int actor = r.steps[step].seat;
-    out += decision_text("next, ", r, step + 1, frames[step].views.at(static_cast<std::size_t>(actor)), names, st, false);
+    out +=
+        decision_text("next, ", r, step + 1, frames[step].views.at(static_cast<std::size_t>(actor)), names, st, false);
   }
   out += '\n';
   out += game_of(r).draw_table(whole_table(r, frames[step]), names, st);
@@ -173,21 +189,23 @@ Result<std::string> seat_text(const replay::Replay& r, const std::vector<Frame>&
       break;
     }
   }
-  std::string out = wrap(st.bold(game_title(r)) + ": ",
-                         {fmt::format("what {} was sent", names.seat(seat)), "(its view only: nothing hidden from it is shown)"}, " ", 4);
+  std::string out = wrap(
+      st.bold(game_title(r)) + ": ",
+      {fmt::format("what {} was sent", names.seat(seat)), "(its view only: nothing hidden from it is shown)"}, " ", 4);
   out += step_line(step, total);
   json view;
   if (asked < total && !r.steps[asked].view.is_null()) {
     const replay::Step& rs = r.steps[asked];
     if (rs.view != frames[asked].views.at(s)) {
-      return fail(fmt::format("step {} (request {}): the view seat {} was sent differs from the re-simulated view", rs.n,
-                              rs.request_id, seat));
+      return fail(fmt::format("step {} (request {}): the view seat {} was sent differs from the re-simulated view",
+                              rs.n, rs.request_id, seat));
     }
     view = rs.view;
     out += st.bold(fmt::format("recorded view: request {}", rs.request_id));
     out += fmt::format(" for decision {}: the table after {} decisions", asked + 1, asked);
-    out += asked == step ? std::string(", as it is now\n")
-                         : fmt::format("\n(its last request at or before step {}; the table has moved on since)\n", step);
+    out += asked == step
+               ? std::string(", as it is now\n")
+               : fmt::format("\n(its last request at or before step {}; the table has moved on since)\n", step);
   } else if (asked < total) {
     view = frames[asked].views.at(s);
     out += st.bold(fmt::format("re-simulated view: request {} recorded no view", r.steps[asked].request_id));

@@ -7,10 +7,9 @@
 // Plain text under 100 columns; ANSI colour only when asked for.
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
@@ -36,7 +35,7 @@ std::string table_text(const replay::Replay& replay, const std::vector<Frame>& f
 // been asked yet, the re-simulated view of the table after `step` decisions (labelled so). At the
 // end, the result every bot was sent. An error when the recorded view differs from the
 // re-simulated one (the replay diverges).
-Result<std::string> seat_text(const replay::Replay& replay, const std::vector<Frame>& frames, std::size_t step, Seat seat,
-                              const TextOptions& options);
+Result<std::string> seat_text(const replay::Replay& replay, const std::vector<Frame>& frames, std::size_t step,
+                              Seat seat, const TextOptions& options);
 
 }  // namespace arena::render

@@ -1,9 +1,9 @@
 #include "referee/replay/replay.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/core/private_file.hpp"
@@ -16,7 +16,9 @@ namespace {
 
 constexpr int kMaxDepth = 256;
 
-std::string dump_line(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump_line(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 // Reads j[key] into `out`; the error names the field.
 template <typename T>
@@ -55,7 +57,8 @@ Result<Header> parse_header(const json& j) {
   if (bots == j.end() || !bots->is_array()) return fail(std::string("missing \"bots\" array"));
   for (const json& b : *bots) {
     if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
-    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", ""), b.value("seat_config", json(nullptr))});
+    h.bots.push_back(
+        {b.value("name", ""), b.value("version", ""), b.value("command", ""), b.value("seat_config", json(nullptr))});
   }
   return h;
 }
@@ -80,7 +83,9 @@ constexpr std::array<const char*, 4> kEndNames = {"finished", "fault", "interrup
 
 }  // namespace
 
-const char* end_name(End end) { return kEndNames[static_cast<std::size_t>(end)]; }
+const char* end_name(End end) {
+  return kEndNames[static_cast<std::size_t>(end)];
+}
 
 Result<End> parse_end(std::string_view name) {
   for (std::size_t i = 0; i < kEndNames.size(); ++i) {
@@ -102,27 +107,32 @@ json to_json(const Header& h) {
     if (!b.seat_config.is_null()) bot["seat_config"] = b.seat_config;
     bots.push_back(std::move(bot));
   }
-  return {{"type", "header"},      {"replay_version", kReplayVersion}, {"protocol", h.protocol},
-          {"referee_version", h.referee_version},
-          {"game", h.game},        {"rules_revision", h.rules_revision},
-          {"config", h.config},    {"seed", h.seed},
-          {"seats", h.seats},      {"bots", bots},                     {"limits", h.limits},
-          {"initial_hash", h.initial_hash}, {"started", h.started},    {"extra", h.extra}};
+  return {{"type", "header"},       {"replay_version", kReplayVersion},
+          {"protocol", h.protocol}, {"referee_version", h.referee_version},
+          {"game", h.game},         {"rules_revision", h.rules_revision},
+          {"config", h.config},     {"seed", h.seed},
+          {"seats", h.seats},       {"bots", bots},
+          {"limits", h.limits},     {"initial_hash", h.initial_hash},
+          {"started", h.started},   {"extra", h.extra}};
 }
 
 json to_json(const Step& s) {
-  json j = {{"type", "step"}, {"n", s.n},       {"seat", s.seat}, {"request_id", s.request_id},
-            {"action", s.action}, {"time_ms", s.time_ms}, {"hash", s.hash}, {"view", s.view}};
+  json j = {
+      {"type", "step"},       {"n", s.n},       {"seat", s.seat}, {"request_id", s.request_id}, {"action", s.action},
+      {"time_ms", s.time_ms}, {"hash", s.hash}, {"view", s.view}};
   if (!s.debug.empty()) j["debug"] = s.debug;
   if (s.cpu_ms >= 0) j["cpu_ms"] = s.cpu_ms;
   return j;
 }
 
-json to_json(const Footer& f) { return {{"type", "footer"}, {"end", end_name(f.end)}, {"result", f.result}}; }
+json to_json(const Footer& f) {
+  return {{"type", "footer"}, {"end", end_name(f.end)}, {"result", f.result}};
+}
 
 Result<Writer> Writer::open(const std::filesystem::path& path) {
   // Owner-only (0600, folders 0700): a bot must not read the match it is playing.
-  if (auto dirs = files::make_private_dirs(path.parent_path()); !dirs) return fail(fmt::format("the replay: {}", dirs.error()));
+  if (auto dirs = files::make_private_dirs(path.parent_path()); !dirs)
+    return fail(fmt::format("the replay: {}", dirs.error()));
   auto out = files::open_private(path);
   if (!out) return fail(fmt::format("the replay: {}", out.error()));
   Writer w;
@@ -213,12 +223,14 @@ Result<Replay> read(const std::filesystem::path& path) {
 
 Result<std::unique_ptr<games::GameState>> initial_state(const Header& h) {
   const games::Game* game = games::find_game(h.game);
-  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (this referee knows: {})", h.game, games::game_names()));
+  if (game == nullptr)
+    return fail(fmt::format("unknown game \"{}\" (this referee knows: {})", h.game, games::game_names()));
   if (h.rules_revision != game->info().rules_revision) {
-    return fail(fmt::format("the replay was played under {} rules revision {}, and this referee ({}) implements revision {}: "
-                            "it cannot re-simulate it (use the referee that played it{})",
-                            h.game, h.rules_revision, referee_version(), game->info().rules_revision,
-                            h.referee_version.empty() ? "" : ", version " + h.referee_version));
+    return fail(
+        fmt::format("the replay was played under {} rules revision {}, and this referee ({}) implements revision {}: "
+                    "it cannot re-simulate it (use the referee that played it{})",
+                    h.game, h.rules_revision, referee_version(), game->info().rules_revision,
+                    h.referee_version.empty() ? "" : ", version " + h.referee_version));
   }
   auto created = game->new_game(h.config, seat_configs(h), h.seed, h.seats);
   if (!created) return fail(fmt::format("the header's configuration is refused: {}", created.error()));
@@ -240,7 +252,8 @@ Verification verify(const Replay& replay) {
   }
   auto state = std::move(created).value();
   if (hash_hex(state->hash()) != h.initial_hash) {
-    return diverge(fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));
+    return diverge(
+        fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));
   }
   for (const Step& s : replay.steps) {
     const std::string where = fmt::format("step {} (request {})", s.n, s.request_id);
@@ -258,11 +271,13 @@ Verification verify(const Replay& replay) {
       return diverge(fmt::format("{}: action {} is refused: {}", where, dump_line(s.action), st.error()));
     }
     if (hash_hex(state->hash()) != s.hash) {
-      return diverge(fmt::format("{}: state hash {} differs from the recorded {}", where, hash_hex(state->hash()), s.hash));
+      return diverge(
+          fmt::format("{}: state hash {} differs from the recorded {}", where, hash_hex(state->hash()), s.hash));
     }
     ++v.steps_checked;
   }
-  if (!replay.footer) return diverge(fmt::format("no footer: the match did not finish ({} steps verified)", v.steps_checked));
+  if (!replay.footer)
+    return diverge(fmt::format("no footer: the match did not finish ({} steps verified)", v.steps_checked));
   const Footer& f = *replay.footer;
   if (f.end == End::finished) {
     if (!state->is_over()) return diverge("the footer says finished but the game is not over after the last step");
@@ -271,7 +286,8 @@ Verification verify(const Replay& replay) {
     }
     json scores = json::array();
     for (double x : state->scores()) scores.push_back(x);
-    if (f.result.value("scores", json(nullptr)) != scores) return diverge("the footer's scores differ from the re-simulated scores");
+    if (f.result.value("scores", json(nullptr)) != scores)
+      return diverge("the footer's scores differ from the re-simulated scores");
   } else if (f.end == End::fault) {
     if (state->is_over()) return diverge("the footer records a fault but the game was over");
     const json fault = f.result.value("fault", json(nullptr));
@@ -279,7 +295,8 @@ Verification verify(const Replay& replay) {
     // A fault during a decision belongs to the seat that was to act; a handshake fault (request 0)
     // can be any seat's.
     if (fault.value("request_id", 0) != 0 && fault.value("seat", -1) != state->to_act()) {
-      return diverge(fmt::format("the fault is charged to seat {} but seat {} was to act", fault.value("seat", -1), state->to_act()));
+      return diverge(fmt::format("the fault is charged to seat {} but seat {} was to act", fault.value("seat", -1),
+                                 state->to_act()));
     }
   } else {
     // interrupted or error: nothing more to check; the steps before the stop are verified.

@@ -1,20 +1,19 @@
 #pragma once
 // Replays: JSON lines. A header (versions, game, config, seed, bots, limits, the sandbox in
 // force), one line per decision (seat, request id, action, wall and CPU time, state hash after the
-// action, the view that seat was sent, debug text), and a footer (result, how the match ended). The writer flushes every
-// line, so a killed referee leaves a readable prefix. verify() re-simulates a replay from its
-// header and actions alone and reports the first divergence.
+// action, the view that seat was sent, debug text), and a footer (result, how the match ended). The writer flushes
+// every line, so a killed referee leaves a readable prefix. verify() re-simulates a replay from its header and actions
+// alone and reports the first divergence.
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
@@ -28,7 +27,7 @@ inline constexpr int kReplayVersion = 1;
 
 // How a match ended. `error`: the referee could not go on (e.g. the replay could not be written).
 enum class End { finished, fault, interrupted, error };
-const char* end_name(End end);            // "finished", "fault", "interrupted", "error"
+const char* end_name(End end);  // "finished", "fault", "interrupted", "error"
 Result<End> parse_end(std::string_view name);
 
 struct BotInfo {
@@ -43,13 +42,13 @@ struct Header {
   std::string referee_version;  // of the referee that played it ("" in replays older than 0.1)
   std::string game;
   int rules_revision = 1;  // the game's rules revision it was played under (absent = 1)
-  json config;           // normalised
+  json config;             // normalised
   std::uint64_t seed = 0;
   int seats = 2;
   std::vector<BotInfo> bots;
-  json limits;           // as sent in hello (scaled)
-  std::string initial_hash;  // hash of the state before the first decision
-  std::string started;   // UTC, ISO 8601
+  json limits;                  // as sent in hello (scaled)
+  std::string initial_hash;     // hash of the state before the first decision
+  std::string started;          // UTC, ISO 8601
   json extra = json::object();  // e.g. the sandbox policy in force
 };
 
@@ -60,8 +59,8 @@ struct Step {
   json action;
   double time_ms = 0;
   double cpu_ms = -1;  // the bot's CPU time for this decision; negative: not measured
-  std::string hash;  // state after the action
-  json view;         // what the seat was sent
+  std::string hash;    // state after the action
+  json view;           // what the seat was sent
   std::string debug;
 };
 

@@ -8,9 +8,8 @@
 //   (greedy_policy.hpp and stella_quest_policy.hpp alongside)
 
 #include <iostream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "greedy_policy.hpp"
 
@@ -18,7 +17,9 @@ using nlohmann::json;
 
 namespace {
 
-void send(const json& message) { std::cout << message.dump() << '\n' << std::flush; }
+void send(const json& message) {
+  std::cout << message.dump() << '\n' << std::flush;
+}
 
 }  // namespace
 

@@ -25,12 +25,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "stella_quest_policy.hpp"
 
@@ -44,34 +43,38 @@ struct Decision {
 };
 
 inline Decision decide(const json& request);
-inline json choose(const json& request) { return decide(request).action; }
+inline json choose(const json& request) {
+  return decide(request).action;
+}
 
 // ---- implementation ------------------------------------------------------------------------
 
 namespace detail {
 
-constexpr int kTypes = 5;       // planet, moon, asteroid, cloud, black hole
-constexpr int kSatellite = 5;   // the type index of satellites (they have no type)
-constexpr int kSixZero = 6;     // the number of a 6/0 card
+constexpr int kTypes = 5;      // planet, moon, asteroid, cloud, black hole
+constexpr int kSatellite = 5;  // the type index of satellites (they have no type)
+constexpr int kSixZero = 6;    // the number of a 6/0 card
 constexpr int kSlots = 12;
 constexpr int kRowSlots = 5;
 
 // The telescope (docs/games/stellar.md): slot i's neighbours as a bit set (bit j = slot j+1), and its
 // section: 0 = top (1-5), 1 = middle (6-8), 2 = bottom (9-12).
-constexpr unsigned bits2(int a, int b) { return (1u << (a - 1)) | (1u << (b - 1)); }
+constexpr unsigned bits2(int a, int b) {
+  return (1u << (a - 1)) | (1u << (b - 1));
+}
 constexpr unsigned kNeighbours[kSlots] = {
-    bits2(2, 3),                                 // 1
-    bits2(1, 3) | bits2(4, 4),                   // 2
-    bits2(1, 2) | bits2(5, 5),                   // 3
-    bits2(2, 5) | bits2(6, 7),                   // 4
-    bits2(3, 4) | bits2(7, 8),                   // 5
-    bits2(4, 7) | bits2(9, 10),                  // 6
-    bits2(4, 5) | bits2(6, 8) | bits2(10, 11),   // 7
-    bits2(5, 7) | bits2(11, 12),                 // 8
-    bits2(6, 10),                                // 9
-    bits2(6, 7) | bits2(9, 11),                  // 10
-    bits2(7, 8) | bits2(10, 12),                 // 11
-    bits2(8, 11),                                // 12
+    bits2(2, 3),                                // 1
+    bits2(1, 3) | bits2(4, 4),                  // 2
+    bits2(1, 2) | bits2(5, 5),                  // 3
+    bits2(2, 5) | bits2(6, 7),                  // 4
+    bits2(3, 4) | bits2(7, 8),                  // 5
+    bits2(4, 7) | bits2(9, 10),                 // 6
+    bits2(4, 5) | bits2(6, 8) | bits2(10, 11),  // 7
+    bits2(5, 7) | bits2(11, 12),                // 8
+    bits2(6, 10),                               // 9
+    bits2(6, 7) | bits2(9, 11),                 // 10
+    bits2(7, 8) | bits2(10, 12),                // 11
+    bits2(8, 11),                               // 12
 };
 constexpr int kSectionOf[kSlots] = {0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2};
 
@@ -146,13 +149,13 @@ struct Tableau {
 
 // What the evaluation needs besides our tableau.
 struct Context {
-  int remaining = 0;             // our turns left after this decision
-  double opp_sums[3] = {};       // opponent's section sums (face down = 3)
-  int opp_empty[3] = {};         // opponent's empty slots per section
-  bool facedown_three = true;    // config facedown_step3 == "three"
-  Card row[kRowSlots];           // the row (id -1 = empty slot)
-  double unknown_scope = 0;      // average gain of an unknown card placed in the telescope
-  double unknown_notebook = 0;   // ... added to the notebook
+  int remaining = 0;            // our turns left after this decision
+  double opp_sums[3] = {};      // opponent's section sums (face down = 3)
+  int opp_empty[3] = {};        // opponent's empty slots per section
+  bool facedown_three = true;   // config facedown_step3 == "three"
+  Card row[kRowSlots];          // the row (id -1 = empty slot)
+  double unknown_scope = 0;     // average gain of an unknown card placed in the telescope
+  double unknown_notebook = 0;  // ... added to the notebook
 };
 
 inline int longest_run(unsigned numbers) {

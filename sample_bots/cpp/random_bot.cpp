@@ -11,17 +11,18 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 using nlohmann::json;
 
 namespace {
 
 // Writes one message as one line and flushes: the referee waits for the newline.
-void send(const json& message) { std::cout << message.dump() << '\n' << std::flush; }
+void send(const json& message) {
+  std::cout << message.dump() << '\n' << std::flush;
+}
 
 }  // namespace
 

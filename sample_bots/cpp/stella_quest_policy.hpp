@@ -25,10 +25,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace stella_quest_policy {
 
@@ -115,8 +114,7 @@ inline double collect_value(const Player& p, int tokens, Card c) {
     return numbers == 6 ? kGameOver : jewels(c.number) + kNewNumber;
   }
   // A duplicate: its jewels in tokens, and the face-up copy goes face down.
-  return -token_cost(tokens, tokens - jewels(c.number)) -
-         (count[c.number] == 1 ? jewels(c.number) : 0);
+  return -token_cost(tokens, tokens - jewels(c.number)) - (count[c.number] == 1 ? jewels(c.number) : 0);
 }
 
 // What winning a trick holding `trick` is worth to `p`: the marker, then the best card to take.
@@ -165,14 +163,12 @@ inline int winning_index(const std::vector<Play>& trick, Card top, int trump, in
 
 // The chance that one seat still to play beats our winning card `c`. The Dummy must play its
 // known colour; a player has the public colours of its hand and may not bother to beat us.
-inline double beat_chance(Card c, bool super, int trump, int lead, const std::vector<int>& colours,
-                          bool dummy) {
+inline double beat_chance(Card c, bool super, int trump, int lead, const std::vector<int>& colours, bool dummy) {
   if (super) return 0.05;  // only the other copy of a face in the trick can beat it
   const double will = dummy ? 1.0 : kFollowChance;
   const double higher = (6 - c.number) / 6.0;  // one unknown card of our colour beats ours
   const auto own = std::count(colours.begin(), colours.end(), c.colour);
-  const auto trumps =
-      trump < 0 || trump == c.colour ? 0 : std::count(colours.begin(), colours.end(), trump);
+  const auto trumps = trump < 0 || trump == c.colour ? 0 : std::count(colours.begin(), colours.end(), trump);
   const auto leads = std::count(colours.begin(), colours.end(), lead);
   if (c.colour == trump) {
     if (!dummy && lead != trump && leads > 0) return 0;  // must follow the leading colour
@@ -196,8 +192,7 @@ inline Decision decide(const json& request) {
     Player p;
     p.tokens = pj.at("tokens").get<int>();
     p.marker = view.at("marker") == pj.at("seat");
-    for (const json& f : pj.at("collection"))
-      p.collection.push_back(parse_face(f.get<std::string>()));
+    for (const json& f : pj.at("collection")) p.collection.push_back(parse_face(f.get<std::string>()));
     for (const json& c : pj.at("hand_colours")) p.colours.push_back(parse_colour(c));
     players.push_back(std::move(p));
   }
@@ -250,20 +245,17 @@ inline Decision decide(const json& request) {
         const bool super = is_super(after, after.size() - 1, top);
         for (std::size_t k = after.size(); k < order.size(); ++k) {
           const bool is_dummy = order[k] == kDummy;
-          const std::vector<int> colours =
-              is_dummy ? std::vector<int>{parse_colour(view.at("deck_top_colour"))}
-                       : players[static_cast<std::size_t>(order[k])].colours;
+          const std::vector<int> colours = is_dummy ? std::vector<int>{parse_colour(view.at("deck_top_colour"))}
+                                                    : players[static_cast<std::size_t>(order[k])].colours;
           keep *= 1 - beat_chance(c, super, trump, lead, colours, is_dummy);
         }
         v = keep * win_value(self, after);
       } else if (w >= 0 && after[static_cast<std::size_t>(w)].who != kDummy) {
         // An opponent wins so far: a share of its gain is our loss (its loss our gain).
-        const Player& winner =
-            players[static_cast<std::size_t>(after[static_cast<std::size_t>(w)].who)];
+        const Player& winner = players[static_cast<std::size_t>(after[static_cast<std::size_t>(w)].who)];
         v = -kOpponentWeight * win_value(winner, after);
       }
-      v -= c.is_break() ? kKeepBreak
-                        : kKeepPerNumber * c.number + (c.colour == trump ? kKeepTrump : 0);
+      v -= c.is_break() ? kKeepBreak : kKeepPerNumber * c.number + (c.colour == trump ? kKeepTrump : 0);
     }
     if (v > best_value) {
       best_value = v;

@@ -36,7 +36,9 @@ inline bool write_line(int fd, std::string_view line) {
   return write_all(fd, data.data(), data.size());
 }
 
-inline void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+inline void sleep_ms(int ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 [[noreturn]] inline void sleep_forever() {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));

@@ -56,12 +56,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bot_io.hpp"
 
@@ -216,7 +215,9 @@ std::optional<Options> parse_args(int argc, char** argv, std::string& problem) {
   return o;
 }
 
-void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // Starts the bot with pipes on its stdin and stdout; returns its pid, or -1 (errno set).
 pid_t start_bot(const std::vector<std::string>& command, int& to_bot, int& from_bot) {
@@ -436,7 +437,7 @@ class Relay {
   bool bot_input_open_ = true;
   bool stdout_open_ = true;
   int requests_ = 0;
-  std::optional<Pending> pending_;  // a fault that spoils the bot's next answer
+  std::optional<Pending> pending_;   // a fault that spoils the bot's next answer
   std::optional<std::string> held_;  // `late`: the answer, and when it goes out
   Clock::time_point release_{};
 };

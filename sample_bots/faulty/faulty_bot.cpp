@@ -15,10 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "bot_io.hpp"
 
@@ -43,7 +42,9 @@ struct Moment {
 };
 using Hook = void (*)(Moment&);
 
-void send(const json& message) { std::cout << message.dump() << '\n' << std::flush; }
+void send(const json& message) {
+  std::cout << message.dump() << '\n' << std::flush;
+}
 
 using bot_io::sleep_forever;
 using bot_io::sleep_ms;
@@ -52,7 +53,9 @@ using bot_io::write_all;
 // ---- the faults, one function each ---------------------------------------------------------
 
 // sleep, ignore-term: never answer (the referee must time out and kill us).
-void never_answer(Moment&) { sleep_forever(); }
+void never_answer(Moment&) {
+  sleep_forever();
+}
 
 // crash: say so on stderr, then die by SIGABRT.
 void crash(Moment&) {
@@ -61,7 +64,9 @@ void crash(Moment&) {
 }
 
 // exit-early: read the hello, then leave with exit code 3 without answering.
-void exit_early(Moment&) { std::exit(3); }
+void exit_early(Moment&) {
+  std::exit(3);
+}
 
 // garbage: a line that is not JSON.
 void garbage(Moment& m) {
@@ -70,10 +75,14 @@ void garbage(Moment& m) {
 }
 
 // illegal: a well-formed action that is not among the legal ones.
-void illegal(Moment& m) { m.answer["action"] = {{"kind", "take"}, {"slot", 99}}; }
+void illegal(Moment& m) {
+  m.answer["action"] = {{"kind", "take"}, {"slot", 99}};
+}
 
 // wrong-id: answer, but with the id of a request that does not exist.
-void wrong_id(Moment& m) { m.answer["id"] = m.message.at("id").get<std::int64_t>() + 1; }
+void wrong_id(Moment& m) {
+  m.answer["id"] = m.message.at("id").get<std::int64_t>() + 1;
+}
 
 // no-read: announce ready without reading the hello, then never read or write again.
 void no_read(Moment&) {
@@ -110,7 +119,9 @@ void fork_holder(Moment& m) {
   }
 }
 // grandchild (at the request): leave without answering; the child keeps our stdout open.
-void exit_quietly(Moment&) { std::exit(0); }
+void exit_quietly(Moment&) {
+  std::exit(0);
+}
 
 // ignore-term (at start): SIGTERM, SIGINT and SIGHUP are ignored; only SIGKILL ends us.
 void ignore_signals(Moment&) {
@@ -120,7 +131,9 @@ void ignore_signals(Moment&) {
 }
 
 // late, slow-init: the right answer, after --delay-ms.
-void delay(Moment& m) { sleep_ms(m.opt.delay_ms); }
+void delay(Moment& m) {
+  sleep_ms(m.opt.delay_ms);
+}
 
 // flood-stderr (every request): 128 KiB of text on stderr, so at least 3 MiB over a Stellar game.
 void flood_stderr(Moment&) {
@@ -153,22 +166,34 @@ struct Mode {
 
 const Mode kModes[] = {
     {.name = "sleep", .summary = "never answers request --at (sleeps forever)", .request = never_answer},
-    {.name = "crash", .summary = "prints \"triggering crash\" on stderr, then abort() at request --at", .request = crash},
+    {.name = "crash",
+     .summary = "prints \"triggering crash\" on stderr, then abort() at request --at",
+     .request = crash},
     {.name = "exit-early", .summary = "exits with code 3 before answering the hello", .hello = exit_early},
     {.name = "garbage", .summary = "answers request --at with a line that is not JSON", .request = garbage},
     {.name = "illegal", .summary = "answers request --at with {\"kind\":\"take\",\"slot\":99}", .request = illegal},
     {.name = "wrong-id", .summary = "answers request --at with id + 1", .request = wrong_id},
     {.name = "no-read", .summary = "writes ready without reading, then never reads or writes again", .start = no_read},
-    {.name = "flood-stdout", .summary = "writes bytes without a newline forever at request --at", .request = flood_stdout},
+    {.name = "flood-stdout",
+     .summary = "writes bytes without a newline forever at request --at",
+     .request = flood_stdout},
     {.name = "twice", .summary = "answers request --at correctly, twice", .request = twice},
-    {.name = "grandchild", .summary = "forks a child holding its pipes after the hello, exits 0 at request --at",
-     .hello = fork_holder, .request = exit_quietly},
-    {.name = "ignore-term", .summary = "ignores SIGTERM/SIGINT/SIGHUP, never answers request --at",
-     .start = ignore_signals, .request = never_answer},
+    {.name = "grandchild",
+     .summary = "forks a child holding its pipes after the hello, exits 0 at request --at",
+     .hello = fork_holder,
+     .request = exit_quietly},
+    {.name = "ignore-term",
+     .summary = "ignores SIGTERM/SIGINT/SIGHUP, never answers request --at",
+     .start = ignore_signals,
+     .request = never_answer},
     {.name = "late", .summary = "answers request --at correctly after --delay-ms", .request = delay},
     {.name = "slow-init", .summary = "answers the hello after --delay-ms", .hello = delay},
-    {.name = "flood-stderr", .summary = "plays correctly, writing 128 KiB to stderr per request", .every_request = flood_stderr},
-    {.name = "after-end", .summary = "plays correctly, then writes one more action after game_over", .game_over = after_end},
+    {.name = "flood-stderr",
+     .summary = "plays correctly, writing 128 KiB to stderr per request",
+     .every_request = flood_stderr},
+    {.name = "after-end",
+     .summary = "plays correctly, then writes one more action after game_over",
+     .game_over = after_end},
 };
 
 const Mode* find_mode(const std::string& name) {
@@ -226,7 +251,8 @@ int main(int argc, char** argv) {
     } else if (type == "request") {
       ++requests;
       const json& legal = message.at("legal");
-      Moment m{opt, message,
+      Moment m{opt,
+               message,
                {{"type", "action"},
                 {"protocol", 1},
                 {"id", message.at("id")},

@@ -32,7 +32,9 @@ inline std::string errno_name(int err) {
   return "errno" + std::to_string(err);
 }
 
-inline std::string result_of(int rc) { return rc == 0 ? "ok" : errno_name(errno); }
+inline std::string result_of(int rc) {
+  return rc == 0 ? "ok" : errno_name(errno);
+}
 
 // The one report line, written at once.
 inline void report(const Options& o, const std::string& fields) {

@@ -69,12 +69,11 @@
 //
 //   leak  Tries to read, one byte at least (a masked file reads empty), every path in the
 //       environment variable ARENA_LEAK_PATHS (colon-separated: the files the referee writes for
-//       the match; a folder is listed and each of its files tried), and every file named like a referee output (*.jsonl, *.stderr.log,
-//       league.json, standings.json, junit.xml) found walking "/" (not /proc, /sys, /dev; no walk
-//       when ARENA_LEAK_NO_WALK is set: on a whole host file system it takes seconds); reads
-//       the command lines of PID 1 and of its parent, /etc/shadow, and tries to create a file in
-//       /root. Values are %XX-encoded.
-//       uid=<N> euid=<N> tried=<N> listed=<names seen in folders> readable=<N> readable_paths=<first 3|-> walk_seen=<N>
+//       the match; a folder is listed and each of its files tried), and every file named like a referee output
+//       (*.jsonl, *.stderr.log, league.json, standings.json, junit.xml) found walking "/" (not /proc, /sys, /dev; no
+//       walk when ARENA_LEAK_NO_WALK is set: on a whole host file system it takes seconds); reads the command lines of
+//       PID 1 and of its parent, /etc/shadow, and tries to create a file in /root. Values are %XX-encoded. uid=<N>
+//       euid=<N> tried=<N> listed=<names seen in folders> readable=<N> readable_paths=<first 3|-> walk_seen=<N>
 //       walk_readable=<N> walk_paths=<first 3|-> shadow=<read|refused> write_root=<ok|errno>
 //       pid1=<cmdline> parent=<cmdline> argv=<its own> cwd=<dir> home=<$HOME>
 //   scratch --tag T [--mb N]  Writes hostile-scratch-T of N MiB (default 8) into /tmp, /var/tmp,
@@ -120,13 +119,12 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "../faulty/bot_io.hpp"
 #include "hostile.hpp"
@@ -136,14 +134,15 @@ using namespace hostile;
 
 namespace {
 
-
 double now_ms(clockid_t clock) {
   timespec ts{};
   ::clock_gettime(clock, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-std::string ms_text(double ms) { return std::to_string(static_cast<long long>(ms + 0.5)); }
+std::string ms_text(double ms) {
+  return std::to_string(static_cast<long long>(ms + 0.5));
+}
 
 std::string read_comm(const std::string& pid) {
   std::ifstream in("/proc/" + pid + "/comm");
@@ -154,8 +153,8 @@ std::string read_comm(const std::string& pid) {
 
 // The processes an arena match consists of (the referee, the bots, the test programs).
 bool arena_comm(const std::string& comm) {
-  static const std::set<std::string> names = {"random_bot",  "greedy_bot", "faulty_bot", "fault_injector",
-                                              "hostile_bot", "referee"};
+  static const std::set<std::string> names = {"random_bot",     "greedy_bot",  "faulty_bot",
+                                              "fault_injector", "hostile_bot", "referee"};
   return names.count(comm) > 0 || comm.rfind("test_", 0) == 0;
 }
 
@@ -556,8 +555,8 @@ struct IdleMeter {
   void report_once(const Options& o) {
     if (reported) return;
     reported = true;
-    report(o, "idle_cpu_ms=" + ms_text(cpu_ms) + " idle_wall_ms=" + ms_text(wall_ms) +
-                  " waits=" + std::to_string(waits));
+    report(o,
+           "idle_cpu_ms=" + ms_text(cpu_ms) + " idle_wall_ms=" + ms_text(wall_ms) + " waits=" + std::to_string(waits));
   }
 };
 
@@ -576,9 +575,9 @@ struct IdleMeter {
   std::exit(0);
 }
 
-const char* const kModes[] = {"fork-bomb", "mem-hog",      "connect",   "proc-snoop", "big-file", "escape",
-                              "ptrace",    "busy-idle",    "self-stop", "close-stdout", "after-end", "leak",
-                              "scratch",   "scratch-peek", "mem-tree"};
+const char* const kModes[] = {"fork-bomb", "mem-hog", "connect",   "proc-snoop",   "big-file",
+                              "escape",    "ptrace",  "busy-idle", "self-stop",    "close-stdout",
+                              "after-end", "leak",    "scratch",   "scratch-peek", "mem-tree"};
 
 int usage(const std::string& problem) {
   std::string text = "hostile_bot: " + problem +
@@ -640,7 +639,8 @@ int main(int argc, char** argv) {
     if (!ok) return usage("bad value \"" + std::string(value) + "\" for " + flag);
   }
   if (o.mode == "connect" && o.port < 0) return usage("connect needs --port P");
-  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek") && o.tag.empty()) return usage(o.mode + " needs --tag T");
+  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek") && o.tag.empty())
+    return usage(o.mode + " needs --tag T");
 
   std::mt19937_64 rng(o.seed);
   bot_io::LineReader input(STDIN_FILENO);

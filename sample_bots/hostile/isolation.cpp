@@ -62,7 +62,8 @@ bool matches_output(const std::string& name) {
     const std::size_t n = std::strlen(suffix);
     return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
   };
-  return ends(".jsonl") || ends(".stderr.log") || name == "league.json" || name == "standings.json" || name == "junit.xml";
+  return ends(".jsonl") || ends(".stderr.log") || name == "league.json" || name == "standings.json" ||
+         name == "junit.xml";
 }
 
 // Every file named like a referee output that this process can reach from "/".
@@ -166,13 +167,12 @@ void leak(const Options& o) {
   for (std::size_t i = 0; i < walk_found.size() && i < 3; ++i) walk_first += (i ? "," : "") + walk_found[i];
   report(o, "uid=" + std::to_string(::getuid()) + " euid=" + std::to_string(::geteuid()) +
                 " tried=" + std::to_string(targets.size()) + " listed=" + std::to_string(listed) +
-                " readable=" + std::to_string(read_ok.size()) +
-                " readable_paths=" + encode(first) + " walk_seen=" + std::to_string(seen) +
-                " walk_readable=" + std::to_string(walk_found.size()) + " walk_paths=" + encode(walk_first) +
-                " shadow=" + (readable("/etc/shadow") ? "read" : "refused") +
-                " write_root=" + (root_fd >= 0 ? std::string("ok") : errno_name(root_err)) +
-                " pid1=" + encode(pid1) + " parent=" + encode(parent) + " argv=" + encode(argv_text) +
-                " cwd=" + encode(cwd) + " home=" + encode(home != nullptr ? home : ""));
+                " readable=" + std::to_string(read_ok.size()) + " readable_paths=" + encode(first) +
+                " walk_seen=" + std::to_string(seen) + " walk_readable=" + std::to_string(walk_found.size()) +
+                " walk_paths=" + encode(walk_first) + " shadow=" + (readable("/etc/shadow") ? "read" : "refused") +
+                " write_root=" + (root_fd >= 0 ? std::string("ok") : errno_name(root_err)) + " pid1=" + encode(pid1) +
+                " parent=" + encode(parent) + " argv=" + encode(argv_text) + " cwd=" + encode(cwd) +
+                " home=" + encode(home != nullptr ? home : ""));
 }
 
 void scratch(const Options& o) {

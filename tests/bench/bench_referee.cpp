@@ -8,13 +8,13 @@
 // contains the bot's own parsing); the wall time per decision of whole matches; and the referee's
 // own share = wall time per decision - median decision round trip.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 #include "referee/match/match.hpp"

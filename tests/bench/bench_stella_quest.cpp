@@ -3,11 +3,11 @@
 //
 //   bench_stella_quest [seconds per seat count=3]
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
@@ -43,10 +43,11 @@ void run(int seats, double seconds) {
   }
   const double t = elapsed();
   const double g = static_cast<double>(games);
-  fmt::print("stella_quest engine, {} seats: {} games in {:.2f} s = {:.0f} games/s ({:.1f} decisions/game, "
-             "{:.1f} tricks/game, {:.0f} ns/decision) checksum {}\n",
-             seats, games, t, g / t, static_cast<double>(decisions) / g, static_cast<double>(tricks) / g,
-             t * 1e9 / static_cast<double>(decisions), checksum);
+  fmt::print(
+      "stella_quest engine, {} seats: {} games in {:.2f} s = {:.0f} games/s ({:.1f} decisions/game, "
+      "{:.1f} tricks/game, {:.0f} ns/decision) checksum {}\n",
+      seats, games, t, g / t, static_cast<double>(decisions) / g, static_cast<double>(tricks) / g,
+      t * 1e9 / static_cast<double>(decisions), checksum);
 }
 
 }  // namespace

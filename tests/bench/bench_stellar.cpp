@@ -3,12 +3,12 @@
 //
 //   bench_stellar [seconds=3]
 
+#include <fmt/format.h>
+
 #include <array>
 #include <chrono>
 #include <cstdlib>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/stellar/rules.hpp"
@@ -44,10 +44,12 @@ int main(int argc, char** argv) {
       }
     }
     const double t = elapsed();
-    fmt::print("stellar engine{}: {} games in {:.2f} s = {:.0f} games/s ({:.1f} decisions/game, {:.0f} ns/decision) checksum {}\n",
-               own_decks ? " (own decks)" : "", games, t, static_cast<double>(games) / t,
-               static_cast<double>(decisions) / static_cast<double>(games), t * 1e9 / static_cast<double>(decisions),
-               checksum);
+    fmt::print(
+        "stellar engine{}: {} games in {:.2f} s = {:.0f} games/s ({:.1f} decisions/game, {:.0f} ns/decision) checksum "
+        "{}\n",
+        own_decks ? " (own decks)" : "", games, t, static_cast<double>(games) / t,
+        static_cast<double>(decisions) / static_cast<double>(games), t * 1e9 / static_cast<double>(decisions),
+        checksum);
   }
   return 0;
 }

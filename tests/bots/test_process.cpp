@@ -8,13 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "referee/bots/process.hpp"
 
@@ -51,7 +50,9 @@ std::unique_ptr<BotProcess> start(const bots::SpawnOptions& o) {
   return std::move(p).value();
 }
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 bool process_alive(pid_t pid) {
   if (::kill(pid, 0) != 0) return false;

@@ -1,9 +1,8 @@
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <numeric>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "referee/core/hash.hpp"
 #include "referee/core/result.hpp"

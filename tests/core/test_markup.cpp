@@ -1,9 +1,8 @@
 // The escapers of referee/core/markup: UTF-8 decoding, text for terminals (terminal_safe and
 // the ASCII form of a fault's raw bytes), XML and Markdown.
 
-#include <string>
-
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "referee/core/markup.hpp"
 
@@ -54,12 +53,14 @@ TEST_CASE("decode_utf8: valid characters of every length", "[core][utf8]") {
 
 TEST_CASE("decode_utf8: invalid sequences are refused", "[core][utf8]") {
   CHECK_FALSE(decode_utf8(""));
-  CHECK_FALSE(decode_utf8("\x80"));              // a stray continuation byte
-  CHECK_FALSE(decode_utf8("\x9b"));              // a raw C1 byte
-  CHECK_FALSE(decode_utf8("\xc3"));              // cut short
-  CHECK_FALSE(decode_utf8("\xe2\x80"));          // cut short
-  CHECK_FALSE(decode_utf8("\xf0\x9f\x98"));      // cut short
-  CHECK_FALSE(decode_utf8("\xc3" "A"));          // not a continuation
+  CHECK_FALSE(decode_utf8("\x80"));          // a stray continuation byte
+  CHECK_FALSE(decode_utf8("\x9b"));          // a raw C1 byte
+  CHECK_FALSE(decode_utf8("\xc3"));          // cut short
+  CHECK_FALSE(decode_utf8("\xe2\x80"));      // cut short
+  CHECK_FALSE(decode_utf8("\xf0\x9f\x98"));  // cut short
+  CHECK_FALSE(
+      decode_utf8("\xc3"
+                  "A"));                         // not a continuation
   CHECK_FALSE(decode_utf8("\xc0\xaf"));          // overlong '/'
   CHECK_FALSE(decode_utf8("\xc1\xbf"));          // overlong
   CHECK_FALSE(decode_utf8("\xe0\x80\xaf"));      // overlong '/'
@@ -90,9 +91,11 @@ TEST_CASE("terminal_safe: C0 controls, DEL and ESC become escapes", "[core][term
 }
 
 TEST_CASE("terminal_safe: C1 controls, raw or UTF-8-encoded, become escapes", "[core][terminal]") {
-  CHECK(terminal_safe("\xc2\x9b" "2J") == "\\u009b2J");  // U+009B, the 8-bit CSI
+  CHECK(terminal_safe("\xc2\x9b"
+                      "2J") == "\\u009b2J");  // U+009B, the 8-bit CSI
   CHECK(terminal_safe("\xc2\x80\xc2\x9f") == "\\u0080\\u009f");
-  CHECK(terminal_safe("\x9b" "2J") == "\\x9b2J");  // the raw byte is not valid UTF-8
+  CHECK(terminal_safe("\x9b"
+                      "2J") == "\\x9b2J");  // the raw byte is not valid UTF-8
   for (int c = 0x80; c <= 0x9F; ++c) {
     const std::string raw(1, static_cast<char>(c));
     const std::string encoded = {static_cast<char>(0xC2), static_cast<char>(c)};
@@ -105,30 +108,34 @@ TEST_CASE("terminal_safe: C1 controls, raw or UTF-8-encoded, become escapes", "[
 }
 
 TEST_CASE("terminal_safe: bidirectional overrides and isolates become escapes", "[core][terminal]") {
-  CHECK(terminal_safe("abc\xe2\x80\xae" "cba") == "abc\\u202ecba");  // RIGHT-TO-LEFT OVERRIDE
+  CHECK(terminal_safe("abc\xe2\x80\xae"
+                      "cba") == "abc\\u202ecba");  // RIGHT-TO-LEFT OVERRIDE
   CHECK(terminal_safe("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad") == "\\u202a\\u202b\\u202c\\u202d");
   CHECK(terminal_safe("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9") == "\\u2066\\u2067\\u2068\\u2069");
   // Their neighbours are ordinary characters.
-  CHECK(terminal_safe("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa") == "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+  CHECK(terminal_safe("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa") ==
+        "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
 }
 
 TEST_CASE("terminal_safe: valid printable UTF-8 passes unchanged", "[core][terminal]") {
-  for (const std::string text : {"plain ascii ~!@#$%^&*()", "caf\xc3\xa9 na\xc3\xafve \xc3\x85ngstr\xc3\xb6m",
-                                 "\xe6\xbc\xa2\xe5\xad\x97 \xe3\x81\x8b\xe3\x81\xaa", "\xf0\x9f\x98\x80\xf0\x9f\x9a\x80",
-                                 "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d", "back\\slash \\x1b stays"}) {
+  for (const std::string text :
+       {"plain ascii ~!@#$%^&*()", "caf\xc3\xa9 na\xc3\xafve \xc3\x85ngstr\xc3\xb6m",
+        "\xe6\xbc\xa2\xe5\xad\x97 \xe3\x81\x8b\xe3\x81\xaa", "\xf0\x9f\x98\x80\xf0\x9f\x9a\x80",
+        "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d", "back\\slash \\x1b stays"}) {
     CHECK(terminal_safe(text) == text);
   }
   CHECK(terminal_safe("") == "");
 }
 
 TEST_CASE("terminal_safe: invalid UTF-8 shows every byte", "[core][terminal]") {
-  CHECK(terminal_safe("caf\xe9") == "caf\\xe9");                      // Latin-1
-  CHECK(terminal_safe("\xe2\x80" "A") == "\\xe2\\x80A");                // cut short
-  CHECK(terminal_safe("ok \xf0\x9f\x98") == "ok \\xf0\\x9f\\x98");      // cut at the end
-  CHECK(terminal_safe("\xc0\xaf") == "\\xc0\\xaf");                     // overlong '/'
-  CHECK(terminal_safe("\xe0\x80\x9b") == "\\xe0\\x80\\x9b");            // overlong C1 CSI
-  CHECK(terminal_safe("\xc1\x9b") == "\\xc1\\x9b");                     // overlong ESC
-  CHECK(terminal_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");            // surrogate
+  CHECK(terminal_safe("caf\xe9") == "caf\\xe9");  // Latin-1
+  CHECK(terminal_safe("\xe2\x80"
+                      "A") == "\\xe2\\x80A");                          // cut short
+  CHECK(terminal_safe("ok \xf0\x9f\x98") == "ok \\xf0\\x9f\\x98");     // cut at the end
+  CHECK(terminal_safe("\xc0\xaf") == "\\xc0\\xaf");                    // overlong '/'
+  CHECK(terminal_safe("\xe0\x80\x9b") == "\\xe0\\x80\\x9b");           // overlong C1 CSI
+  CHECK(terminal_safe("\xc1\x9b") == "\\xc1\\x9b");                    // overlong ESC
+  CHECK(terminal_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");           // surrogate
   CHECK(terminal_safe("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
 }
 
@@ -154,14 +161,15 @@ TEST_CASE("markup_escape: XML special characters, forbidden characters and termi
   CHECK(markup_escape("\t\n\r") == "&#9;&#10;&#13;");
   CHECK(markup_escape("\x1b[2J\x01") == "?[2J?");  // XML 1.0 forbids them
   CHECK(markup_escape("\x7f\xc2\x9b\xe2\x80\xae") == "&#x007f;&#x009b;&#x202e;");
-  CHECK(markup_escape("caf\xe9 \xc0\xaf") == "caf? ??");           // not UTF-8
-  CHECK(markup_escape("\xef\xbf\xbe\xef\xbf\xbf") == "??");        // U+FFFE, U+FFFF
+  CHECK(markup_escape("caf\xe9 \xc0\xaf") == "caf? ??");     // not UTF-8
+  CHECK(markup_escape("\xef\xbf\xbe\xef\xbf\xbf") == "??");  // U+FFFE, U+FFFF
   CHECK(markup_escape("caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9f\x98\x80");
 }
 
 TEST_CASE("markdown_escape: a cell shows its text and cannot break the table", "[core][markup]") {
   CHECK(markdown_escape("a|b") == "a\\|b");
-  CHECK(markdown_escape("*x* _y_ `z` [l](u) <b> #1 &amp;") == "\\*x\\* \\_y\\_ \\`z\\` \\[l\\](u) \\<b\\> \\#1 \\&amp;");
+  CHECK(markdown_escape("*x* _y_ `z` [l](u) <b> #1 &amp;") ==
+        "\\*x\\* \\_y\\_ \\`z\\` \\[l\\](u) \\<b\\> \\#1 \\&amp;");
   CHECK(markdown_escape("two\nlines") == "two\\\\nlines");  // shown as two\nlines
   CHECK(markdown_escape("\x1b[2J\xc2\x9b\xe2\x80\xae") == "\\\\x1b\\[2J\\\\u009b\\\\u202e");
   CHECK(markdown_escape("caf\xc3\xa9") == "caf\xc3\xa9");

@@ -1,8 +1,8 @@
 #include "tests/games/conformance.hpp"
 
-#include <exception>
-
 #include <fmt/format.h>
+
+#include <exception>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/draw.hpp"
@@ -46,9 +46,8 @@ games::draw::SeatNames seat_names(int seats) {
 
 }  // namespace
 
-ConformanceReport run_conformance(const games::Game& game, const json& config, int seats,
-                                  int games, std::uint64_t first_seed, int deep_every,
-                                  const std::vector<json>& seat_configs) {
+ConformanceReport run_conformance(const games::Game& game, const json& config, int seats, int games,
+                                  std::uint64_t first_seed, int deep_every, const std::vector<json>& seat_configs) {
   const games::draw::SeatNames names = seat_names(seats);
   const games::draw::Style plain(false), colour(true);
   const json cards = game.card_table(config, seat_configs);
@@ -86,10 +85,13 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
         }
         std::vector<json> views;
         for (Seat s = 0; s < seats; ++s) views.push_back(state->view(s));
-        check_drawing(c, "draw_table of the whole table", [&] { return game.draw_table(game.whole_table(views), names, colour); });
-        check_drawing(c, "draw_table of the acting seat's view", [&] { return game.draw_table(views[static_cast<std::size_t>(seat)], names, plain); });
+        check_drawing(c, "draw_table of the whole table",
+                      [&] { return game.draw_table(game.whole_table(views), names, colour); });
+        check_drawing(c, "draw_table of the acting seat's view",
+                      [&] { return game.draw_table(views[static_cast<std::size_t>(seat)], names, plain); });
         for (const json& a : legal) {
-          check_drawing(c, "describe_action", [&] { return game.describe_action(views[static_cast<std::size_t>(seat)], a); });
+          check_drawing(c, "describe_action",
+                        [&] { return game.describe_action(views[static_cast<std::size_t>(seat)], a); });
         }
         for (Seat s = 0; s < seats; ++s) {
           const json& v = views[static_cast<std::size_t>(s)];
@@ -99,7 +101,8 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
             auto redealt = state->clone();
             Rng rng(seed * 31 + c.step * 7 + static_cast<std::uint64_t>(k));
             redealt->redeal_unseen(s, rng);
-            if (auto st = redealt->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "after redeal: " + st.error())) break;
+            if (auto st = redealt->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "after redeal: " + st.error()))
+              break;
             c.check(redealt->view(s) == v, fmt::format("seat {}'s view changed when its unseen cards were redealt", s));
           }
         }

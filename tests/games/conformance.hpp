@@ -17,7 +17,7 @@ namespace arena::testing {
 struct ConformanceReport {
   int games = 0;
   std::uint64_t decisions = 0;
-  std::uint64_t signature = 0;  // hash over every final state hash and outcome, in order
+  std::uint64_t signature = 0;        // hash over every final state hash and outcome, in order
   std::vector<std::string> failures;  // empty when conformant (first few kept)
 };
 
@@ -25,12 +25,11 @@ struct ConformanceReport {
 // `deep_every`: the expensive checks (JSON round trip, redeal, replay, drawings) run on every step
 // of every deep_every-th game and on a sample of steps otherwise. `seat_configs`: one per seat
 // (or none), as the referee passes them to new_game.
-ConformanceReport run_conformance(const games::Game& game, const games::json& config, int seats,
-                                  int games, std::uint64_t first_seed, int deep_every = 10,
+ConformanceReport run_conformance(const games::Game& game, const games::json& config, int seats, int games,
+                                  std::uint64_t first_seed, int deep_every = 10,
                                   const std::vector<games::json>& seat_configs = {});
 
 // A random game's final state hash and outcome folded into one value: the determinism signature.
-std::uint64_t determinism_signature(const games::Game& game, const games::json& config, int seats,
-                                    int games);
+std::uint64_t determinism_signature(const games::Game& game, const games::json& config, int seats, int games);
 
 }  // namespace arena::testing

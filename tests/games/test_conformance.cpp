@@ -2,11 +2,11 @@
 // supports: adding a game adds it here without a line. Game-specific variants (configs, seat
 // configs, pinned signatures) live beside each game's rule tests.
 
-#include <set>
-#include <string>
+#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
+#include <set>
+#include <string>
 
 #include "referee/games/game.hpp"
 #include "tests/games/conformance.hpp"
@@ -20,7 +20,8 @@ void every_game_conforms(std::uint64_t first, int games) {
   REQUIRE_FALSE(games::all_games().empty());
   for (const games::Game* game : games::all_games()) {
     for (int seats = game->info().min_seats; seats <= game->info().max_seats; ++seats) {
-      INFO(fmt::format("{} with {} seats, seeds {}-{}", game->info().name, seats, first, first + static_cast<std::uint64_t>(games) - 1));
+      INFO(fmt::format("{} with {} seats, seeds {}-{}", game->info().name, seats, first,
+                       first + static_cast<std::uint64_t>(games) - 1));
       const auto report = testing::run_conformance(*game, nullptr, seats, games, first, 25);
       for (const auto& f : report.failures) UNSCOPED_INFO(f);
       CHECK(report.failures.empty());
@@ -33,12 +34,21 @@ void every_game_conforms(std::uint64_t first, int games) {
 }  // namespace
 
 // 2,000 seeds per game and seat count, in four blocks so that CTest runs them on both cores.
-TEST_CASE("Every registered game conforms at every seat count, seeds 1-500", "[conformance]") { every_game_conforms(1, 500); }
-TEST_CASE("Every registered game conforms at every seat count, seeds 501-1000", "[conformance]") { every_game_conforms(501, 500); }
-TEST_CASE("Every registered game conforms at every seat count, seeds 1001-1500", "[conformance]") { every_game_conforms(1001, 500); }
-TEST_CASE("Every registered game conforms at every seat count, seeds 1501-2000", "[conformance]") { every_game_conforms(1501, 500); }
+TEST_CASE("Every registered game conforms at every seat count, seeds 1-500", "[conformance]") {
+  every_game_conforms(1, 500);
+}
+TEST_CASE("Every registered game conforms at every seat count, seeds 501-1000", "[conformance]") {
+  every_game_conforms(501, 500);
+}
+TEST_CASE("Every registered game conforms at every seat count, seeds 1001-1500", "[conformance]") {
+  every_game_conforms(1001, 500);
+}
+TEST_CASE("Every registered game conforms at every seat count, seeds 1501-2000", "[conformance]") {
+  every_game_conforms(1501, 500);
+}
 
-TEST_CASE("The registry: names are unique and found, seat ranges hold, defaults are accepted", "[conformance][registry]") {
+TEST_CASE("The registry: names are unique and found, seat ranges hold, defaults are accepted",
+          "[conformance][registry]") {
   std::set<std::string> names;
   for (const games::Game* game : games::all_games()) {
     const games::GameInfo& info = game->info();

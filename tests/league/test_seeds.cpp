@@ -2,10 +2,9 @@
 // (pinned, deterministic, unrelated between deals and between league seeds), the legacy derivation
 // unchanged, scheme names, and the OS seed source.
 
+#include <catch2/catch.hpp>
 #include <set>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "referee/core/rng.hpp"
 #include "referee/league/seeds.hpp"
@@ -51,7 +50,8 @@ TEST_CASE("legacy deal seeds are those of earlier versions", "[seeds]") {
   CHECK(league::deal_seed(SeedScheme::legacy, 1, 1) == 9626026794937781409ULL);
   CHECK(league::deal_seed(SeedScheme::legacy, 1, 3) == 5135510087813718029ULL);
   CHECK(league::deal_seed(SeedScheme::legacy, 2026, 0) == 8699989649721214301ULL);
-  for (std::uint64_t deal = 0; deal < 100; ++deal) CHECK(league::deal_seed(SeedScheme::legacy, 77, deal) == derive_seed(77, deal));
+  for (std::uint64_t deal = 0; deal < 100; ++deal)
+    CHECK(league::deal_seed(SeedScheme::legacy, 77, deal) == derive_seed(77, deal));
 }
 
 TEST_CASE("keyed-v1: seeds of different deals and leagues are unrelated", "[seeds]") {
@@ -86,7 +86,8 @@ TEST_CASE("keyed-v1: seeds of different deals and leagues are unrelated", "[seed
 }
 
 TEST_CASE("seed scheme names round-trip, an unknown one is refused by name", "[seeds]") {
-  for (SeedScheme s : {SeedScheme::legacy, SeedScheme::keyed_v1}) CHECK(league::parse_seed_scheme(league::seed_scheme_name(s)).value() == s);
+  for (SeedScheme s : {SeedScheme::legacy, SeedScheme::keyed_v1})
+    CHECK(league::parse_seed_scheme(league::seed_scheme_name(s)).value() == s);
   CHECK(std::string(league::seed_scheme_name(SeedScheme::keyed_v1)) == "keyed-v1");
   const auto bad = league::parse_seed_scheme("keyed-v9");
   REQUIRE_FALSE(bad.ok());

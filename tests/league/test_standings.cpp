@@ -48,13 +48,11 @@ MatchRecord match(std::uint64_t index, std::uint64_t deal, int leg, std::vector<
 //   #5 deal 2 leg 1: beta 19 (1st)   gamma 12 (2nd)       -> a different pair: no duplicate
 std::vector<MatchRecord> two_seat_league() {
   std::vector<MatchRecord> r;
-  r.push_back(
-      match(0, 0, 0, {seat("alpha", 30, 1, {1, 2, 3}, 100), seat("beta", 20, 2, {4, 5}, 7)}));
+  r.push_back(match(0, 0, 0, {seat("alpha", 30, 1, {1, 2, 3}, 100), seat("beta", 20, 2, {4, 5}, 7)}));
   r.push_back(match(1, 0, 1, {seat("beta", 25, 1, {6}), seat("alpha", 22, 2, {2, 4})}));
   r.push_back(match(2, 1, 0, {seat("alpha", 21, 1, {5}), seat("beta", 21, 1, {1})}));
   r.push_back(match(3, 1, 1, {seat("beta", 18, 2, {2}), seat("alpha", 24, 1, {1})}));
-  MatchRecord fault =
-      match(4, 2, 0, {seat("alpha", 15, 1, {10, 0.5}, 20), seat("gamma", 0, 2, {3}, 5000)});
+  MatchRecord fault = match(4, 2, 0, {seat("alpha", 15, 1, {10, 0.5}, 20), seat("gamma", 0, 2, {3}, 5000)});
   fault.end = replay::End::fault;
   fault.fault = FaultRecord{1, "timeout", 7, "no reply within 1000 ms"};
   r.push_back(fault);
@@ -115,12 +113,9 @@ class XmlParser {
     while (!at_end() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
     return i_ > from;
   }
-  static bool name_start(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == ':';
-  }
+  static bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == ':'; }
   static bool name_char(char c) {
-    return name_start(c) || std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-' ||
-           c == '.';
+    return name_start(c) || std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '.';
   }
   std::string name() {
     if (!name_start(peek())) fail("expected a name");
@@ -145,8 +140,7 @@ class XmlParser {
       if (digits.empty()) fail("empty character reference");
       long code = 0;
       for (char c : digits) {
-        if (!(hex ? std::isxdigit(static_cast<unsigned char>(c))
-                  : std::isdigit(static_cast<unsigned char>(c)))) {
+        if (!(hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c)))) {
           fail("bad character reference");
         }
         code = code * (hex ? 16 : 10) + std::stol(std::string(1, c), nullptr, 16);
@@ -498,13 +492,10 @@ TEST_CASE("Standings Markdown and terminal table") {
   const Standings st = compute_standings(two_seat_league(), kBots);
   const std::string md = standings_markdown(st);
   CHECK_THAT(md, Contains("6 matches, 2 seats per match. Points: win 1, draw 0.5, loss 0."));
-  CHECK_THAT(md,
-             Contains("| 1 | alpha | 5 | 3.5 | 0.700 | 3 | 1 | 1 | 22.4 | +147 [-108, +1000] | 0 | "
-                      "2.00 / 9.60 / 10.00 | 120 |"));
-  CHECK_THAT(md,
-             Contains("| 4 | delta | 0 | 0 | 0.000 | 0 | 0 | 0 | 0.0 | +0 [-1000, +1000] | 0 |"));
-  CHECK_THAT(
-      md, Contains("| alpha | beta | 4 | 2.5 | 2 / 1 / 1 | 0 / 0 / 1 / 1 / 0 | +89 [-34, +239] |"));
+  CHECK_THAT(md, Contains("| 1 | alpha | 5 | 3.5 | 0.700 | 3 | 1 | 1 | 22.4 | +147 [-108, +1000] | 0 | "
+                          "2.00 / 9.60 / 10.00 | 120 |"));
+  CHECK_THAT(md, Contains("| 4 | delta | 0 | 0 | 0.000 | 0 | 0 | 0 | 0.0 | +0 [-1000, +1000] | 0 |"));
+  CHECK_THAT(md, Contains("| alpha | beta | 4 | 2.5 | 2 / 1 / 1 | 0 / 0 / 1 / 1 / 0 | +89 [-34, +239] |"));
   CHECK_THAT(md, Contains("## Faults\n\n- gamma: 1 timeout\n"));
   // Names cannot break the table.
   const Standings odd = compute_standings({}, {"a|b"});

@@ -218,19 +218,16 @@ TEST_CASE("SPRT config: each mistake gets a clear error") {
     return r.error();
   };
   using Catch::Matchers::Contains;
-  CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1"),
-             Contains("unknown key \"gamma\""));
+  CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0.05 beta=0.05 gamma=1"), Contains("unknown key \"gamma\""));
   CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0.05"), Contains("missing beta"));
   CHECK_THAT(error_of(""), Contains("missing elo0"));
   CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0 beta=0.05"), Contains("alpha=0 is not in (0,1)"));
   CHECK_THAT(error_of("elo0=0 elo1=5 alpha=1.5 beta=0.05"), Contains("alpha=1.5 is not in (0,1)"));
   CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0.05 beta=1"), Contains("beta=1 is not in (0,1)"));
   CHECK_THAT(error_of("elo0=0 elo1=5 alpha=0.6 beta=0.5"), Contains("alpha + beta"));
-  CHECK_THAT(error_of("elo0=5 elo1=5 alpha=0.05 beta=0.05"),
-             Contains("elo1=5 must be greater than elo0=5"));
+  CHECK_THAT(error_of("elo0=5 elo1=5 alpha=0.05 beta=0.05"), Contains("elo1=5 must be greater than elo0=5"));
   CHECK_THAT(error_of("elo0=5 elo1=0 alpha=0.05 beta=0.05"), Contains("must be greater"));
-  CHECK_THAT(error_of("elo0=zero elo1=5 alpha=0.05 beta=0.05"),
-             Contains("elo0=zero is not a number"));
+  CHECK_THAT(error_of("elo0=zero elo1=5 alpha=0.05 beta=0.05"), Contains("elo0=zero is not a number"));
   CHECK_THAT(error_of("elo0=1x elo1=5 alpha=0.05 beta=0.05"), Contains("is not a number"));
   CHECK_THAT(error_of("elo0= elo1=5 alpha=0.05 beta=0.05"), Contains("is not a number"));
   CHECK_THAT(error_of("elo0=0 elo1=5 elo1=6 alpha=0.05 beta=0.05"), Contains("elo1 given twice"));

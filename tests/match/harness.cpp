@@ -1,5 +1,6 @@
 #include "tests/match/harness.hpp"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 
@@ -29,9 +28,15 @@ std::string read_file(const fs::path& p) {
 }
 }  // namespace
 
-std::string random_bot() { return ARENA_RANDOM_BOT; }
-std::string greedy_bot() { return ARENA_GREEDY_BOT; }
-std::string python_bot() { return fmt::format("python3 {}/sample_bots/python/random_bot.py", ARENA_SOURCE_DIR); }
+std::string random_bot() {
+  return ARENA_RANDOM_BOT;
+}
+std::string greedy_bot() {
+  return ARENA_GREEDY_BOT;
+}
+std::string python_bot() {
+  return fmt::format("python3 {}/sample_bots/python/random_bot.py", ARENA_SOURCE_DIR);
+}
 std::string faulty_bot(const std::string& mode, const std::string& args) {
   return fmt::format("{} {} {}", ARENA_FAULTY_BOT, mode, args);
 }

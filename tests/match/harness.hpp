@@ -9,9 +9,9 @@
 
 namespace arena::testing {
 
-std::string random_bot();         // the C++ random bot
+std::string random_bot();  // the C++ random bot
 std::string greedy_bot();
-std::string python_bot();         // "python3 .../random_bot.py"
+std::string python_bot();  // "python3 .../random_bot.py"
 std::string faulty_bot(const std::string& mode, const std::string& args = "");
 
 // Options for a match in the test output folder; every bot gets a unique marker in its

@@ -1,14 +1,13 @@
 #include "tests/match/hostile_harness.hpp"
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
@@ -45,8 +44,12 @@ std::string reachable(const std::string& built) {
   return copy;
 }
 
-std::string hostile_bot(const std::string& args) { return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args); }
-std::string reachable_random_bot() { return reachable(ARENA_RANDOM_BOT); }
+std::string hostile_bot(const std::string& args) {
+  return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args);
+}
+std::string reachable_random_bot() {
+  return reachable(ARENA_RANDOM_BOT);
+}
 
 // The tiers to test: those this machine offers; the others are reported once.
 std::vector<Tier> tiers() {
@@ -111,7 +114,8 @@ std::vector<int> processes_named(const std::string& comm) {
     std::string line;
     std::getline(stat, line);
     const auto close = line.rfind(')');
-    if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') continue;  // dead, not yet reaped
+    if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z')
+      continue;  // dead, not yet reaped
     out.push_back(pid);
   }
   if (d) ::closedir(d);
@@ -121,9 +125,11 @@ std::vector<int> processes_named(const std::string& comm) {
 // hostile_bot in seat 0 against random_bot; checks what every tier promises whatever the attack:
 // the match ends, nothing is charged to the opponent, nothing is left running, the replay
 // verifies, the header says which sandbox was in force.
-Played play_hostile(Tier tier, const std::string& attack, const std::string& stem, const std::function<void(match::Options&)>& adjust) {
+Played play_hostile(Tier tier, const std::string& attack, const std::string& stem,
+                    const std::function<void(match::Options&)>& adjust) {
   Played out;
-  out.options = testing::options({hostile_bot(attack), reachable_random_bot()}, 99, fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
+  out.options = testing::options({hostile_bot(attack), reachable_random_bot()}, 99,
+                                 fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
   out.options.sandbox = policy(tier);
   out.options.limits.decision_ms = 3000;
   out.options.limits.init_ms = 10000;

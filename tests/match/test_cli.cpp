@@ -1,10 +1,10 @@
 // The `referee` executable as a user runs it: exit codes, output, and where files go.
 
-#include <filesystem>
-#include <fstream>
+#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
 
 #include "tests/match/harness.hpp"
 
@@ -13,8 +13,12 @@ using Catch::Contains;
 using nlohmann::json;
 
 namespace {
-std::string referee() { return ARENA_REFEREE; }
-std::string out_dir() { return std::string(ARENA_TEST_OUT) + "/cli"; }
+std::string referee() {
+  return ARENA_REFEREE;
+}
+std::string out_dir() {
+  return std::string(ARENA_TEST_OUT) + "/cli";
+}
 }  // namespace
 
 TEST_CASE("referee games lists Stellar with its seats", "[cli]") {
@@ -40,8 +44,9 @@ TEST_CASE("referee play: a finished match prints the result and writes under --o
 }
 
 TEST_CASE("referee play: a bot fault exits with 1 and names the offender", "[cli]") {
-  const auto c = testing::run(fmt::format("{} play --bot '{}' --bot {} --seed 5 --decision-ms 300 --out {} 2>&1 >/dev/null",
-                                          referee(), testing::faulty_bot("garbage"), testing::random_bot(), out_dir()));
+  const auto c =
+      testing::run(fmt::format("{} play --bot '{}' --bot {} --seed 5 --decision-ms 300 --out {} 2>&1 >/dev/null",
+                               referee(), testing::faulty_bot("garbage"), testing::random_bot(), out_dir()));
   CHECK(c.exit_code == 1);
   CHECK_THAT(c.out, Contains("forfeits") && Contains("malformed") && Contains("this is not json"));
 }
@@ -54,7 +59,8 @@ TEST_CASE("referee: usage errors exit with 2 and say what is wrong", "[cli]") {
   c = testing::run(fmt::format("{} play --game chess {} --out {} 2>&1", referee(), bots, out_dir()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("unknown game \"chess\""));
-  c = testing::run(fmt::format("{} play {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), bots, out_dir()));
+  c = testing::run(
+      fmt::format("{} play {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), bots, out_dir()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("facedown_step3"));
   c = testing::run(fmt::format("{} play --bot {} --out {} 2>&1", referee(), testing::random_bot(), out_dir()));
@@ -94,12 +100,14 @@ TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli
   CHECK_THAT(c.out, Contains("step 3") && Contains("hash"));
 }
 
-TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies and shows, and a bad one exits 2", "[cli][seat_config]") {
+TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies and shows, and a bad one exits 2",
+          "[cli][seat_config]") {
   std::filesystem::create_directories(out_dir());
   const std::string docs = std::string(ARENA_SOURCE_DIR) + "/docs/games/stellar-decks";
-  const auto played = testing::run(fmt::format(
-      "{} play --bot {} --seat-config {}/bright-moons.json --bot {} --seat-config @{}/standard.json --seed 12 --out {} 2>/dev/null",
-      referee(), testing::random_bot(), docs, testing::greedy_bot(), docs, out_dir()));
+  const auto played =
+      testing::run(fmt::format("{} play --bot {} --seat-config {}/bright-moons.json --bot {} --seat-config "
+                               "@{}/standard.json --seed 12 --out {} 2>/dev/null",
+                               referee(), testing::random_bot(), docs, testing::greedy_bot(), docs, out_dir()));
   REQUIRE(played.exit_code == 0);
   const std::string replay = json::parse(played.out).at("replay");
   std::ifstream in(replay);
@@ -123,16 +131,18 @@ TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies an
   bad["deck"][17]["number"] = 9;
   const std::string bad_path = out_dir() + "/bad-deck.json";
   std::ofstream(bad_path) << bad.dump();
-  auto c = testing::run(fmt::format("{} play --bot {} --seat-config - --bot {} --seat-config {} --out {} 2>&1", referee(),
-                                    testing::random_bot(), testing::random_bot(), bad_path, out_dir()));
+  auto c = testing::run(fmt::format("{} play --bot {} --seat-config - --bot {} --seat-config {} --out {} 2>&1",
+                                    referee(), testing::random_bot(), testing::random_bot(), bad_path, out_dir()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("seat 1: deck list: card 17 (Moon 4 (bright)) has number 9"));
-  c = testing::run(fmt::format("{} play --bot {} --seat-config {}/no-such-deck.json --bot {} --seat-config - --out {} 2>&1",
-                               referee(), testing::random_bot(), out_dir(), testing::random_bot(), out_dir()));
+  c = testing::run(
+      fmt::format("{} play --bot {} --seat-config {}/no-such-deck.json --bot {} --seat-config - --out {} 2>&1",
+                  referee(), testing::random_bot(), out_dir(), testing::random_bot(), out_dir()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("no such file") && Contains("no-such-deck.json"));
-  c = testing::run(fmt::format("{} play --game stella_quest --bot {} --seat-config '{{}}' --bot {} --seat-config - --out {} 2>&1",
-                               referee(), testing::random_bot(), testing::random_bot(), out_dir()));
+  c = testing::run(
+      fmt::format("{} play --game stella_quest --bot {} --seat-config '{{}}' --bot {} --seat-config - --out {} 2>&1",
+                  referee(), testing::random_bot(), testing::random_bot(), out_dir()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("seat 0: stella_quest takes no per-seat configuration"));
 }

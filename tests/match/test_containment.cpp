@@ -4,18 +4,17 @@
 // does not contain an attack, the test says so and checks the hygiene (nothing left behind).
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/sandbox.hpp"
 #include "referee/replay/replay.hpp"
@@ -31,9 +30,15 @@ using testing::tiers;
 
 namespace {
 
-std::string random_bot() { return testing::reachable_random_bot(); }
-testing::Played play(Tier tier, const std::string& attack, const std::string& stem) { return testing::play_hostile(tier, attack, stem); }
-std::map<std::string, std::string> report(const match::MatchResult& m, int seat) { return testing::hostile_report(m, seat); }
+std::string random_bot() {
+  return testing::reachable_random_bot();
+}
+testing::Played play(Tier tier, const std::string& attack, const std::string& stem) {
+  return testing::play_hostile(tier, attack, stem);
+}
+std::map<std::string, std::string> report(const match::MatchResult& m, int seat) {
+  return testing::hostile_report(m, seat);
+}
 
 // A TCP listener on 127.0.0.1 (an ephemeral port); `received()` says whether anyone connected.
 struct Listener {
@@ -206,7 +211,8 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
                          "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
                          "    elif m['type'] == 'request':\n"
                          "        time.sleep(0.02)\n"
-                         "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': m['legal'][0]}), flush=True)\n"
+                         "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
+                         "m['legal'][0]}), flush=True)\n"
                          "    else:\n"
                          "        break\n";
   // Run from the fixtures folder: the test output folder is the referee's (0700), which a bot's uid cannot read.
@@ -258,7 +264,8 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
     REQUIRE(r.ok());
     REQUIRE(r->fault.has_value());
     CHECK(r->fault->request_id == 0);
-    CHECK_THAT(r->fault->message, Catch::Contains("cannot execute") && Catch::Contains("o+x") && Catch::Contains("--sandbox strict"));
+    CHECK_THAT(r->fault->message,
+               Catch::Contains("cannot execute") && Catch::Contains("o+x") && Catch::Contains("--sandbox strict"));
     if (s.namespaces) {
       o.sandbox = policy(Tier::strict);
       auto r2 = match::play(o);
@@ -270,7 +277,8 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
       auto r3 = match::play(o);
       REQUIRE(r3.ok());
       REQUIRE(r3->fault.has_value());
-      CHECK_THAT(r3->fault->message, Catch::Contains("cannot execute") && Catch::Contains("/bot/bot") && Catch::Contains("o+x"));
+      CHECK_THAT(r3->fault->message,
+                 Catch::Contains("cannot execute") && Catch::Contains("/bot/bot") && Catch::Contains("o+x"));
     }
     std::filesystem::remove_all(dir);
   }

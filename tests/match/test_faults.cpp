@@ -2,11 +2,10 @@
 // the referee ends within its limits, names the fault and the offender, leaves no process behind,
 // and the replay verifies.
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-
-#include <catch2/catch.hpp>
 
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
@@ -85,7 +84,9 @@ const std::vector<Case> kCases = {
 TEST_CASE("faulty bots: each fault is named, charged to the offender, and cleaned up", "[faults]") {
   for (const Case& c : kCases) {
     for (int seat = 0; seat < 2; ++seat) {
-      DYNAMIC_SECTION(c.mode << " in seat " << seat) { check_case(c, seat); }
+      DYNAMIC_SECTION(c.mode << " in seat " << seat) {
+        check_case(c, seat);
+      }
     }
   }
 }
@@ -109,7 +110,8 @@ TEST_CASE("a crash records the exit, the raw bytes and the stderr tail", "[fault
   REQUIRE(result->fault.has_value());
   CHECK(result->fault->exit == "killed by signal SIGABRT");
   bool saw_trigger = false;
-  for (const auto& line : result->fault->stderr_tail) saw_trigger = saw_trigger || line.find("triggering crash") != std::string::npos;
+  for (const auto& line : result->fault->stderr_tail)
+    saw_trigger = saw_trigger || line.find("triggering crash") != std::string::npos;
   CHECK(saw_trigger);
   const auto& f = result->result.at("fault");
   CHECK(f.at("kind") == "crash");

@@ -3,17 +3,16 @@
 // are gone), default names carry no seed, and every number given as a flag or in a league file is
 // range-checked (exit 2 naming the flag or key) instead of wrapping or overflowing a deadline.
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "protocol/codec.hpp"
 #include "referee/core/bounds.hpp"
@@ -37,7 +36,8 @@ bool default_replay_name(const std::string& name) {
     }
     return true;
   };
-  if (name.rfind("stellar-", 0) != 0 || !digits(8, 8) || name.size() < 23 || name[16] != '-' || !digits(17, 6)) return false;
+  if (name.rfind("stellar-", 0) != 0 || !digits(8, 8) || name.size() < 23 || name[16] != '-' || !digits(17, 6))
+    return false;
   std::string rest = name.substr(23);
   if (!rest.empty() && rest[0] == '-') {
     std::size_t n = 1;
@@ -48,7 +48,9 @@ bool default_replay_name(const std::string& name) {
   return rest == ".jsonl";
 }
 
-std::string referee() { return ARENA_REFEREE; }
+std::string referee() {
+  return ARENA_REFEREE;
+}
 
 fs::path fresh(const std::string& name) {
   const fs::path dir = fs::path(ARENA_TEST_OUT) / "hidden" / name;
@@ -91,25 +93,29 @@ testing::Command run_with_umask(const char* mask, const std::string& command) {
   return testing::run(fmt::format("umask {}; exec {}", mask, command));
 }
 
-std::string two_bots() { return fmt::format("--bot {} --bot {}", testing::random_bot(), testing::random_bot()); }
+std::string two_bots() {
+  return fmt::format("--bot {} --bot {}", testing::random_bot(), testing::random_bot());
+}
 
 }  // namespace
 
-TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the umask, no seed in the name", "[hidden][cli]") {
+TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the umask, no seed in the name",
+          "[hidden][cli]") {
   for (const char* mask : {"0", "022"}) {
     INFO("umask " << mask);
     const fs::path root = fresh(fmt::format("play-{}", mask));
-    const auto c = run_with_umask(mask, fmt::format("{} play {} --seed 4242 --out {}/new/logs --replay {}/elsewhere/r.jsonl 2>/dev/null",
-                                                    referee(), two_bots(), root.string(), root.string()));
+    const auto c = run_with_umask(
+        mask, fmt::format("{} play {} --seed 4242 --out {}/new/logs --replay {}/elsewhere/r.jsonl 2>/dev/null",
+                          referee(), two_bots(), root.string(), root.string()));
     REQUIRE(c.exit_code == 0);
-    CHECK(mode_of(root) == 0755);  // a folder that existed keeps its mode
+    CHECK(mode_of(root) == 0755);      // a folder that existed keeps its mode
     check_modes(root, 0600, 0700, 3);  // the replay and two stderr logs
     CHECK(fs::exists(root / "elsewhere" / "r.jsonl"));
 
     // The default name: <game>-<time>.jsonl, in a folder that already exists (0755, kept).
     const fs::path shared_dir = fresh(fmt::format("play-default-{}", mask));
-    const auto d = run_with_umask(mask, fmt::format("{} play {} --seed 4242 --out {} 2>/dev/null", referee(), two_bots(),
-                                                    shared_dir.string()));
+    const auto d = run_with_umask(
+        mask, fmt::format("{} play {} --seed 4242 --out {} 2>/dev/null", referee(), two_bots(), shared_dir.string()));
     REQUIRE(d.exit_code == 0);
     const std::string replay = json::parse(d.out).at("replay");
     CHECK(default_replay_name(fs::path(replay).filename().string()));
@@ -120,29 +126,30 @@ TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the uma
 
 TEST_CASE("play --share-output: the match's files 0644 and its new folders 0755 once it is over", "[hidden][cli]") {
   const fs::path root = fresh("play-shared");
-  const auto c = run_with_umask("0", fmt::format("{} play {} --seed 7 --out {}/a/b --share-output 2>/dev/null", referee(), two_bots(),
-                                                 root.string()));
+  const auto c = run_with_umask("0", fmt::format("{} play {} --seed 7 --out {}/a/b --share-output 2>/dev/null",
+                                                 referee(), two_bots(), root.string()));
   REQUIRE(c.exit_code == 0);
   check_modes(root, 0644, 0755, 3);
 }
 
-TEST_CASE("league: league.json, the journal, replays, logs and standings are 0600 in 0700 folders", "[hidden][league]") {
+TEST_CASE("league: league.json, the journal, replays, logs and standings are 0600 in 0700 folders",
+          "[hidden][league]") {
   for (const char* mask : {"0", "022"}) {
     INFO("umask " << mask);
     const fs::path root = fresh(fmt::format("league-{}", mask));
-    const auto c = run_with_umask(mask, fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league 2>&1", referee(), two_bots(),
-                                                    root.string()));
+    const auto c = run_with_umask(
+        mask, fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league 2>&1", referee(), two_bots(), root.string()));
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
-    for (const char* f : {"league.json", "results.jsonl", "standings.json", "standings.md", "junit.xml", "replays/m000001.jsonl",
-                          "logs/m000001.seat1.stderr.log"}) {
+    for (const char* f : {"league.json", "results.jsonl", "standings.json", "standings.md", "junit.xml",
+                          "replays/m000001.jsonl", "logs/m000001.seat1.stderr.log"}) {
       CHECK(fs::exists(root / "x" / "league" / f));
     }
     check_modes(root, 0600, 0700, 11);  // 5 league files, 2 replays, 4 logs
   }
   const fs::path root = fresh("league-shared");
-  const auto c = run_with_umask("0", fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league --share-output 2>&1", referee(),
-                                                 two_bots(), root.string()));
+  const auto c = run_with_umask("0", fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league --share-output 2>&1",
+                                                 referee(), two_bots(), root.string()));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   check_modes(root, 0644, 0755, 11);
@@ -182,13 +189,14 @@ TEST_CASE("league --share-output opens a deal's files only once all its legs are
 
 TEST_CASE("validate and html: their files are 0600 (0644 with --share-output)", "[hidden][validate]") {
   const fs::path root = fresh("validate");
-  auto c = run_with_umask("0", fmt::format("{} validate {} --opponent {} --games 1 --seed 3 --out {}/v 2>/dev/null", referee(),
-                                           testing::random_bot(), testing::random_bot(), root.string()));
+  auto c = run_with_umask("0", fmt::format("{} validate {} --opponent {} --games 1 --seed 3 --out {}/v 2>/dev/null",
+                                           referee(), testing::random_bot(), testing::random_bot(), root.string()));
   REQUIRE(c.exit_code == 0);
   check_modes(root, 0600, 0700, 7);  // the handshake's log, 2 replays, 4 logs
   const fs::path shared = fresh("validate-shared");
-  c = run_with_umask("0", fmt::format("{} validate {} --opponent {} --games 1 --seed 3 --out {}/v --share-output 2>/dev/null",
-                                      referee(), testing::random_bot(), testing::random_bot(), shared.string()));
+  c = run_with_umask(
+      "0", fmt::format("{} validate {} --opponent {} --games 1 --seed 3 --out {}/v --share-output 2>/dev/null",
+                       referee(), testing::random_bot(), testing::random_bot(), shared.string()));
   REQUIRE(c.exit_code == 0);
   check_modes(shared, 0644, 0755, 7);
 
@@ -198,10 +206,12 @@ TEST_CASE("validate and html: their files are 0600 (0644 with --share-output)", 
   }
   REQUIRE(!replay.empty());
   const fs::path pages = fresh("html");
-  c = run_with_umask("0", fmt::format("{} html {} -o {}/p.html 2>/dev/null", referee(), replay.string(), pages.string()));
+  c = run_with_umask("0",
+                     fmt::format("{} html {} -o {}/p.html 2>/dev/null", referee(), replay.string(), pages.string()));
   REQUIRE(c.exit_code == 0);
   CHECK(mode_of(pages / "p.html") == 0600);
-  c = run_with_umask("0", fmt::format("{} html {} -o {}/q.html --share-output 2>/dev/null", referee(), replay.string(), pages.string()));
+  c = run_with_umask("0", fmt::format("{} html {} -o {}/q.html --share-output 2>/dev/null", referee(), replay.string(),
+                                      pages.string()));
   REQUIRE(c.exit_code == 0);
   CHECK(mode_of(pages / "q.html") == 0644);
 }
@@ -238,7 +248,8 @@ TEST_CASE("bad numbers as flags: exit 2 naming the flag, nothing wrapped", "[hid
   const fs::path root = fresh("bad-flags");
   for (const auto& [command, flag] : bad) {
     const std::string bots = command == "validate" ? testing::random_bot() : two_bots();
-    const auto c = testing::run(fmt::format("{} {} {} {} --out {}/o 2>&1", referee(), command, bots, flag, root.string()));
+    const auto c =
+        testing::run(fmt::format("{} {} {} {} --out {}/o 2>&1", referee(), command, bots, flag, root.string()));
     INFO(command << " " << flag << ": " << c.out);
     CHECK(c.exit_code == 2);
     const std::string name = flag.substr(0, flag.find(' ')) == "-j" ? "--concurrency" : flag.substr(0, flag.find(' '));
@@ -275,16 +286,18 @@ TEST_CASE("bad numbers in a league file: exit 2 naming the key, the value and th
   int n = 0;
   for (const auto& [entry, named] : bad) {
     const fs::path file = root / fmt::format("bad{}.json", ++n);
-    const std::string bots = fmt::format(R"("bots": [{{"command": "{}", "address_space_mb": 8192}}, "{}"])", testing::random_bot(),
-                                         testing::random_bot());
+    const std::string bots = fmt::format(R"("bots": [{{"command": "{}", "address_space_mb": 8192}}, "{}"])",
+                                         testing::random_bot(), testing::random_bot());
     std::ofstream(file) << "{" << (entry.find("\"bots\"") == std::string::npos ? bots + ", " : "") << entry << "}";
-    const auto c = testing::run(fmt::format("{} league {} --out {}/o{} 2>&1", referee(), file.string(), root.string(), n));
+    const auto c =
+        testing::run(fmt::format("{} league {} --out {}/o{} 2>&1", referee(), file.string(), root.string(), n));
     INFO(entry << ": " << c.out);
     CHECK(c.exit_code == 2);
     CHECK_THAT(c.out, Contains(named));
   }
   std::ofstream(root / "bot.json") << R"({"bots": [{"command": "x", "address_space_mb": -1}, "y"]})";
-  const auto c = testing::run(fmt::format("{} league {} --out {}/o 2>&1", referee(), (root / "bot.json").string(), root.string()));
+  const auto c =
+      testing::run(fmt::format("{} league {} --out {}/o 2>&1", referee(), (root / "bot.json").string(), root.string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("\"address_space_mb\" -1 is not a whole number in 0..1048576"));
 }
@@ -301,10 +314,11 @@ TEST_CASE("the edge of every range is accepted", "[hidden][cli][league]") {
   CHECK(c.exit_code == 0);
   // The lower edges are accepted too (the bots may then time out or not start: exit 1, not a
   // usage error), and the descriptor and process limits at either edge.
-  c = testing::run(fmt::format("{} play {} --out {} --init-ms 1 --decision-ms 1 --time-bank-ms 0 --time-scale 0.01 --max-line-bytes 64 "
-                               "--grace-ms 0 --cpu-limit-s 1 --address-space-mb 0 --memory-mb 1 --file-size-mb 1 --open-files 16 "
-                               "--processes 1 --seed 0 2>&1",
-                               referee(), two_bots(), root.string()));
+  c = testing::run(fmt::format(
+      "{} play {} --out {} --init-ms 1 --decision-ms 1 --time-bank-ms 0 --time-scale 0.01 --max-line-bytes 64 "
+      "--grace-ms 0 --cpu-limit-s 1 --address-space-mb 0 --memory-mb 1 --file-size-mb 1 --open-files 16 "
+      "--processes 1 --seed 0 2>&1",
+      referee(), two_bots(), root.string()));
   INFO(c.out);
   CHECK((c.exit_code == 0 || c.exit_code == 1));
   // 16 descriptors are enough for a bot in every tier (the limit is set in the bot only, not in
@@ -312,18 +326,21 @@ TEST_CASE("the edge of every range is accepted", "[hidden][cli][league]") {
   c = testing::run(fmt::format("{} play {} --out {} --open-files 16 2>&1", referee(), two_bots(), root.string()));
   INFO(c.out);
   CHECK(c.exit_code == 0);
-  c = testing::run(fmt::format("{} play {} --out {} --open-files 1048576 --processes 1048576 2>&1", referee(), two_bots(), root.string()));
+  c = testing::run(fmt::format("{} play {} --out {} --open-files 1048576 --processes 1048576 2>&1", referee(),
+                               two_bots(), root.string()));
   INFO(c.out);
   CHECK((c.exit_code == 0 || c.exit_code == 1));
 
   // A league file at the edges: read and normalized (10^7 deals x 1 pair x 2 legs is within the cap).
-  const json file = {{"bots", {{{"command", "a"}, {"address_space_mb", 1048576}}, {{"command", "b"}, {"address_space_mb", 0}}}},
-                     {"deals", 10000000},
-                     {"concurrency", 1024},
-                     {"seats", 2},
-                     {"time_scale", 1000},
-                     {"limits", {{"init_ms", 600000}, {"decision_ms", 86400000}, {"time_bank_ms", 86400000}, {"max_line_bytes", 16777216}}},
-                     {"sprt", {{"elo0", -1000}, {"elo1", 1000}, {"alpha", 0.05}, {"beta", 0.05}}}};
+  const json file = {
+      {"bots", {{{"command", "a"}, {"address_space_mb", 1048576}}, {{"command", "b"}, {"address_space_mb", 0}}}},
+      {"deals", 10000000},
+      {"concurrency", 1024},
+      {"seats", 2},
+      {"time_scale", 1000},
+      {"limits",
+       {{"init_ms", 600000}, {"decision_ms", 86400000}, {"time_bank_ms", 86400000}, {"max_line_bytes", 16777216}}},
+      {"sprt", {{"elo0", -1000}, {"elo1", 1000}, {"alpha", 0.05}, {"beta", 0.05}}}};
   auto spec = league::spec_from_json(file);
   INFO((spec ? std::string() : spec.error()));
   REQUIRE(spec.ok());
@@ -331,7 +348,10 @@ TEST_CASE("the edge of every range is accepted", "[hidden][cli][league]") {
   INFO((normalized ? std::string() : normalized.error()));
   REQUIRE(normalized.ok());
   CHECK(league::Schedule(*normalized).total() == 20000000);
-  const json low = {{"bots", {"a", "b"}}, {"deals", 1}, {"concurrency", 1}, {"time_scale", 0.01},
+  const json low = {{"bots", {"a", "b"}},
+                    {"deals", 1},
+                    {"concurrency", 1},
+                    {"time_scale", 0.01},
                     {"limits", {{"init_ms", 1}, {"decision_ms", 1}, {"time_bank_ms", 0}, {"max_line_bytes", 64}}}};
   auto low_spec = league::spec_from_json(low);
   REQUIRE(low_spec.ok());

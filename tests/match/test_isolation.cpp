@@ -5,20 +5,19 @@
 // runs it, so that the referee's own command line is the one a bot would read.
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/sandbox.hpp"
 #include "referee/league/league.hpp"
@@ -29,15 +28,17 @@ extern char** environ;
 
 using namespace arena;
 using bots::Tier;
-using testing::hostile_bot;
 using league::shell_quote;
+using testing::hostile_bot;
 using testing::tiers;
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string random_bot() { return testing::reachable_random_bot(); }
+std::string random_bot() {
+  return testing::reachable_random_bot();
+}
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -55,11 +56,14 @@ fs::path out_dir(const std::string& name) {
 
 // The tiers that claim to stop an attack: basic and strict as root (a uid per bot), strict only
 // otherwise (basic as a non-root user runs every bot as that user).
-bool claims_isolation(Tier t) { return t == Tier::strict || (t == Tier::basic && bots::sandbox_support().root); }
+bool claims_isolation(Tier t) {
+  return t == Tier::strict || (t == Tier::basic && bots::sandbox_support().root);
+}
 
 }  // namespace
 
-TEST_CASE("isolation: a bot reads none of the referee's files, not its command line, not the seed", "[hostile][isolation]") {
+TEST_CASE("isolation: a bot reads none of the referee's files, not its command line, not the seed",
+          "[hostile][isolation]") {
   for (Tier t : tiers()) {
     INFO("tier " << bots::tier_name(t));
     const fs::path dir = out_dir(fmt::format("leak-{}", bots::tier_name(t)));
@@ -69,13 +73,14 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     fs::create_directories(dir);
     std::ofstream(dir / "earlier.jsonl") << "{\"seed\":1}\n";
     ::chmod((dir / "earlier.jsonl").c_str(), 0600);
-    const std::string paths = fmt::format("{}:{}:{}:{}", replay.string(), dir.string(), (dir / "earlier.jsonl").string(), random_bot());
-    const std::string command =
-        fmt::format("{} play --sandbox {} --seed 918273645 --decision-ms 60000 --out {} --replay {} --env ARENA_LEAK_PATHS={} {}"
-                    "--bot {} --bot {} 2>&1",
-                    ARENA_REFEREE, bots::tier_name(t), shell_quote(dir.string()), shell_quote(replay.string()), shell_quote(paths),
-                    t == Tier::strict ? "" : "--env ARENA_LEAK_NO_WALK=1 ",  // the walk is asserted in strict only
-                    shell_quote(hostile_bot("leak --at 3")), shell_quote(random_bot()));
+    const std::string paths =
+        fmt::format("{}:{}:{}:{}", replay.string(), dir.string(), (dir / "earlier.jsonl").string(), random_bot());
+    const std::string command = fmt::format(
+        "{} play --sandbox {} --seed 918273645 --decision-ms 60000 --out {} --replay {} --env ARENA_LEAK_PATHS={} {}"
+        "--bot {} --bot {} 2>&1",
+        ARENA_REFEREE, bots::tier_name(t), shell_quote(dir.string()), shell_quote(replay.string()), shell_quote(paths),
+        t == Tier::strict ? "" : "--env ARENA_LEAK_NO_WALK=1 ",  // the walk is asserted in strict only
+        shell_quote(hostile_bot("leak --at 3")), shell_quote(random_bot()));
     const auto run = testing::run(command);
     INFO(run.out);
     REQUIRE(run.exit_code == 0);
@@ -87,8 +92,8 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     INFO(log);
     REQUIRE(kv.count("readable") == 1);
     if (!claims_isolation(t)) {
-      WARN(fmt::format("tier {} (claims no isolation): readable={} uid={} paths={}", bots::tier_name(t), kv.at("readable"), kv.at("uid"),
-                       kv.at("readable_paths")));
+      WARN(fmt::format("tier {} (claims no isolation): readable={} uid={} paths={}", bots::tier_name(t),
+                       kv.at("readable"), kv.at("uid"), kv.at("readable_paths")));
       continue;
     }
     // No root, nothing of the referee's.
@@ -130,7 +135,8 @@ TEST_CASE("isolation: scratch space is private, bounded and gone after the match
     if (!claims_isolation(t)) continue;
     INFO("tier " << bots::tier_name(t));
     const std::string tag = fmt::format("s{}{}", static_cast<int>(t), ::getpid() % 100000);
-    auto o = testing::options({hostile_bot(fmt::format("scratch --tag {} --mb 40", tag)), hostile_bot(fmt::format("scratch-peek --tag {} --at 3", tag))},
+    auto o = testing::options({hostile_bot(fmt::format("scratch --tag {} --mb 40", tag)),
+                               hostile_bot(fmt::format("scratch-peek --tag {} --at 3", tag))},
                               21, fmt::format("isolation-scratch-{}", bots::tier_name(t)));
     o.sandbox = testing::policy(t);
     o.sandbox.limits.scratch_mb = 24;
@@ -146,8 +152,8 @@ TEST_CASE("isolation: scratch space is private, bounded and gone after the match
     REQUIRE(peeker.count("tmp") == 1);
     if (t == Tier::strict) {
       // One tmpfs of 24 MiB for /tmp, /var/tmp, /dev/shm and the home together.
-      const int total = std::stoi(writer.at("tmp_mb")) + std::stoi(writer.at("var_tmp_mb")) + std::stoi(writer.at("shm_mb")) +
-                        std::stoi(writer.at("home_mb"));
+      const int total = std::stoi(writer.at("tmp_mb")) + std::stoi(writer.at("var_tmp_mb")) +
+                        std::stoi(writer.at("shm_mb")) + std::stoi(writer.at("home_mb"));
       CHECK(total <= 24);
       // The other bot sees none of it: its own /tmp, IPC namespace and network namespace.
       CHECK(peeker.at("tmp") == "absent");
@@ -195,20 +201,14 @@ TEST_CASE("isolation: nothing of a bot outlives a referee killed with SIGKILL", 
     const fs::path dir = out_dir(fmt::format("survive-{}", bots::tier_name(t)));
     // The escaped grandchild lives on while the other bot sleeps on its request: the referee is
     // killed mid-match.
-    const std::vector<std::string> args = {ARENA_REFEREE,
-                                           "play",
-                                           "--sandbox",
-                                           bots::tier_name(t),
-                                           "--seed",
-                                           "5",
-                                           "--decision-ms",
-                                           "60000",
-                                           "--out",
-                                           dir.string(),
-                                           "--bot",
-                                           hostile_bot(fmt::format("escape --tag {} --lifetime-s 120", tag)),
-                                           "--bot",
-                                           testing::reachable(ARENA_FAULTY_BOT) + " sleep --at 2"};
+    const std::vector<std::string> args = {
+        ARENA_REFEREE,   "play",
+        "--sandbox",     bots::tier_name(t),
+        "--seed",        "5",
+        "--decision-ms", "60000",
+        "--out",         dir.string(),
+        "--bot",         hostile_bot(fmt::format("escape --tag {} --lifetime-s 120", tag)),
+        "--bot",         testing::reachable(ARENA_FAULTY_BOT) + " sleep --at 2"};
     std::vector<char*> argv;
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

@@ -3,13 +3,13 @@
 // `referee league` command as a user runs it. Seeds: drawn from the OS unless given, keyed per
 // deal, legacy leagues resume with their old seeds; the legs of a deal never overlap in time.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
@@ -29,7 +29,8 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals, int concurrency) {
+league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals,
+                           int concurrency) {
   league::LeagueSpec s;
   for (auto& [name, command] : bots) s.bots.push_back({name, command});
   s.deals = deals;
@@ -156,7 +157,9 @@ TEST_CASE("concurrency 2 gives the same results as concurrency 1", "[league]") {
 }
 
 TEST_CASE("the schedule is lazy, fair and reproducible", "[league]") {
-  auto spec = spec_of({{"a", testing::random_bot()}, {"b", testing::random_bot()}, {"c", testing::random_bot()},
+  auto spec = spec_of({{"a", testing::random_bot()},
+                       {"b", testing::random_bot()},
+                       {"c", testing::random_bot()},
                        {"d", testing::random_bot()}},
                       1000000, 2);
   const league::Schedule schedule(spec);
@@ -202,8 +205,8 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
                      {"limits", {{"decision_ms", 5000}}}};
   std::ofstream(dir / "league.input.json") << file.dump(2);
   const std::string referee = ARENA_REFEREE;
-  auto c = testing::run(fmt::format("{} league {} --out {} 2>&1", referee, (dir / "league.input.json").string(),
-                                    (dir / "out").string()));
+  auto c = testing::run(
+      fmt::format("{} league {} --out {} 2>&1", referee, (dir / "league.input.json").string(), (dir / "out").string()));
   INFO(c.out);
   CHECK(c.exit_code == 0);
   CHECK_THAT(c.out, Contains("rerun:") && Contains("crasher forfeits: crash"));
@@ -214,18 +217,20 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   const json standings = json::parse(in);
   CHECK(standings.at("league").at("matches_done") == 6);
   // --fail-on-fault turns the crasher's faults into exit code 1.
-  c = testing::run(fmt::format("{} league {} --out {} --fail-on-fault 2>&1", referee, (dir / "league.input.json").string(),
-                               (dir / "out2").string()));
+  c = testing::run(fmt::format("{} league {} --out {} --fail-on-fault 2>&1", referee,
+                               (dir / "league.input.json").string(), (dir / "out2").string()));
   CHECK(c.exit_code == 1);
   // Usage errors: exit 2 with the problem named.
-  c = testing::run(fmt::format("{} league --bot {} --out {} 2>&1", referee, testing::random_bot(), (dir / "out3").string()));
+  c = testing::run(
+      fmt::format("{} league --bot {} --out {} 2>&1", referee, testing::random_bot(), (dir / "out3").string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("at least 2 bots"));
   c = testing::run(fmt::format("{} league --resume 2>&1", referee));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("--out"));
   std::ofstream(dir / "bad.json") << R"({"bots": [], "rounds": 3})";
-  c = testing::run(fmt::format("{} league {} --out {} 2>&1", referee, (dir / "bad.json").string(), (dir / "out4").string()));
+  c = testing::run(
+      fmt::format("{} league {} --out {} 2>&1", referee, (dir / "bad.json").string(), (dir / "out4").string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("unknown key \"rounds\""));
 }
@@ -360,8 +365,8 @@ TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "
 
 TEST_CASE("the legs of one deal never run at the same time, whatever the concurrency", "[league]") {
   const auto dir = fresh_dir("legs");
-  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}},
-                      4, 2);
+  auto spec = spec_of(
+      {{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}}, 4, 2);
   auto result = league::run(spec, run_options(dir));
   REQUIRE(result.ok());
   // The times come back from the journal, as a later audit would read them.
@@ -424,21 +429,25 @@ TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduc
   for (std::size_t s = 0; s < 2; ++s) CHECK(replayed.at("scores").at(s).get<double>() == r.seats[s].score);
 }
 
-TEST_CASE("referee league without --seed prints and records its seed, bots are frozen while idle by default", "[league][cli]") {
+TEST_CASE("referee league without --seed prints and records its seed, bots are frozen while idle by default",
+          "[league][cli]") {
   const auto dir = fresh_dir("cli-seed");
   const std::string referee = ARENA_REFEREE;
-  const std::string bots = fmt::format("--bot {} --bot {} --name g --name r --sandbox none", testing::greedy_bot(), testing::random_bot());
+  const std::string bots =
+      fmt::format("--bot {} --bot {} --name g --name r --sandbox none", testing::greedy_bot(), testing::random_bot());
   auto c = testing::run(fmt::format("{} league {} --out {} 2>&1", referee, bots, (dir / "a").string()));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   const json file = read_json_file(dir / "a" / "league.json");
   const auto seed = file.at("seed").get<std::uint64_t>();
   CHECK(file.at("seed_scheme") == "keyed-v1");
-  CHECK_THAT(c.out, Contains(fmt::format("league seed {} (keyed-v1", seed)) && Contains(fmt::format("--seed {}", seed)));
+  CHECK_THAT(c.out,
+             Contains(fmt::format("league seed {} (keyed-v1", seed)) && Contains(fmt::format("--seed {}", seed)));
   const json standings = read_json_file(dir / "a" / "standings.json");
   CHECK(standings.at("league").at("seed") == seed);
   // The printed seed plays the same league again.
-  auto again = testing::run(fmt::format("{} league {} --seed {} --out {} 2>&1", referee, bots, seed, (dir / "b").string()));
+  auto again =
+      testing::run(fmt::format("{} league {} --seed {} --out {} 2>&1", referee, bots, seed, (dir / "b").string()));
   REQUIRE(again.exit_code == 0);
   auto first = league::read_journal(dir / "a" / "results.jsonl");
   auto second = league::read_journal(dir / "b" / "results.jsonl");
@@ -461,8 +470,9 @@ TEST_CASE("referee league without --seed prints and records its seed, bots are f
   CHECK(freeze_of("", "default"));
   CHECK(freeze_of("--freeze-idle", "on"));
   CHECK_FALSE(freeze_of("--no-freeze-idle", "off"));
-  const auto play = testing::run(fmt::format("{} play --bot {} --bot {} --sandbox none --no-freeze-idle --seed 3 --out {} 2>/dev/null",
-                                             referee, testing::greedy_bot(), testing::random_bot(), (dir / "play").string()));
+  const auto play = testing::run(
+      fmt::format("{} play --bot {} --bot {} --sandbox none --no-freeze-idle --seed 3 --out {} 2>/dev/null", referee,
+                  testing::greedy_bot(), testing::random_bot(), (dir / "play").string()));
   REQUIRE(play.exit_code == 0);
   auto replay = replay::read(json::parse(play.out).at("replay").get<std::string>());
   REQUIRE(replay.ok());

@@ -1,13 +1,13 @@
 // Matches between the sample bots: they finish, every replay verifies, the same seed gives the
 // same replay, and no request ever shows a seat a card it may not see.
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/games/stellar/json.hpp"
 #include "referee/games/stellar/rules.hpp"
@@ -95,7 +95,8 @@ TEST_CASE("no request shows a seat a card it may not see", "[match][leak]") {
     for (int seat = 0; seat < 2; ++seat) {
       logs.push_back((dir / fmt::format("seed{}-seat{}.jsonl", seed, seat)).string());
       std::filesystem::remove(logs.back());
-      bots.push_back(fmt::format("sh -c 'tee {} | {}'", logs.back(), seat == 0 ? testing::random_bot() : testing::greedy_bot()));
+      bots.push_back(
+          fmt::format("sh -c 'tee {} | {}'", logs.back(), seat == 0 ? testing::random_bot() : testing::greedy_bot()));
     }
     auto o = testing::options(bots, seed, "leak");
     const auto m = play_ok(o);

@@ -1,11 +1,10 @@
 // Replays: a prefix survives a killed referee, verify finds the first divergence precisely, and a
 // broken file is refused with a message naming the line.
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"

@@ -3,13 +3,12 @@
 // (ESC [2J), a C1 CSI (U+009B and the raw byte 0x9B), a right-to-left override (U+202E) and a
 // bell (tests/match/terminal_attack_bot.py).
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "tests/match/harness.hpp"
 
@@ -19,8 +18,12 @@ using nlohmann::json;
 
 namespace {
 
-std::string referee() { return ARENA_REFEREE; }
-std::string out_dir() { return std::string(ARENA_TEST_OUT) + "/terminal"; }
+std::string referee() {
+  return ARENA_REFEREE;
+}
+std::string out_dir() {
+  return std::string(ARENA_TEST_OUT) + "/terminal";
+}
 
 std::string attack_bot() {
   const std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
@@ -73,8 +76,8 @@ void check_fault_and_tail(const std::string& err) {
 }  // namespace
 
 TEST_CASE("referee play prints what a bot sent escaped", "[cli][terminal]") {
-  const auto c = run(fmt::format("{} play --game stellar --sandbox none --bot '{}' --bot {} --seed 3 --out {}", referee(),
-                                 attack_bot(), testing::random_bot(), out_dir()),
+  const auto c = run(fmt::format("{} play --game stellar --sandbox none --bot '{}' --bot {} --seed 3 --out {}",
+                                 referee(), attack_bot(), testing::random_bot(), out_dir()),
                      "play");
   CHECK(c.exit_code == 1);  // the bot's illegal move
   check_inert(c.err, "stderr");
@@ -103,17 +106,20 @@ TEST_CASE("referee validate prints what a bot sent escaped", "[validate][termina
   CHECK_THAT(c.err, Contains("FAIL: 2 faults"));  // one per seat
 }
 
-TEST_CASE("referee league prints names and tables escaped, and its files escape them for their format", "[league][terminal]") {
+TEST_CASE("referee league prints names and tables escaped, and its files escape them for their format",
+          "[league][terminal]") {
   const std::string out = out_dir() + "/league";
   std::filesystem::remove_all(out);
   std::filesystem::create_directories(out_dir());
   const std::string evil_name = "evil\x1b[2J\xc2\x9b\xe2\x80\xae\x07";
-  const json spec = {{"game", "stellar"},
-                     {"bots", {{{"name", evil_name}, {"command", attack_bot()}}, {{"name", "plain"}, {"command", testing::random_bot()}}}},
-                     {"deals", 1},
-                     {"duplicate", false},
-                     {"concurrency", 1},
-                     {"seed", 4}};
+  const json spec = {
+      {"game", "stellar"},
+      {"bots",
+       {{{"name", evil_name}, {"command", attack_bot()}}, {{"name", "plain"}, {"command", testing::random_bot()}}}},
+      {"deals", 1},
+      {"duplicate", false},
+      {"concurrency", 1},
+      {"seed", 4}};
   const std::string file = out_dir() + "/league.json";
   std::ofstream(file) << spec.dump() << '\n';
   const auto c = run(fmt::format("{} league {} --sandbox none --out {}", referee(), file, out), "league");

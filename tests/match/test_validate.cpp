@@ -1,11 +1,11 @@
 // `referee validate`: the sample bots pass; every faulty bot fails with the right fault, its reply,
 // the request it was answering and exit code 1; usage errors exit with 2.
 
-#include <filesystem>
-#include <fstream>
+#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
+#include <filesystem>
+#include <fstream>
 
 #include "tests/match/harness.hpp"
 
@@ -16,8 +16,12 @@ using nlohmann::json;
 
 namespace {
 
-std::string referee() { return ARENA_REFEREE; }
-std::string out_dir() { return std::string(ARENA_TEST_OUT) + "/validate"; }
+std::string referee() {
+  return ARENA_REFEREE;
+}
+std::string out_dir() {
+  return std::string(ARENA_TEST_OUT) + "/validate";
+}
 
 struct Validated {
   int exit_code = -1;
@@ -152,7 +156,8 @@ TEST_CASE("validate: the request in the report is byte for byte the one the bot 
   const std::string logs = out_dir() + "/tee-inputs";
   std::filesystem::remove_all(logs);
   std::filesystem::create_directories(logs);
-  const std::string bot = fmt::format(R"(sh -c "tee -a {}/seat\$ARENA_SEAT.jsonl | {}")", logs, testing::faulty_bot("illegal --at 3"));
+  const std::string bot =
+      fmt::format(R"(sh -c "tee -a {}/seat\$ARENA_SEAT.jsonl | {}")", logs, testing::faulty_bot("illegal --at 3"));
   // The tee writes outside the bot's private directory: no sandbox for this instrumented bot.
   const auto v = validate(bot, kFaultyFlags + " --sandbox none", "tee");
   INFO(v.text);
@@ -174,17 +179,20 @@ TEST_CASE("validate: the request in the report is byte for byte the one the bot 
 
 TEST_CASE("validate: usage errors exit with 2", "[validate]") {
   const std::string out = out_dir() + "/usage";
-  auto c = testing::run(fmt::format("{} validate {} --game chess --out {} 2>&1", referee(), testing::random_bot(), out));
+  auto c =
+      testing::run(fmt::format("{} validate {} --game chess --out {} 2>&1", referee(), testing::random_bot(), out));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("unknown game \"chess\""));
   c = testing::run(referee() + " validate 2>&1");
   CHECK(c.exit_code == 2);
   c = testing::run(fmt::format("{} validate {} --games 0 --out {} 2>&1", referee(), testing::random_bot(), out));
   CHECK(c.exit_code == 2);
-  c = testing::run(fmt::format("{} validate {} --opponent /no/such/bot --games 1 --out {} 2>&1", referee(), testing::random_bot(), out));
+  c = testing::run(fmt::format("{} validate {} --opponent /no/such/bot --games 1 --out {} 2>&1", referee(),
+                               testing::random_bot(), out));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("/no/such/bot"));
-  c = testing::run(fmt::format("{} validate {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), testing::random_bot(), out));
+  c = testing::run(fmt::format("{} validate {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(),
+                               testing::random_bot(), out));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("facedown_step3"));
 }

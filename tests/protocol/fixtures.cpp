@@ -7,7 +7,9 @@
 
 namespace arena::protocol_test {
 
-std::filesystem::path source_dir() { return ARENA_SOURCE_DIR; }
+std::filesystem::path source_dir() {
+  return ARENA_SOURCE_DIR;
+}
 
 std::vector<std::string> read_lines(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

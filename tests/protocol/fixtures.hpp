@@ -3,11 +3,10 @@
 // protocol/transcripts/*.jsonl (format: protocol/transcripts/README.md).
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace arena::protocol_test {
 

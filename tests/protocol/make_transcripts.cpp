@@ -2,8 +2,9 @@
 // after a rules change that alters a view:  build/tests/protocol/make_transcripts protocol/transcripts
 #include <fstream>
 #include <iostream>
-#include "referee/games/game.hpp"
+
 #include "protocol/codec.hpp"
+#include "referee/games/game.hpp"
 using namespace arena;
 using nlohmann::json;
 namespace p = arena::protocol;
@@ -19,7 +20,10 @@ struct Out {
 };
 
 json public_result_fault(int seat, const char* kind, int64_t rid, const std::string& msg) {
-  return {{"end", "fault"}, {"scores", nullptr}, {"winner", 1 - seat}, {"outcome", nullptr},
+  return {{"end", "fault"},
+          {"scores", nullptr},
+          {"winner", 1 - seat},
+          {"outcome", nullptr},
           {"fault", {{"seat", seat}, {"kind", kind}, {"request_id", rid}, {"message", msg}}},
           {"ranks", seat == 0 ? json({2, 1}) : json({1, 2})}};
 }
@@ -34,9 +38,13 @@ int main(int argc, char** argv) {
   const json cfg = g->normalize_config(nullptr).value();
   {
     Out o{std::ofstream(dir + "/stellar_short.jsonl")};
-    o.header({{"game", "stellar"}, {"seed", 42}, {"seats", 2}, {"prefix", json::array()},
-              {"description", "Handshake, two decisions (the second reply carries a debug text), then seat 1 "
-                              "does not answer request 3: a timeout, seat 1 forfeits, only seat 0 gets game_over."}});
+    o.header({{"game", "stellar"},
+              {"seed", 42},
+              {"seats", 2},
+              {"prefix", json::array()},
+              {"description",
+               "Handshake, two decisions (the second reply carries a debug text), then seat 1 "
+               "does not answer request 3: a timeout, seat 1 forfeits, only seat 0 gets game_over."}});
     auto st = std::move(g->new_game(cfg, 42, 2)).value();
     p::Limits lim;
     for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim)));
@@ -51,13 +59,15 @@ int main(int argc, char** argv) {
     o.line(1, "to_bot", p::to_line(p::request(2, 1, st->view(1), st->legal_actions(), 1000, 0)),
            "seat 1 sees only that seat 0 has chosen, not which starter");
     auto a2 = st->legal_actions()[1];
-    o.line(1, "from_bot", R"({"type":"action","protocol":1,"id":2,"action":)" + p::to_line(a2) +
-           R"x(,"debug":"Asteroid 3 \u2192 telescope slot 1, Moon 3 \u2192 notebook (eval 0.61)"})x",
+    o.line(1, "from_bot",
+           R"({"type":"action","protocol":1,"id":2,"action":)" + p::to_line(a2) +
+               R"x(,"debug":"Asteroid 3 \u2192 telescope slot 1, Moon 3 \u2192 notebook (eval 0.61)"})x",
            "the debug text goes to the replay, never to the opponent");
     if (!st->apply(a2)) return 1;
     o.line(1, "to_bot", p::to_line(p::request(3, 1, st->view(1), st->legal_actions(), 1000, 0)),
            "seat 1 never answers: 1000 ms after this line was written the referee records a timeout");
-    o.line(0, "to_bot", p::to_line(p::game_over(public_result_fault(1, "timeout", 3, "no reply by the deadline (1000 ms + bank)"))),
+    o.line(0, "to_bot",
+           p::to_line(p::game_over(public_result_fault(1, "timeout", 3, "no reply by the deadline (1000 ms + bank)"))),
            "the offender gets no game_over; every other seat does, then its stdin is closed");
   }
   {
@@ -73,10 +83,14 @@ int main(int argc, char** argv) {
       st->apply_index(i);
     }
     Out o{std::ofstream(dir + "/stellar_ending.jsonl")};
-    o.header({{"game", "stellar"}, {"seed", seed}, {"seats", 2}, {"prefix", prefix},
-              {"description", "A finished game with a time bank: the handshake, then (after decisions 1-50, "
-                              "left out; the test replays them from \"prefix\", indices into each legal list) "
-                              "the last decisions of the game and game_over to both seats."}});
+    o.header({{"game", "stellar"},
+              {"seed", seed},
+              {"seats", 2},
+              {"prefix", prefix},
+              {"description",
+               "A finished game with a time bank: the handshake, then (after decisions 1-50, "
+               "left out; the test replays them from \"prefix\", indices into each legal list) "
+               "the last decisions of the game and game_over to both seats."}});
     p::Limits lim;
     lim.time_bank_ms = 2000;
     for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim)));
@@ -88,19 +102,26 @@ int main(int argc, char** argv) {
       ++n;
       const int s = st->to_act();
       const auto legal = st->legal_actions();
-      o.line(s, "to_bot", p::to_line(p::request(n, s, st->view(s), legal, 1000 + banks[s], banks[s])),
-             first ? "decisions 1-50 left out; seat 0 has used 360 ms of its 2000 ms bank, so it has 1000 + 1640 ms" : "");
+      o.line(
+          s, "to_bot", p::to_line(p::request(n, s, st->view(s), legal, 1000 + banks[s], banks[s])),
+          first ? "decisions 1-50 left out; seat 0 has used 360 ms of its 2000 ms bank, so it has 1000 + 1640 ms" : "");
       const auto i = static_cast<std::size_t>(n * 7) % legal.size();
       std::string debug = s == 0 && legal[i]["kind"] == "keep" ? R"(,"debug":"kept card 17 after 200 rollouts")" : "";
-      o.line(s, "from_bot", R"({"type":"action","protocol":1,"id":)" + std::to_string(n) + R"(,"action":)" +
-             p::to_line(legal[i]) + debug + "}");
+      o.line(s, "from_bot",
+             R"({"type":"action","protocol":1,"id":)" + std::to_string(n) + R"(,"action":)" + p::to_line(legal[i]) +
+                 debug + "}");
       st->apply_index(i);
       first = false;
     }
     const auto scores = st->scores();
     json ranks = scores[0] > scores[1] ? json({1, 2}) : scores[0] < scores[1] ? json({2, 1}) : json({1, 1});
-    json result = {{"end", "finished"}, {"scores", scores}, {"outcome", st->outcome()}, {"fault", nullptr},
-                   {"ranks", ranks}, {"winner", scores[0] == scores[1] ? json(nullptr) : json(scores[0] > scores[1] ? 0 : 1)}};
-    for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::game_over(result)), s == 0 ? "both seats get the same result" : "");
+    json result = {{"end", "finished"},
+                   {"scores", scores},
+                   {"outcome", st->outcome()},
+                   {"fault", nullptr},
+                   {"ranks", ranks},
+                   {"winner", scores[0] == scores[1] ? json(nullptr) : json(scores[0] > scores[1] ? 0 : 1)}};
+    for (int s = 0; s < 2; ++s)
+      o.line(s, "to_bot", p::to_line(p::game_over(result)), s == 0 ? "both seats get the same result" : "");
   }
 }

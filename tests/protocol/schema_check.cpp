@@ -1,10 +1,10 @@
 #include "tests/protocol/schema_check.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace arena::protocol_test {
 
@@ -39,9 +39,9 @@ std::size_t code_points(const std::string& s) {
 }
 
 const std::set<std::string> kAnnotations = {"$schema", "$id", "$comment", "title", "description"};
-const std::set<std::string> kKeywords = {"type",  "required", "properties", "additionalProperties",
-                                         "const", "enum",     "items",      "minItems",
-                                         "minimum", "maximum", "minLength", "maxLength"};
+const std::set<std::string> kKeywords = {"type",    "required", "properties", "additionalProperties",
+                                         "const",   "enum",     "items",      "minItems",
+                                         "minimum", "maximum",  "minLength",  "maxLength"};
 
 void check(const json& schema, const json& v, const std::string& at, bool closed, std::vector<std::string>& errors) {
   auto error = [&](const std::string& what) { errors.push_back(fmt::format("{}: {}", at.empty() ? "/" : at, what)); };

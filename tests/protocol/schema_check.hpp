@@ -6,10 +6,9 @@
 // something this checker ignores. Numbers are read the way the codec reads them: "integer"
 // means written without fraction or exponent and within 64 bits, and const 1 does not match 1.0.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace arena::protocol_test {
 

@@ -4,7 +4,6 @@
 // the referee can know).
 
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "protocol/codec.hpp"
@@ -108,14 +107,17 @@ TEST_CASE("the schemas refuse the bad lines the readers refuse", "[protocol][bad
 
 TEST_CASE("a good line next to each bad one is accepted", "[protocol][bad_lines]") {
   // The fixtures' expectations are not vacuous: the same shapes, well formed, pass.
-  auto ok_action = p::parse_line(R"({"type":"action","protocol":1,"id":3,"action":{"kind":"take","slot":2},"debug":"caf\u00e9"})");
+  auto ok_action =
+      p::parse_line(R"({"type":"action","protocol":1,"id":3,"action":{"kind":"take","slot":2},"debug":"caf\u00e9"})");
   REQUIRE(ok_action.ok());
   CHECK(p::read_action(*ok_action, 3, 4096).ok());
-  auto ok_ready = p::parse_line(R"({"type":"ready","protocol":1,"name":")" + std::string(64, 'n') + R"(","version":""})");
+  auto ok_ready =
+      p::parse_line(R"({"type":"ready","protocol":1,"name":")" + std::string(64, 'n') + R"(","version":""})");
   REQUIRE(ok_ready.ok());
   CHECK(p::read_ready(*ok_ready).ok());
-  CHECK(p::parse_line(R"({"a":{"b":{}}})", {3, 64}).ok());   // 3 levels under a limit of 3
-  CHECK(p::parse_line(R"({"type":"action","protocol":1,"id":3,"action":{"kind":"take","slot":2}})", {64, 71}).ok());  // exactly at the limit
+  CHECK(p::parse_line(R"({"a":{"b":{}}})", {3, 64}).ok());  // 3 levels under a limit of 3
+  CHECK(p::parse_line(R"({"type":"action","protocol":1,"id":3,"action":{"kind":"take","slot":2}})", {64, 71})
+            .ok());  // exactly at the limit
   // Whitespace around the object, a trailing CR included, is JSON whitespace.
   CHECK(p::parse_line(" {\"type\":\"ready\"} \r").ok());
 }

@@ -2,9 +2,9 @@
 // 400,000 levels of nesting, debug texts over the cap, invalid UTF-8 handed to to_line, and
 // escape_bytes. Nothing may throw; every refusal is an error value naming the problem.
 
-#include <catch2/catch.hpp>
-
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "protocol/codec.hpp"
 #include "referee/core/rng.hpp"
@@ -77,10 +77,24 @@ TEST_CASE("random byte strings never make the codec throw", "[protocol][fuzz]") 
 TEST_CASE("mutated valid lines never make the codec throw", "[protocol][fuzz]") {
   Rng rng(7);
   const auto seeds = seed_lines();
-  const std::vector<std::string> splices = {"\xff", "\xc0\xaf", "\xed\xa0\x80", "1e999", "-1e999",
-                                            "1234567890123456789012345678901234567890", "18446744073709551616",
-                                            "\"id\":3,", "\"type\":\"ready\",", "[[[[[[[[", "}}}}", "\\ud800",
-                                            "\\u0000", "null", std::string(1, '\0'), "\"debug\":\"", ",,", "NaN"};
+  const std::vector<std::string> splices = {"\xff",
+                                            "\xc0\xaf",
+                                            "\xed\xa0\x80",
+                                            "1e999",
+                                            "-1e999",
+                                            "1234567890123456789012345678901234567890",
+                                            "18446744073709551616",
+                                            "\"id\":3,",
+                                            "\"type\":\"ready\",",
+                                            "[[[[[[[[",
+                                            "}}}}",
+                                            "\\ud800",
+                                            "\\u0000",
+                                            "null",
+                                            std::string(1, '\0'),
+                                            "\"debug\":\"",
+                                            ",,",
+                                            "NaN"};
   std::vector<std::string> problems;
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {
@@ -89,12 +103,24 @@ TEST_CASE("mutated valid lines never make the codec throw", "[protocol][fuzz]") 
     for (std::uint64_t m = 0; m < mutations && !line.empty(); ++m) {
       const auto at = rng.below(line.size());
       switch (rng.below(6)) {
-        case 0: line[at] = static_cast<char>(rng.below(256)); break;
-        case 1: line.erase(at, 1 + rng.below(8)); break;
-        case 2: line.insert(at, splices[rng.below(splices.size())]); break;
-        case 3: line.resize(at); break;  // truncated
-        case 4: line.insert(at, line.substr(at, rng.below(40))); break;  // a duplicated stretch
-        default: std::swap(line[at], line[rng.below(line.size())]); break;
+        case 0:
+          line[at] = static_cast<char>(rng.below(256));
+          break;
+        case 1:
+          line.erase(at, 1 + rng.below(8));
+          break;
+        case 2:
+          line.insert(at, splices[rng.below(splices.size())]);
+          break;
+        case 3:
+          line.resize(at);
+          break;  // truncated
+        case 4:
+          line.insert(at, line.substr(at, rng.below(40)));
+          break;  // a duplicated stretch
+        default:
+          std::swap(line[at], line[rng.below(line.size())]);
+          break;
       }
     }
     if (auto problem = exercise(line); !problem.empty()) problems.push_back(p::escape_bytes(line) + ": " + problem);
@@ -166,7 +192,8 @@ TEST_CASE("a debug text longer than the cap is cut on a UTF-8 boundary", "[proto
   SECTION("the default cap, 4096 bytes") {
     std::string long_text;
     while (long_text.size() < 5000) long_text += "\u2192";  // 3 bytes: 4096 is not a boundary
-    const json message = {{"type", "action"}, {"protocol", 1}, {"id", 1}, {"action", json::object()}, {"debug", long_text}};
+    const json message = {
+        {"type", "action"}, {"protocol", 1}, {"id", 1}, {"action", json::object()}, {"debug", long_text}};
     auto reply = p::read_action(*p::parse_line(p::to_line(message)), 1, p::Limits{}.max_debug_bytes);
     REQUIRE(reply.ok());
     CHECK(reply->debug.size() == 4095);
@@ -176,8 +203,8 @@ TEST_CASE("a debug text longer than the cap is cut on a UTF-8 boundary", "[proto
 }
 
 TEST_CASE("to_line never throws on invalid UTF-8 inside strings", "[protocol][utf8]") {
-  const std::vector<std::string> bad = {"\xff", "caf\xe9", "\xc0\xaf", "\xed\xa0\x80", "\xe2\x86", std::string("a\0b", 3),
-                                        "\xf4\x90\x80\x80"};
+  const std::vector<std::string> bad = {
+      "\xff", "caf\xe9", "\xc0\xaf", "\xed\xa0\x80", "\xe2\x86", std::string("a\0b", 3), "\xf4\x90\x80\x80"};
   for (const auto& s : bad) {
     INFO(p::escape_bytes(s));
     const json message = {{"type", "action"}, {"debug", s}, {s, {s, 1, {{"k", s}}}}};
@@ -214,14 +241,18 @@ TEST_CASE("escape_bytes output is printable ASCII", "[protocol][utf8]") {
 TEST_CASE("the codec's messages are one line and build what the docs show", "[protocol][messages]") {
   const p::Limits limits;
   const json hello = p::hello("stellar", 1, 2, {{"facedown_step3", "three"}}, limits);
-  CHECK(p::to_line(hello) ==
-        R"({"config":{"facedown_step3":"three"},"game":"stellar","limits":{"decision_ms":1000,"init_ms":10000,)"
-        R"("max_debug_bytes":4096,"max_line_bytes":65536,"time_bank_ms":0},"protocol":1,"seat":1,"seats":2,"type":"hello"})");
+  CHECK(
+      p::to_line(hello) ==
+      R"({"config":{"facedown_step3":"three"},"game":"stellar","limits":{"decision_ms":1000,"init_ms":10000,)"
+      R"("max_debug_bytes":4096,"max_line_bytes":65536,"time_bank_ms":0},"protocol":1,"seat":1,"seats":2,"type":"hello"})");
   const json request = p::request(9, 0, {{"text", "a\nb"}}, json::array({{{"kind", "take"}, {"slot", 1}}}), 1500, 500);
   const std::string line = p::to_line(request);
   CHECK(line.find('\n') == std::string::npos);  // a newline inside a string is escaped
-  CHECK(line == R"({"bank_ms":500,"id":9,"legal":[{"kind":"take","slot":1}],"protocol":1,"seat":0,"time_left_ms":1500,"type":"request","view":{"text":"a\nb"}})");
-  CHECK(p::to_line(p::game_over({{"end", "interrupted"}})) == R"({"protocol":1,"result":{"end":"interrupted"},"type":"game_over"})");
+  CHECK(
+      line ==
+      R"({"bank_ms":500,"id":9,"legal":[{"kind":"take","slot":1}],"protocol":1,"seat":0,"time_left_ms":1500,"type":"request","view":{"text":"a\nb"}})");
+  CHECK(p::to_line(p::game_over({{"end", "interrupted"}})) ==
+        R"({"protocol":1,"result":{"end":"interrupted"},"type":"game_over"})");
 }
 
 TEST_CASE("request_line builds exactly the line to_line(request(...)) builds", "[protocol]") {

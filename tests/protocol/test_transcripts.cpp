@@ -4,13 +4,12 @@
 // lifecycle (hello, ready, request/action pairs, game_over), and the game engine, replayed from
 // the header's seed and prefix, agrees with every view, legal list, action and result.
 
-#include <catch2/catch.hpp>
+#include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <map>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "protocol/codec.hpp"
 #include "referee/games/game.hpp"
@@ -219,7 +218,9 @@ TEST_CASE("the example transcripts exist and cover the lifecycle", "[protocol][t
 
 TEST_CASE("every example transcript passes the codec, the schemas and the engine", "[protocol][transcripts]") {
   for (const auto& f : transcript_files()) {
-    SECTION(f.filename().string()) { check_transcript(f); }
+    SECTION(f.filename().string()) {
+      check_transcript(f);
+    }
   }
 }
 
@@ -231,7 +232,8 @@ TEST_CASE("the schemas use only the checked keywords and describe the open objec
     CHECK(schema.at("properties").at("type").at("const") == type);
     CHECK(schema.at("properties").at("protocol").at("const") == p::kVersion);
     // A schema validated against an empty object reports only missing fields (no unsupported keyword).
-    for (const auto& e : check_schema(schema, json::object())) CHECK(e.find("missing required field") != std::string::npos);
+    for (const auto& e : check_schema(schema, json::object()))
+      CHECK(e.find("missing required field") != std::string::npos);
     // The bot's messages are closed, as the codec refuses unknown fields.
     const bool from_bot = std::string(type) == "ready" || std::string(type) == "action";
     CHECK(schema.contains("additionalProperties") == from_bot);
@@ -282,15 +284,20 @@ TEST_CASE("a whole game of Stellar goes through the codec and the schemas", "[pr
     CHECK(state->is_over());
     CHECK(longest < p::Limits{}.max_line_bytes);
     json result = {{"end", "finished"}, {"scores", state->scores()}, {"winner", nullptr},
-                   {"ranks", {1, 1}},  {"fault", nullptr},         {"outcome", state->outcome()}};
+                   {"ranks", {1, 1}},   {"fault", nullptr},          {"outcome", state->outcome()}};
     CHECK(conforms("game_over", p::game_over(result), true) == "");
   }
 }
 
 TEST_CASE("game_over results of every kind conform to the schema", "[protocol][schema]") {
-  const json fault = {{"end", "fault"}, {"scores", nullptr}, {"winner", 1}, {"ranks", {2, 1}}, {"outcome", nullptr},
+  const json fault = {{"end", "fault"},
+                      {"scores", nullptr},
+                      {"winner", 1},
+                      {"ranks", {2, 1}},
+                      {"outcome", nullptr},
                       {"fault", {{"seat", 0}, {"kind", "illegal"}, {"request_id", 7}, {"message", "illegal action"}}}};
-  const json interrupted = {{"end", "interrupted"}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
+  const json interrupted = {
+      {"end", "interrupted"}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
   CHECK(conforms("game_over", p::game_over(fault), true) == "");
   CHECK(conforms("game_over", p::game_over(interrupted), true) == "");
   json bad = fault;

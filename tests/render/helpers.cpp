@@ -1,16 +1,15 @@
 #include "tests/render/helpers.hpp"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 #include "referee/core/hash.hpp"
@@ -73,7 +72,8 @@ replay::Replay random_replay(const std::string& game_name, int seats, std::uint6
   }
   json scores = json::array();
   for (double x : state->scores()) scores.push_back(static_cast<std::int64_t>(x));
-  r.footer = replay::Footer{replay::End::finished, {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
+  r.footer =
+      replay::Footer{replay::End::finished, {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
   return r;
 }
 
@@ -91,7 +91,8 @@ fs::path out_path(const std::string& name) {
   return dir / fmt::format("{}-{}-{}", getpid(), g_counter++, name);
 }
 
-fs::path play(const std::string& game, const std::vector<std::string>& bots, std::uint64_t seed, const std::string& stem) {
+fs::path play(const std::string& game, const std::vector<std::string>& bots, std::uint64_t seed,
+              const std::string& stem) {
   bots::init_process_wide();
   match::Options o;
   o.game = game;
@@ -112,10 +113,18 @@ fs::path play(const std::string& game, const std::vector<std::string>& bots, std
   return m->replay;
 }
 
-std::string referee() { return ARENA_REFEREE; }
-std::string random_bot() { return ARENA_RANDOM_BOT; }
-std::string greedy_bot() { return ARENA_GREEDY_BOT; }
-std::string faulty_bot(const std::string& args) { return fmt::format("{} {}", ARENA_FAULTY_BOT, args); }
+std::string referee() {
+  return ARENA_REFEREE;
+}
+std::string random_bot() {
+  return ARENA_RANDOM_BOT;
+}
+std::string greedy_bot() {
+  return ARENA_GREEDY_BOT;
+}
+std::string faulty_bot(const std::string& args) {
+  return fmt::format("{} {}", ARENA_FAULTY_BOT, args);
+}
 
 Command show(const std::vector<std::string>& args) {
   const fs::path err = out_path("show.stderr");

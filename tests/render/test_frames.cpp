@@ -1,8 +1,9 @@
 // render::simulate on replays made in-process by random play: one frame per decision plus the
 // deal, each equal to the recorded hashes, seats and views; errors name the step.
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
@@ -25,8 +26,9 @@ std::string state_hash(const std::string& game, const json& state) {
 }  // namespace
 
 TEST_CASE("simulate gives one frame per decision plus the deal, equal to the replay", "[render][frames]") {
-  const auto [game, seats] = GENERATE(std::make_pair(std::string("stellar"), 2), std::make_pair(std::string("stella_quest"), 2),
-                                      std::make_pair(std::string("stella_quest"), 3), std::make_pair(std::string("stella_quest"), 4));
+  const auto [game, seats] =
+      GENERATE(std::make_pair(std::string("stellar"), 2), std::make_pair(std::string("stella_quest"), 2),
+               std::make_pair(std::string("stella_quest"), 3), std::make_pair(std::string("stella_quest"), 4));
   const std::uint64_t seed = GENERATE(std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3});
   CAPTURE(game, seats, seed);
   const replay::Replay r = testing::random_replay(game, seats, seed);

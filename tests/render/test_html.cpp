@@ -4,10 +4,10 @@
 // names no result, and data cannot close its <script> element. The page in a browser:
 // tests/browser.
 
-#include <algorithm>
-
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "referee/games/game.hpp"
 #include "referee/render/html.hpp"

@@ -3,12 +3,12 @@
 // and deck size of the full state, the footer at the end; --seat shows only that seat's view;
 // usage errors exit 2, replays that cannot be read or re-simulated 5.
 
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
@@ -50,13 +50,17 @@ const Loaded& stella_quest_match() {
   return m;
 }
 const Loaded& stella_quest_3_match() {
-  static const Loaded m =
-      load(testing::play("stella_quest", {testing::random_bot(), testing::greedy_bot(), testing::random_bot()}, 8, "sq3"));
+  static const Loaded m = load(
+      testing::play("stella_quest", {testing::random_bot(), testing::greedy_bot(), testing::random_bot()}, 8, "sq3"));
   return m;
 }
 
-std::string stellar_name(const json& id) { return stellar::standard_deck().at(id.get<std::size_t>()).name; }
-std::string sq_name(const json& id) { return stella_quest::card(id.get<stella_quest::CardId>()).name; }
+std::string stellar_name(const json& id) {
+  return stellar::standard_deck().at(id.get<std::size_t>()).name;
+}
+std::string sq_name(const json& id) {
+  return stella_quest::card(id.get<stella_quest::CardId>()).name;
+}
 
 std::string show_step(const Loaded& m, std::size_t k) {
   auto c = testing::show({m.path.string(), "--step", std::to_string(k), "--color", "never"});
@@ -70,7 +74,8 @@ std::pair<std::size_t, std::size_t> place_of(const std::string& text, const std:
   const std::size_t at = text.find(needle, from);
   REQUIRE(at != std::string::npos);
   const std::size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-  const auto line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const auto line =
+      static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   return {line, at - line_start};
 }
 
@@ -100,7 +105,8 @@ TEST_CASE("show draws the Stellar table at a step", "[render][show]") {
   const Loaded& m = stellar_match();
   const std::size_t total = m.replay.steps.size();
   REQUIRE(total > 40);
-  for (std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{9}, std::size_t{20}, total / 2, total - 1}) {
+  for (std::size_t k :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{9}, std::size_t{20}, total / 2, total - 1}) {
     CAPTURE(k);
     const std::string out = show_step(m, k);
     const json& state = m.frames[k].state;
@@ -144,7 +150,8 @@ TEST_CASE("show draws the Stellar table at a step", "[render][show]") {
     CHECK(six.second < four.second);
     // Whose turn.
     const int to_act = m.frames[k].to_act;
-    CHECK_THAT(out, Contains(fmt::format("seat {} ({}) to act", to_act, m.replay.header.bots[static_cast<std::size_t>(to_act)].name)));
+    CHECK_THAT(out, Contains(fmt::format("seat {} ({}) to act", to_act,
+                                         m.replay.header.bots[static_cast<std::size_t>(to_act)].name)));
   }
 }
 
@@ -194,8 +201,9 @@ TEST_CASE("show at the end of a finished match gives the footer's breakdown and 
     CHECK_THAT(c.out, Contains("a draw"));
   } else {
     const auto w = winner.get<std::size_t>();
-    CHECK_THAT(c.out, Contains(fmt::format("seat {} ({}) wins with {} points to {}", w, m.replay.header.bots[w].name,
-                                           outcome.at("scores").at(w).get<int>(), outcome.at("scores").at(1 - w).get<int>())));
+    CHECK_THAT(c.out,
+               Contains(fmt::format("seat {} ({}) wins with {} points to {}", w, m.replay.header.bots[w].name,
+                                    outcome.at("scores").at(w).get<int>(), outcome.at("scores").at(1 - w).get<int>())));
   }
   // Before the end there is no footer.
   CHECK_THAT(show_step(m, total - 1), !Contains("score breakdown"));
@@ -208,7 +216,8 @@ TEST_CASE("show --seat shows exactly what that Stellar seat was sent", "[render]
   for (std::size_t k = 0; k <= total; ++k) {
     for (int seat = 0; seat < 2; ++seat) {
       CAPTURE(k, seat);
-      auto c = testing::show({m.path.string(), "--step", std::to_string(k), "--seat", std::to_string(seat), "--color", "never"});
+      auto c = testing::show(
+          {m.path.string(), "--step", std::to_string(k), "--seat", std::to_string(seat), "--color", "never"});
       REQUIRE(c.exit_code == 0);
       CHECK(testing::widest_line(c.out) < 100);
       CHECK_THAT(c.out, !Contains("seed"));
@@ -234,7 +243,8 @@ TEST_CASE("show --seat shows exactly what that Stellar seat was sent", "[render]
       std::vector<std::string> secret;
       for (const json& id : opponent.at("hand")) secret.push_back(stellar_name(id));
       for (const json& slot : opponent.at("telescope")) {
-        if (!slot.is_null() && !slot.at("face_up").get<bool>() && !slot.at("seen").get<bool>()) secret.push_back(stellar_name(slot.at("card")));
+        if (!slot.is_null() && !slot.at("face_up").get<bool>() && !slot.at("seen").get<bool>())
+          secret.push_back(stellar_name(slot.at("card")));
       }
       for (const auto& name : secret) {
         if (visible.find('"' + name + '"') != std::string::npos) continue;
@@ -242,7 +252,9 @@ TEST_CASE("show --seat shows exactly what that Stellar seat was sent", "[render]
         ++hidden_checked;
       }
       if (!opponent.at("hand").empty()) {
-        CHECK_THAT(c.out, Contains(fmt::format("hand: {} cards (hidden)", view.at("players").at(static_cast<std::size_t>(1 - seat)).at("hand_size").get<int>())));
+        CHECK_THAT(c.out, Contains(fmt::format(
+                              "hand: {} cards (hidden)",
+                              view.at("players").at(static_cast<std::size_t>(1 - seat)).at("hand_size").get<int>())));
       }
       // Its own hand is there.
       for (const json& card : view.at("players").at(static_cast<std::size_t>(seat)).at("hand")) {
@@ -266,7 +278,8 @@ TEST_CASE("show draws the Stella Quest table: trick, trump, hands, collections, 
       if (k > 0) CHECK_THAT(out, Contains(m->replay.steps[k - 1].action.dump()));
       CHECK_THAT(out, Contains(fmt::format("deck: {} cards", state.at("deck").size())));
       const std::string top = sq_name(state.at("discard").back());
-      CHECK_THAT(out, Contains(fmt::format("discard pile: {} cards, top {} -> trump: ", state.at("discard").size(), top)));
+      CHECK_THAT(out,
+                 Contains(fmt::format("discard pile: {} cards, top {} -> trump: ", state.at("discard").size(), top)));
       for (std::size_t s = 0; s < static_cast<std::size_t>(seats); ++s) {
         const json& p = state.at("players").at(s);
         std::string hand;
@@ -274,21 +287,24 @@ TEST_CASE("show draws the Stella Quest table: trick, trump, hands, collections, 
         if (!hand.empty()) CHECK_THAT(out, Contains(fmt::format("hand ({}): {}", p.at("hand").size(), hand)));
         std::string collection;
         for (const json& id : p.at("collection")) collection += (collection.empty() ? "" : ", ") + sq_name(id);
-        if (!collection.empty()) CHECK_THAT(out, Contains(fmt::format("collection ({}): {}", p.at("collection").size(), collection)));
+        if (!collection.empty())
+          CHECK_THAT(out, Contains(fmt::format("collection ({}): {}", p.at("collection").size(), collection)));
         CHECK_THAT(out, Contains(fmt::format("tokens: {} lit", p.at("tokens").get<int>())));
       }
       for (const json& play : state.at("trick")) {
-        const std::string who = play.at("seat").is_string() ? std::string("the Dummy")
-                                                            : fmt::format("seat {}", play.at("seat").get<int>());
+        const std::string who =
+            play.at("seat").is_string() ? std::string("the Dummy") : fmt::format("seat {}", play.at("seat").get<int>());
         CHECK_THAT(out, Contains(who));
         CHECK_THAT(out, Contains(sq_name(play.at("card"))));
         saw_trick = true;
       }
       if (state.at("marker").is_null()) CHECK_THAT(out, Contains("Black Star marker: nobody"));
       if (state.at("marker").is_string()) CHECK_THAT(out, Contains("Black Star marker: the Dummy"));
-      if (state.at("marker").is_number()) CHECK_THAT(out, Contains(fmt::format("Black Star marker: seat {}", state.at("marker").get<int>())));
+      if (state.at("marker").is_number())
+        CHECK_THAT(out, Contains(fmt::format("Black Star marker: seat {}", state.at("marker").get<int>())));
       if (seats == 2) {
-        CHECK_THAT(out, Contains(state.at("marker").is_string() ? "the Dummy  holds the Black Star\n  no hand" : "the Dummy\n  no hand"));
+        CHECK_THAT(out, Contains(state.at("marker").is_string() ? "the Dummy  holds the Black Star\n  no hand"
+                                                                : "the Dummy\n  no hand"));
       } else {
         CHECK_THAT(out, !Contains("Dummy"));
       }
@@ -299,8 +315,8 @@ TEST_CASE("show draws the Stella Quest table: trick, trump, hands, collections, 
     const json& outcome = m->replay.footer->result.at("outcome");
     CHECK_THAT(end, Contains("score breakdown"));
     for (const json& p : outcome.at("players")) {
-      CHECK_THAT(end, Contains(fmt::format("{} tokens + {} jewels = {} points", p.at("tokens").get<int>(), p.at("jewels").get<int>(),
-                                           p.at("points").get<int>())));
+      CHECK_THAT(end, Contains(fmt::format("{} tokens + {} jewels = {} points", p.at("tokens").get<int>(),
+                                           p.at("jewels").get<int>(), p.at("points").get<int>())));
     }
     CHECK_THAT(end, Contains(outcome.at("winners").size() == 1 ? "wins" : "share the victory"));
   }
@@ -314,7 +330,8 @@ TEST_CASE("show --seat in Stella Quest hides the other hands' numbers", "[render
     for (std::size_t k = 0; k < total; ++k) {
       const int seat = m->replay.steps[k].seat;  // asked at k: its recorded view is this frame's
       CAPTURE(seats, k, seat);
-      auto c = testing::show({m->path.string(), "--step", std::to_string(k), "--seat", std::to_string(seat), "--color", "never"});
+      auto c = testing::show(
+          {m->path.string(), "--step", std::to_string(k), "--seat", std::to_string(seat), "--color", "never"});
       REQUIRE(c.exit_code == 0);
       CHECK_THAT(c.out, Contains(fmt::format("recorded view: request {}", m->replay.steps[k].request_id)));
       const std::string visible = m->replay.steps[k].view.dump();
@@ -336,14 +353,16 @@ TEST_CASE("show --seat in Stella Quest hides the other hands' numbers", "[render
 }
 
 TEST_CASE("show shows a fault footer", "[render][show]") {
-  static const Loaded m = load(testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"), "fault");
+  static const Loaded m = load(
+      testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"), "fault");
   REQUIRE(m.replay.footer);
   REQUIRE(m.replay.footer->end == replay::End::fault);
   const json& fault = m.replay.footer->result.at("fault");
   auto c = testing::show({m.path.string(), "--color", "never"});
   REQUIRE(c.exit_code == 0);
   CHECK_THAT(c.out, Contains("the match ended with a fault"));
-  CHECK_THAT(c.out, Contains(fmt::format("seat 0 (faulty_bot) forfeits: illegal at request {}", fault.at("request_id").get<int>())));
+  CHECK_THAT(c.out, Contains(fmt::format("seat 0 (faulty_bot) forfeits: illegal at request {}",
+                                         fault.at("request_id").get<int>())));
   CHECK_THAT(c.out, Contains(fault.at("message").get<std::string>()));
   CHECK_THAT(c.out, Contains("offending bytes"));
   CHECK_THAT(c.out, Contains("seat 1 (random_bot) 1st"));
@@ -441,13 +460,15 @@ TEST_CASE("show refuses a broken or missing replay", "[render][show]") {
     json step = json::parse(text.substr(first, end - first));
     step["view"]["deck_size"] = 99;
     const std::string tampered = text.substr(0, first) + step.dump() + text.substr(end);
-    auto c = testing::show({write("view.jsonl", tampered), "--step", "0", "--seat", std::to_string(step.at("seat").get<int>())});
+    auto c = testing::show(
+        {write("view.jsonl", tampered), "--step", "0", "--seat", std::to_string(step.at("seat").get<int>())});
     CHECK(c.exit_code == 5);
     CHECK_THAT(c.err, Contains("step 0 (request 1): the view seat"));
     CHECK_THAT(c.err, Contains("differs"));
   }
   SECTION("an action the game refuses: the replay does not re-simulate") {
-    json step = json::parse(text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) - text.find('\n') - 1));
+    json step =
+        json::parse(text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) - text.find('\n') - 1));
     step["action"] = {{"kind", "take"}, {"slot", 9}};
     const std::size_t second = text.find('\n', text.find('\n') + 1);
     const std::string tampered = text.substr(0, text.find('\n') + 1) + step.dump() + text.substr(second);
@@ -508,15 +529,17 @@ TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes"
   r.header.bots[0].name = evil;
   for (auto& s : r.steps) s.debug = "note " + evil;  // (a replay holds valid UTF-8 only: JSON)
   r.footer->end = replay::End::fault;
-  r.footer->result = {{"fault",
-                       {{"seat", 0}, {"kind", "illegal"}, {"request_id", 3}, {"message", "illegal action " + evil}, {"raw", evil}}},
-                      {"ranks", {2, 1}}};
+  r.footer->result = {
+      {"fault",
+       {{"seat", 0}, {"kind", "illegal"}, {"request_id", 3}, {"message", "illegal action " + evil}, {"raw", evil}}},
+      {"ranks", {2, 1}}};
   const fs::path path = testing::out_path("evil.jsonl");
   testing::write_replay(r, path);
   const std::string last = std::to_string(r.steps.size());
-  for (const std::vector<std::string>& args : {std::vector<std::string>{path.string(), "--step", "1", "--color", "never"},
-                                               std::vector<std::string>{path.string(), "--step", last, "--color", "always"},
-                                               std::vector<std::string>{path.string(), "--step", "2", "--seat", "0"}}) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{path.string(), "--step", "1", "--color", "never"},
+        std::vector<std::string>{path.string(), "--step", last, "--color", "always"},
+        std::vector<std::string>{path.string(), "--step", "2", "--seat", "0"}}) {
     auto c = testing::show(args);
     INFO(c.out << c.err);
     REQUIRE(c.exit_code == 0);
@@ -534,7 +557,8 @@ TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes"
     CHECK(plain.find("\xe2\x80\xae") == std::string::npos);
     CHECK(plain.find('\x07') == std::string::npos);
     CHECK_THAT(plain, Contains("seat 0 (evil\\x1b[2J\\u009b..."));  // names are cut at 20 bytes, never inside an escape
-    if (std::find(args.begin(), args.end(), "--seat") == args.end()) CHECK_THAT(plain, Contains("bot's note: note " + shown));
+    if (std::find(args.begin(), args.end(), "--seat") == args.end())
+      CHECK_THAT(plain, Contains("bot's note: note " + shown));
   }
   auto end = testing::show({path.string(), "--step", last, "--color", "never"});
   CHECK_THAT(end.out, Contains("forfeits: illegal at request 3"));

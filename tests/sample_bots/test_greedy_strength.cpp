@@ -3,10 +3,9 @@
 // random play in at least 80% of games, over both seats. Draws count as not won.
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "referee/core/rng.hpp"
 #include "sample_bots/cpp/greedy_policy.hpp"
@@ -61,9 +60,9 @@ TEST_CASE("the greedy policy falls back to a random legal action for other games
   const json legal = json::array({{{"play", 1}}, {{"play", 2}}, {{"play", 3}}});
   // An unknown game, and a Stella Quest view the policy cannot read: both still get a legal answer.
   for (const char* game : {"some_other_game", "stella_quest"}) {
-    const json request = {{"type", "request"}, {"protocol", 1}, {"id", 3}, {"seat", 0},
-                          {"view", {{"game", game}}}, {"legal", legal},
-                          {"time_left_ms", 1000}, {"bank_ms", 0}};
+    const json request = {
+        {"type", "request"}, {"protocol", 1},        {"id", 3},     {"seat", 0}, {"view", {{"game", game}}},
+        {"legal", legal},    {"time_left_ms", 1000}, {"bank_ms", 0}};
     const greedy::Decision d = greedy::decide(request);
     CHECK(std::find(legal.begin(), legal.end(), d.action) != legal.end());
     CHECK(d.debug.rfind("random", 0) == 0);

@@ -15,10 +15,12 @@
 // tier (none, basic, strict; default the strictest this machine supports).
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -32,9 +34,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
 
 #include "referee/bots/process.hpp"
 #include "referee/bots/sandbox.hpp"
@@ -309,8 +308,8 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
       if (r.fault) recorded[r.fault->kind] += 1;
       const std::vector<Injection> inj = injections(leg->dir, r.index);
       for (const Injection& i : inj) injected[i.kind] += 1;
-      const std::string where = fmt::format("{} match {} (replay {}, rerun: {})", leg->dir.filename().string(), r.index,
-                                            r.replay, r.rerun);
+      const std::string where =
+          fmt::format("{} match {} (replay {}, rerun: {})", leg->dir.filename().string(), r.index, r.replay, r.rerun);
       if (r.fault) {
         const auto& f = *r.fault;
         const bool explained = inj.size() == 1 && inj[0].seat == f.seat && inj[0].request == f.request_id &&
@@ -320,10 +319,10 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
           for (const Injection& i : inj) {
             announced += fmt::format(" [seat {} {} request {}]", i.seat, i.kind, i.request);
           }
-          unexplained.push_back(fmt::format("{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
-                                            "injected:{}",
-                                            where, f.kind, f.seat, f.request_id, f.message,
-                                            announced.empty() ? " nothing" : announced));
+          unexplained.push_back(
+              fmt::format("{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
+                          "injected:{}",
+                          where, f.kind, f.seat, f.request_id, f.message, announced.empty() ? " nothing" : announced));
         }
       } else if (!inj.empty()) {
         unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
@@ -354,8 +353,8 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
                    "slowest answered decision {:.1f} ms (limit {} ms)",
                    bots::tier_name(sandbox.tier), total, first, total - first, warm.seconds, rest.seconds, finished,
                    injected_total, by_kind, recorded_kinds, unexplained.size(), unverified.size(), verify_seconds,
-                   left.size(), fds_before, fds_after, rss_before, first, rss_first, total, rss_last, kMemoryMeasure, first, total,
-                   used_last - used_first, kMemoryGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)
+                   left.size(), fds_before, fds_after, rss_before, first, rss_first, total, rss_last, kMemoryMeasure,
+                   first, total, used_last - used_first, kMemoryGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)
             << std::endl;
 
   auto first_lines = [](const std::vector<std::string>& lines) {
@@ -367,7 +366,7 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
     INFO("leftover processes:\n" << first_lines(left));
     CHECK(left.empty());  // (a)
   }
-  CHECK(fds_after == fds_before);  // (b)
+  CHECK(fds_after == fds_before);                        // (b)
   CHECK(used_last - used_first < kMemoryGrowthBoundKb);  // (c)
   {
     INFO("replays that do not verify:\n" << first_lines(unverified));

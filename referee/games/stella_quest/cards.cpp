@@ -29,7 +29,9 @@ const std::array<Card, kCards>& card_table() {
   return table;
 }
 
-std::string_view colour_name(Colour c) { return kColourNames[static_cast<std::size_t>(c)]; }
+std::string_view colour_name(Colour c) {
+  return kColourNames[static_cast<std::size_t>(c)];
+}
 
 std::string face_name(Face face) {
   if (face == kBreakFace) return "Break";
@@ -40,9 +42,10 @@ Result<Face> parse_face(std::string_view name) {
   for (int f = 0; f < kFaces; ++f) {
     if (face_name(static_cast<Face>(f)) == name) return static_cast<Face>(f);
   }
-  return fail(fmt::format("unknown card \"{}\" (expected \"Break\" or a colour Blue/Green/Red/Yellow "
-                          "and a number 1-6, e.g. \"Blue 6\")",
-                          name));
+  return fail(
+      fmt::format("unknown card \"{}\" (expected \"Break\" or a colour Blue/Green/Red/Yellow "
+                  "and a number 1-6, e.g. \"Blue 6\")",
+                  name));
 }
 
 }  // namespace arena::stella_quest

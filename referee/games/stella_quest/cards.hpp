@@ -23,7 +23,7 @@ inline constexpr int kCards = 54;
 inline constexpr int kEmotionCards = 48;
 
 using CardId = std::uint8_t;
-using Face = std::uint8_t;                 // colour*6 + number-1 for emotions; kBreakFace
+using Face = std::uint8_t;  // colour*6 + number-1 for emotions; kBreakFace
 inline constexpr Face kBreakFace = 24;
 inline constexpr int kFaces = 25;
 
@@ -37,13 +37,25 @@ struct Card {
 };
 
 const std::array<Card, kCards>& card_table();
-inline const Card& card(CardId id) { return card_table()[id]; }
+inline const Card& card(CardId id) {
+  return card_table()[id];
+}
 
-constexpr bool is_break(CardId id) { return id >= kEmotionCards; }
-constexpr Face face_of(CardId id) { return is_break(id) ? kBreakFace : static_cast<Face>(id / 2); }
-constexpr Colour colour_of(CardId id) { return is_break(id) ? Colour::none : static_cast<Colour>(id / 12); }
-constexpr int number_of(CardId id) { return is_break(id) ? 0 : (id % 12) / 2 + 1; }
-constexpr int jewels_of_number(int number) { return number <= 2 ? 3 : number <= 4 ? 2 : 1; }
+constexpr bool is_break(CardId id) {
+  return id >= kEmotionCards;
+}
+constexpr Face face_of(CardId id) {
+  return is_break(id) ? kBreakFace : static_cast<Face>(id / 2);
+}
+constexpr Colour colour_of(CardId id) {
+  return is_break(id) ? Colour::none : static_cast<Colour>(id / 12);
+}
+constexpr int number_of(CardId id) {
+  return is_break(id) ? 0 : (id % 12) / 2 + 1;
+}
+constexpr int jewels_of_number(int number) {
+  return number <= 2 ? 3 : number <= 4 ? 2 : 1;
+}
 
 std::string_view colour_name(Colour c);  // "blue", ..., "break" for Colour::none
 std::string face_name(Face face);        // "Blue 6", "Break"

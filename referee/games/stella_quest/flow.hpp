@@ -6,7 +6,9 @@
 
 namespace arena::stella_quest::detail {
 
-inline std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+inline std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 // The rulebook: "If the deck runs out of cards, immediately shuffle all cards in the discard pile
 // apart from the top card to make a new deck." Called whenever the deck may have run out (a card

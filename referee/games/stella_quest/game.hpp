@@ -44,8 +44,11 @@ struct Traits {
 
   // For people (terminal.cpp, web/).
   static nlohmann::json card_table(const Config&) { return stella_quest::card_table_json(); }
-  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) { return games::merge_player_views(views); }
-  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n, const games::draw::Style& st) {
+  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) {
+    return games::merge_player_views(views);
+  }
+  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n,
+                                const games::draw::Style& st) {
     return stella_quest::draw_table(t, n, st);
   }
   static std::string describe_action(const nlohmann::json& before, const nlohmann::json& a) {
@@ -57,6 +60,5 @@ struct Traits {
   }
   static games::WebModule web_module() { return {web_script(), web_style()}; }
 };
-
 
 }  // namespace arena::stella_quest

@@ -1,10 +1,10 @@
 #include "referee/games/stella_quest/json.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace arena::stella_quest {
 
@@ -12,7 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 constexpr std::array<const char*, 4> kPhaseNames = {"play", "collect", "top", "over"};
 constexpr std::array<const char*, 4> kKindNames = {"play", "draw", "collect", "top"};
@@ -59,7 +61,9 @@ Result<std::size_t> find_name(const std::array<const char*, N>& names_list, cons
   return static_cast<std::size_t>(it - names_list.begin());
 }
 
-json colour_json(Colour c) { return c == Colour::none ? json(nullptr) : json(colour_name(c)); }
+json colour_json(Colour c) {
+  return c == Colour::none ? json(nullptr) : json(colour_name(c));
+}
 
 Result<Colour> colour_from_json(const json& j) {
   if (j.is_null()) return Colour::none;
@@ -77,12 +81,18 @@ json trick_json(const std::vector<Play>& trick) {
 
 }  // namespace
 
-const char* phase_name(Phase phase) { return kPhaseNames[static_cast<std::size_t>(phase)]; }
-const char* end_name(End end) { return kEndNames[static_cast<std::size_t>(end)]; }
+const char* phase_name(Phase phase) {
+  return kPhaseNames[static_cast<std::size_t>(phase)];
+}
+const char* end_name(End end) {
+  return kEndNames[static_cast<std::size_t>(end)];
+}
 
 // ---- config ------------------------------------------------------------------------------
 
-json to_json(const Config& config) { return {{"max_tricks", config.max_tricks}}; }
+json to_json(const Config& config) {
+  return {{"max_tricks", config.max_tricks}};
+}
 
 Result<Config> config_from_json(const json& j) {
   Config config;
@@ -91,7 +101,8 @@ Result<Config> config_from_json(const json& j) {
   if (auto st = only_keys(j, {"max_tricks"}); !st) return fail("stella_quest config: " + st.error());
   if (auto it = j.find("max_tricks"); it != j.end()) {
     if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > kMaxMaxTricks) {
-      return fail(fmt::format("stella_quest config: max_tricks is {}, expected an integer 1..{}", it->dump(), kMaxMaxTricks));
+      return fail(
+          fmt::format("stella_quest config: max_tricks is {}, expected an integer 1..{}", it->dump(), kMaxMaxTricks));
     }
     config.max_tricks = it->get<int>();
   }
@@ -120,7 +131,8 @@ Result<Action> action_from_json(const json& j) {
   }
   if (auto st = only_keys(j, {"kind", "card"}); !st) return fail(fmt::format("action \"{}\": {}", kind, st.error()));
   auto card_it = j.find("card");
-  if (card_it == j.end() || !card_it->is_string()) return fail(fmt::format("action \"{}\": missing string \"card\"", kind));
+  if (card_it == j.end() || !card_it->is_string())
+    return fail(fmt::format("action \"{}\": missing string \"card\"", kind));
   auto face = parse_face(card_it->get<std::string>());
   if (!face) return fail(fmt::format("action \"{}\": {}", kind, face.error()));
   if (kind == "play") return Action::play(*face);
@@ -133,7 +145,8 @@ Result<Action> action_from_json(const json& j) {
 json to_json(const Outcome& o) {
   json players = json::array();
   for (const PlayerScore& p : o.players) {
-    players.push_back({{"tokens", p.tokens}, {"jewels", p.jewels}, {"face_down", names(p.face_down)}, {"points", p.points}});
+    players.push_back(
+        {{"tokens", p.tokens}, {"jewels", p.jewels}, {"face_down", names(p.face_down)}, {"points", p.points}});
   }
   return {{"end", end_name(o.end)}, {"players", players}, {"scores", o.scores}, {"winners", o.winners}};
 }

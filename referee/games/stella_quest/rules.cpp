@@ -1,9 +1,9 @@
 #include "referee/games/stella_quest/rules.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/stella_quest/flow.hpp"
@@ -14,10 +14,18 @@ using detail::idx;
 
 // ---- actions -------------------------------------------------------------------------------
 
-Action Action::play(Face face) { return Action{ActionKind::play, face}; }
-Action Action::draw() { return Action{ActionKind::draw, 0}; }
-Action Action::collect(Face face) { return Action{ActionKind::collect, face}; }
-Action Action::top(Face face) { return Action{ActionKind::top, face}; }
+Action Action::play(Face face) {
+  return Action{ActionKind::play, face};
+}
+Action Action::draw() {
+  return Action{ActionKind::draw, 0};
+}
+Action Action::collect(Face face) {
+  return Action{ActionKind::collect, face};
+}
+Action Action::top(Face face) {
+  return Action{ActionKind::top, face};
+}
 
 // ---- draws and turns -----------------------------------------------------------------------
 
@@ -100,7 +108,9 @@ void end_game(State& s, End end, std::int8_t seat) {
 namespace {
 
 // An empty deck is rebuilt at once whenever the discard pile holds more than its top card.
-bool can_draw(const State& s) { return !s.deck.empty(); }
+bool can_draw(const State& s) {
+  return !s.deck.empty();
+}
 
 void push_unique(std::vector<Action>& out, const Action& a) {
   if (out.empty() || !(out.back() == a)) out.push_back(a);
@@ -119,7 +129,9 @@ std::vector<Face> sorted_faces(const std::vector<Play>& cards, bool skip_breaks)
 
 }  // namespace
 
-bool is_over(const State& s) { return s.phase == Phase::over; }
+bool is_over(const State& s) {
+  return s.phase == Phase::over;
+}
 
 Seat to_act(const State& s) {
   switch (s.phase) {
@@ -141,9 +153,8 @@ void legal_actions(const State& s, std::vector<Action>& out) {
     case Phase::play: {
       const Player& p = s.players[idx(to_act(s))];
       const Colour lead = s.leading;
-      const bool must_follow =
-          lead != Colour::none &&
-          std::any_of(p.hand.begin(), p.hand.end(), [&](CardId c) { return colour_of(c) == lead; });
+      const bool must_follow = lead != Colour::none && std::any_of(p.hand.begin(), p.hand.end(),
+                                                                   [&](CardId c) { return colour_of(c) == lead; });
       // The hand is sorted by id, so faces come in ascending order, Break last.
       for (CardId c : p.hand) {
         if (!must_follow || colour_of(c) == lead || is_break(c)) push_unique(out, Action::play(face_of(c)));
@@ -157,7 +168,8 @@ void legal_actions(const State& s, std::vector<Action>& out) {
       for (Face f : sorted_faces(s.trick, true)) out.push_back(Action::collect(f));
       return;
     case Phase::top: {
-      const bool any_break = std::any_of(s.trick.begin(), s.trick.end(), [](const Play& p) { return is_break(p.card); });
+      const bool any_break =
+          std::any_of(s.trick.begin(), s.trick.end(), [](const Play& p) { return is_break(p.card); });
       if (any_break) {
         out.push_back(Action::top(kBreakFace));
       } else {
@@ -348,17 +360,20 @@ Status check_invariants(const State& s) {
   }
   // The trick's leading colour: its first non-break card's. During `top` that card may have been
   // collected; a trick with a winner had one, though.
-  const bool lead_ok = s.trick.empty()           ? s.leading == Colour::none
+  const bool lead_ok = s.trick.empty()         ? s.leading == Colour::none
                        : s.phase == Phase::top ? s.leading != Colour::none
                                                : s.leading == leading_colour(s.trick);
   if (!lead_ok) {
     return fail(fmt::format("leading colour {} with a trick of {} cards", colour_name(s.leading), s.trick.size()));
   }
-  if (static_cast<int>(s.trick.size()) > trick_size(s)) return fail(fmt::format("{} cards in the trick", s.trick.size()));
-  if (s.marker != kNone && s.marker != kDummy && (s.marker < 0 || s.marker >= s.seats)) return fail(fmt::format("marker at {}", s.marker));
+  if (static_cast<int>(s.trick.size()) > trick_size(s))
+    return fail(fmt::format("{} cards in the trick", s.trick.size()));
+  if (s.marker != kNone && s.marker != kDummy && (s.marker < 0 || s.marker >= s.seats))
+    return fail(fmt::format("marker at {}", s.marker));
   if (s.marker == kDummy && s.seats != 2) return fail(std::string("the Dummy holds the marker with 3+ seats"));
   if (s.leader < 0 || s.leader >= s.seats) return fail(fmt::format("leader {}", s.leader));
-  if ((s.phase == Phase::collect || s.phase == Phase::top) && (s.winner < 0 || s.winner >= s.seats || s.trick.empty())) {
+  if ((s.phase == Phase::collect || s.phase == Phase::top) &&
+      (s.winner < 0 || s.winner >= s.seats || s.trick.empty())) {
     return fail(std::string("a trick winner is deciding without a trick"));
   }
   if (s.phase != Phase::over && s.end != End::none) return fail(std::string("an end reason before the end"));

@@ -88,15 +88,15 @@ struct State {
   std::vector<CardId> deck;     // back() is the top
   std::vector<CardId> discard;  // back() is the top: its colour is the trump
   std::vector<Player> players;
-  std::int8_t marker = kNone;   // seat, kDummy or kNone
+  std::int8_t marker = kNone;  // seat, kDummy or kNone
   std::int8_t start_player = 0;
   std::int8_t leader = 0;
-  std::vector<Play> trick;      // cards played this trick, in order
+  std::vector<Play> trick;  // cards played this trick, in order
   // The trick's leading colour: the first non-break card's, fixed when it is played and kept
   // (during collect and top too) until the trick ends. Colour::none before that.
   Colour leading = Colour::none;
-  std::int8_t winner = kNone;   // during collect and top
-  std::int32_t tricks = 0;      // tricks completed (won, voided by the Dummy, or all breaks)
+  std::int8_t winner = kNone;  // during collect and top
+  std::int32_t tricks = 0;     // tricks completed (won, voided by the Dummy, or all breaks)
   End end = End::none;
   std::int8_t decided = kNone;  // the enlightened or eliminated seat
   bool operator==(const State&) const = default;
@@ -142,7 +142,9 @@ std::int8_t trick_seat(const State& s, int position);
 // being played) this is its leading colour; after the winner collected, use State::leading.
 Colour leading_colour(const std::vector<Play>& trick);
 // The trump colour set by a top discard card (Colour::none for a break).
-inline Colour trump_colour(CardId top) { return colour_of(top); }
+inline Colour trump_colour(CardId top) {
+  return colour_of(top);
+}
 // The index in `trick` of the winning card (docs/games/stella_quest.md), or -1 if every card is a break.
 int trick_winner(const std::vector<Play>& trick, CardId top_discard);
 // Whether the card at `index` is a Super Trump (second copy of its face in the play area).
@@ -152,9 +154,9 @@ bool is_super_trump(const std::vector<Play>& trick, CardId top_discard, int inde
 
 struct PlayerScore {
   int tokens = 0;
-  int jewels = 0;                  // on face-up collection cards
-  std::vector<CardId> face_down;   // collection cards flipped down (duplicated numbers)
-  int points = 0;                  // tokens + jewels
+  int jewels = 0;                 // on face-up collection cards
+  std::vector<CardId> face_down;  // collection cards flipped down (duplicated numbers)
+  int points = 0;                 // tokens + jewels
   bool operator==(const PlayerScore&) const = default;
 };
 

@@ -2,12 +2,12 @@
 // deck, the marker, every hand (coloured; a hidden hand shows only its colours), collections,
 // tokens, the Dummy with 2 seats; actions in words; the final score breakdown.
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
-#include "referee/games/stella_quest/text.hpp"
+#include <algorithm>
+
 #include "referee/games/draw.hpp"
+#include "referee/games/stella_quest/text.hpp"
 
 namespace arena::stella_quest {
 
@@ -28,7 +28,8 @@ std::string colour_code(std::string_view colour) {
 // "Blue 6" -> "blue"; "Break" -> "break".
 std::string colour_of_name(const std::string& name) {
   std::string word = name.substr(0, name.find(' '));
-  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(word.begin(), word.end(), word.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return word;
 }
 
@@ -71,26 +72,34 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
                               : phase == "collect" ? "won the trick: collects one of its emotion cards"
                               : phase == "top"     ? "won the trick: chooses the new top of the discard pile"
                                                    : phase;
-    out += wrap("", {st.bold(fmt::format("trick {} (at most {}):", tricks + 1, t.value("max_tricks", 0))), names.seat(to_act.get<int>()), doing},
+    out += wrap("",
+                {st.bold(fmt::format("trick {} (at most {}):", tricks + 1, t.value("max_tricks", 0))),
+                 names.seat(to_act.get<int>()), doing},
                 " ", 2);
   }
-  out += wrap("", {names.seat(t.value("leader", 0)) + " leads;", "Black Star marker: " + seat_or_dummy(t.at("marker"), names)}, " ", 2);
+  out += wrap(
+      "", {names.seat(t.value("leader", 0)) + " leads;", "Black Star marker: " + seat_or_dummy(t.at("marker"), names)},
+      " ", 2);
   const json& discard = t.at("discard");
   const json& trump = t.at("trump");
   out += fmt::format("discard pile: {} cards, top {} -> trump: {}\n", discard.size(),
                      discard.empty() ? std::string("-") : card_text(discard.back(), st),
-                     trump.is_null() ? std::string("none") : st.paint(trump.get<std::string>(), colour_code(trump.get<std::string>())));
+                     trump.is_null() ? std::string("none")
+                                     : st.paint(trump.get<std::string>(), colour_code(trump.get<std::string>())));
   const json& deck_top = t.at("deck_top_colour");
   out += fmt::format("deck: {} cards{}\n", t.value("deck_size", 0),
                      deck_top.is_null() ? std::string()
-                                        : ", top card " + st.paint(deck_top.get<std::string>(), colour_code(deck_top.get<std::string>())));
+                                        : ", top card " + st.paint(deck_top.get<std::string>(),
+                                                                   colour_code(deck_top.get<std::string>())));
   std::vector<std::string> trick;
-  for (const json& p : t.at("trick")) trick.push_back(seat_or_dummy(p.at("seat"), names) + ": " + card_text(p.at("card"), st));
+  for (const json& p : t.at("trick"))
+    trick.push_back(seat_or_dummy(p.at("seat"), names) + ": " + card_text(p.at("card"), st));
   const json& leading = t.at("leading_colour");
   if (trick.empty()) {
     out += "current trick: no card played yet\n";
   } else {
-    out += wrap(fmt::format("current trick (leading colour {}): ", leading.is_null() ? std::string("none yet") : leading.get<std::string>()),
+    out += wrap(fmt::format("current trick (leading colour {}): ",
+                            leading.is_null() ? std::string("none yet") : leading.get<std::string>()),
                 trick, ", ", 4);
   }
   if (!t.at("winner").is_null()) out += fmt::format("trick won by {}\n", seat_or_dummy(t.at("winner"), names));
@@ -99,7 +108,8 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
     const int seat = p.value("seat", 0);
     const int tokens = p.value("tokens", 0);
     const std::size_t lamps = static_cast<std::size_t>(std::max(tokens, 5));
-    std::string lit = std::string(static_cast<std::size_t>(std::max(tokens, 0)), '*') + std::string(lamps - static_cast<std::size_t>(std::max(tokens, 0)), '.');
+    std::string lit = std::string(static_cast<std::size_t>(std::max(tokens, 0)), '*') +
+                      std::string(lamps - static_cast<std::size_t>(std::max(tokens, 0)), '.');
     out += '\n';
     out += st.bold(names.seat(seat)) + fmt::format("  tokens: {} lit [{}]", tokens, lit);
     if (t.at("marker").is_number_integer() && t.at("marker").get<int>() == seat) out += "  holds the Black Star";
@@ -110,11 +120,14 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
       out += hand.empty() ? "  hand: empty\n" : wrap(fmt::format("  hand ({}): ", hand.size()), hand, ", ", 4);
     } else {
       std::vector<std::string> colours;
-      for (const json& c : p.at("hand_colours")) colours.push_back(st.paint(c.get<std::string>(), colour_code(c.get<std::string>())));
-      out += colours.empty() ? "  hand: empty\n" : wrap(fmt::format("  hand ({}, numbers hidden): ", colours.size()), colours, ", ", 4);
+      for (const json& c : p.at("hand_colours"))
+        colours.push_back(st.paint(c.get<std::string>(), colour_code(c.get<std::string>())));
+      out += colours.empty() ? "  hand: empty\n"
+                             : wrap(fmt::format("  hand ({}, numbers hidden): ", colours.size()), colours, ", ", 4);
     }
     const auto collection = card_list(p.at("collection"), st);
-    out += collection.empty() ? "  collection: empty\n" : wrap(fmt::format("  collection ({}): ", collection.size()), collection, ", ", 4);
+    out += collection.empty() ? "  collection: empty\n"
+                              : wrap(fmt::format("  collection ({}): ", collection.size()), collection, ", ", 4);
   }
   if (t.value("dummy", false)) {
     out += "\n" + st.bold("the Dummy");
@@ -128,7 +141,8 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
 
 std::string describe_action(const json&, const json& a) {
   const std::string kind = a.value("kind", "");
-  const std::string card = a.contains("card") && a.at("card").is_string() ? clean(a.at("card").get<std::string>(), 12) : "?";
+  const std::string card =
+      a.contains("card") && a.at("card").is_string() ? clean(a.at("card").get<std::string>(), 12) : "?";
   if (kind == "play") return "plays " + card;
   if (kind == "draw") return "darkens a token and draws 3 cards (fewer near 10 in hand)";
   if (kind == "collect") return "collects " + card + " from the trick";
@@ -167,7 +181,11 @@ nlohmann::json card_table_json() {
   const auto& table = card_table();
   for (std::size_t id = 0; id < table.size(); ++id) {
     const Card& c = table[id];
-    cards.push_back({{"id", id}, {"name", c.name}, {"colour", std::string(colour_name(c.colour))}, {"number", c.number}, {"jewels", c.jewels}});
+    cards.push_back({{"id", id},
+                     {"name", c.name},
+                     {"colour", std::string(colour_name(c.colour))},
+                     {"number", c.number},
+                     {"jewels", c.jewels}});
   }
   return cards;
 }

@@ -31,7 +31,8 @@ std::string describe(const State& s) {
                      is_break(top) ? "none" : colour_name(trump_colour(top)), s.discard.size(), s.deck.size());
   if (!s.trick.empty()) {
     std::string trick;
-    for (const Play& p : s.trick) trick += fmt::format("{}{}: {}", trick.empty() ? "" : ", ", seat_text(p.seat), card(p.card).name);
+    for (const Play& p : s.trick)
+      trick += fmt::format("{}{}: {}", trick.empty() ? "" : ", ", seat_text(p.seat), card(p.card).name);
     out += "current trick: " + trick + "\n";
   }
   const Outcome o = score(s);

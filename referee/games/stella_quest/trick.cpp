@@ -12,7 +12,9 @@ using detail::idx;
 
 // ---- queries -------------------------------------------------------------------------------
 
-int trick_size(const State& s) { return s.seats == 2 ? 3 : s.seats; }
+int trick_size(const State& s) {
+  return s.seats == 2 ? 3 : s.seats;
+}
 
 std::int8_t trick_seat(const State& s, int position) {
   if (s.seats == 2) {
@@ -108,7 +110,9 @@ void next_trick(State& s) {
   begin_turn(s);
 }
 
-void lose_tokens(Player& p, int n) { p.tokens = static_cast<std::int8_t>(std::max(0, p.tokens - n)); }
+void lose_tokens(Player& p, int n) {
+  p.tokens = static_cast<std::int8_t>(std::max(0, p.tokens - n));
+}
 
 }  // namespace
 
@@ -117,7 +121,8 @@ void resolve_trick(State& s) {
   const int w = trick_winner(s.trick, s.discard.back());
   ++s.tricks;
   if (w < 0) {
-    // docs/games/stella_quest.md: no winner, the marker stays; its holder leads, or (a resolution, docs/games/stella_quest.md section 13) the same leader.
+    // docs/games/stella_quest.md: no winner, the marker stays; its holder leads, or (a resolution,
+    // docs/games/stella_quest.md section 13) the same leader.
     discard_trick(s, -1);
     if (s.marker >= 0) s.leader = s.marker;
     next_trick(s);

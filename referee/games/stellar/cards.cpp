@@ -1,8 +1,8 @@
 #include "referee/games/stellar/cards.hpp"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 #include <nlohmann/json.hpp>
 
 namespace arena::stellar {
@@ -57,16 +57,21 @@ Deck build_standard_deck() {
 
 }  // namespace
 
-std::string_view type_name(CardType type) { return kTypeNames[static_cast<std::size_t>(type)]; }
-std::string_view type_label(CardType type) { return kTypeLabels[static_cast<std::size_t>(type)]; }
+std::string_view type_name(CardType type) {
+  return kTypeNames[static_cast<std::size_t>(type)];
+}
+std::string_view type_label(CardType type) {
+  return kTypeLabels[static_cast<std::size_t>(type)];
+}
 
 Result<CardType> parse_type(std::string_view name) {
   for (std::size_t i = 0; i < kTypeNames.size(); ++i) {
     if (kTypeNames[i] == name) return static_cast<CardType>(i);
   }
-  return fail(fmt::format("unknown card type \"{}\" (expected one of planet, moon, asteroid, "
-                          "cloud, black_hole, satellite)",
-                          name));
+  return fail(
+      fmt::format("unknown card type \"{}\" (expected one of planet, moon, asteroid, "
+                  "cloud, black_hole, satellite)",
+                  name));
 }
 
 const CardTable& standard_table() {
@@ -74,7 +79,9 @@ const CardTable& standard_table() {
   return table;
 }
 
-const Deck& standard_deck() { return standard_table().cards(); }
+const Deck& standard_deck() {
+  return standard_table().cards();
+}
 
 CardTable::CardTable() : cards_(standard_table().cards_) {}
 
@@ -101,8 +108,7 @@ Result<Card> parse_card(const nlohmann::json& j) {
   if (num_it->is_string() && num_it->get<std::string>() == "6/0") {
     if (card.satellite()) return fail(std::string("is a satellite with number 6/0 (satellites are 1-5)"));
     card.number = kSixZero;
-  } else if (num_it->is_number_integer() && num_it->get<std::int64_t>() >= 1 &&
-             num_it->get<std::int64_t>() <= 5) {
+  } else if (num_it->is_number_integer() && num_it->get<std::int64_t>() >= 1 && num_it->get<std::int64_t>() <= 5) {
     card.number = static_cast<std::uint8_t>(num_it->get<std::int64_t>());
   } else {
     return fail(fmt::format("has number {} (expected 1-5 or \"6/0\")", num_it->dump()));
@@ -111,8 +117,8 @@ Result<Card> parse_card(const nlohmann::json& j) {
   auto stars_it = j.find("stars");
   if (stars_it == j.end() || !stars_it->is_number_integer() || stars_it->get<std::int64_t>() < 0 ||
       stars_it->get<std::int64_t>() > 3) {
-    return fail(fmt::format("has stars {} (expected an integer 0-3)",
-                            stars_it == j.end() ? "missing" : stars_it->dump()));
+    return fail(
+        fmt::format("has stars {} (expected an integer 0-3)", stars_it == j.end() ? "missing" : stars_it->dump()));
   }
   card.stars = static_cast<std::uint8_t>(stars_it->get<std::int64_t>());
   if (card.satellite() && card.stars != 0) return fail(std::string("is a satellite with stars (satellites have none)"));
@@ -139,15 +145,17 @@ Result<Card> parse_card(const nlohmann::json& j) {
 std::string given_name(const nlohmann::json& j) {
   if (!j.is_object()) return "";
   auto it = j.find("name");
-  if (it == j.end() || !it->is_string() || it->get<std::string>().empty() || it->get<std::string>().size() > 40) return "";
+  if (it == j.end() || !it->is_string() || it->get<std::string>().empty() || it->get<std::string>().size() > 40)
+    return "";
   return " (" + it->get<std::string>() + ")";
 }
 
 Status check_size(std::size_t size) {
   if (size < kMinDeckSize || size > kMaxDeckSize) {
-    return fail(fmt::format("deck list: {} cards; a deck needs {} to {} (4 starters placed, 44 "
-                            "played, 4 held at the end, 5 in the row)",
-                            size, kMinDeckSize, kMaxDeckSize));
+    return fail(
+        fmt::format("deck list: {} cards; a deck needs {} to {} (4 starters placed, 44 "
+                    "played, 4 held at the end, 5 in the row)",
+                    size, kMinDeckSize, kMaxDeckSize));
   }
   return {};
 }
@@ -156,8 +164,8 @@ Status check_starters(const std::array<int, kTypedKinds>& starters) {
   for (int t = 0; t < kTypedKinds; ++t) {
     int n = starters[static_cast<std::size_t>(t)];
     if (n != 1) {
-      return fail(fmt::format("deck list: {} starter cards of type {} (exactly one per type is needed)",
-                              n, type_name(static_cast<CardType>(t))));
+      return fail(fmt::format("deck list: {} starter cards of type {} (exactly one per type is needed)", n,
+                              type_name(static_cast<CardType>(t))));
     }
   }
   return {};
@@ -168,7 +176,8 @@ Status check_card(const Card& card) {
   if (static_cast<int>(card.type) > static_cast<int>(CardType::satellite)) {
     return fail(fmt::format("has type {} (not a card type)", static_cast<int>(card.type)));
   }
-  if (card.satellite() && card.six_zero()) return fail(std::string("is a satellite with number 6/0 (satellites are 1-5)"));
+  if (card.satellite() && card.six_zero())
+    return fail(std::string("is a satellite with number 6/0 (satellites are 1-5)"));
   if (card.number < 1 || (card.number > 5 && card.number != kSixZero)) {
     return fail(fmt::format("has number {} (expected 1-5 or \"6/0\")", card.number));
   }
@@ -204,7 +213,8 @@ Status validate_deck(const Deck& deck) {
   std::array<int, kTypedKinds> starters{};
   for (std::size_t i = 0; i < deck.size(); ++i) {
     const Card& card = deck[i];
-    if (auto st = check_card(card); !st) return fail(fmt::format("deck list: card {} ({}) {}", i, card.name, st.error()));
+    if (auto st = check_card(card); !st)
+      return fail(fmt::format("deck list: card {} ({}) {}", i, card.name, st.error()));
     if (card.starter) ++starters[static_cast<std::size_t>(card.type)];
   }
   return check_starters(starters);

@@ -5,11 +5,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "referee/core/result.hpp"
 
@@ -39,8 +38,8 @@ using Deck = std::vector<Card>;
 // are equal when their cards are (the same list is equal at once, without comparing cards).
 class CardTable {
  public:
-  CardTable();                 // the standard 60 cards (one list shared by every default table)
-  CardTable(Deck cards);       // implicit: a Deck converts, so `config.deck = parsed` still reads
+  CardTable();            // the standard 60 cards (one list shared by every default table)
+  CardTable(Deck cards);  // implicit: a Deck converts, so `config.deck = parsed` still reads
   const Deck& cards() const { return *cards_; }
   operator const Deck&() const { return *cards_; }
   std::size_t size() const { return cards_->size(); }
@@ -56,7 +55,7 @@ class CardTable {
   std::shared_ptr<const Deck> cards_;
 };
 
-std::string_view type_name(CardType type);  // "planet", "black_hole", ...
+std::string_view type_name(CardType type);   // "planet", "black_hole", ...
 std::string_view type_label(CardType type);  // "Planet", "Black Hole", ...
 Result<CardType> parse_type(std::string_view name);
 

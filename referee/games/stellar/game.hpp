@@ -50,8 +50,11 @@ struct Traits {
     auto table = stellar::card_table_json(c, per_seat(seats));
     return table ? std::move(table).value() : nlohmann::json(nullptr);
   }
-  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) { return games::merge_player_views(views); }
-  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n, const games::draw::Style& st) {
+  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) {
+    return games::merge_player_views(views);
+  }
+  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n,
+                                const games::draw::Style& st) {
     return stellar::draw_table(t, n, st);
   }
   static std::string describe_action(const nlohmann::json& before, const nlohmann::json& a) {
@@ -71,6 +74,5 @@ struct Traits {
     return out;
   }
 };
-
 
 }  // namespace arena::stellar

@@ -1,10 +1,10 @@
 #include "referee/games/stellar/json.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace arena::stellar {
 
@@ -12,12 +12,13 @@ using nlohmann::json;
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 constexpr std::array<const char*, 7> kPhaseNames = {"choose_starter", "refresh", "take", "play",
                                                     "place",          "keep",    "over"};
-constexpr std::array<const char*, 6> kKindNames = {"choose_starter", "refresh", "take",
-                                                   "play",           "place",   "keep"};
+constexpr std::array<const char*, 6> kKindNames = {"choose_starter", "refresh", "take", "play", "place", "keep"};
 
 // Reads an integer field in [lo, hi]; the error names the field and what was found.
 Result<int> int_field(const json& j, const char* key, int lo, int hi) {
@@ -80,11 +81,15 @@ json telescope_json(const State& s, const Player& p, bool owner) {
   return out;
 }
 
-json opt(std::int16_t v) { return v == kNone ? json(nullptr) : json(v); }
+json opt(std::int16_t v) {
+  return v == kNone ? json(nullptr) : json(v);
+}
 
 }  // namespace
 
-const char* phase_name(Phase phase) { return kPhaseNames[static_cast<std::size_t>(phase)]; }
+const char* phase_name(Phase phase) {
+  return kPhaseNames[static_cast<std::size_t>(phase)];
+}
 
 // ---- config ------------------------------------------------------------------------------
 
@@ -121,8 +126,10 @@ Result<Config> config_from_json(const json& j) {
 Result<SeatConfig> seat_config_from_json(const json& j) {
   SeatConfig config;
   if (j.is_null()) return config;
-  if (!j.is_object()) return fail(std::string("a Stellar seat configuration is a JSON object ({\"deck\": [...]}) or null"));
-  if (auto st = only_keys(j, {"deck"}); !st) return fail(st.error() + " (a Stellar seat configuration takes only \"deck\")");
+  if (!j.is_object())
+    return fail(std::string("a Stellar seat configuration is a JSON object ({\"deck\": [...]}) or null"));
+  if (auto st = only_keys(j, {"deck"}); !st)
+    return fail(st.error() + " (a Stellar seat configuration takes only \"deck\")");
   if (auto it = j.find("deck"); it != j.end() && !it->is_null()) {
     auto deck = parse_deck(*it);
     if (!deck) return fail(deck.error());
@@ -198,7 +205,8 @@ Result<Action> action_from_json(const json& j) {
   if (*kind == "refresh") {
     if (auto st = wrap(only_keys(j, {"kind", "accept"})); !st) return fail(st.error());
     auto it = j.find("accept");
-    if (it == j.end() || !it->is_boolean()) return fail(std::string("action \"refresh\": \"accept\" must be true or false"));
+    if (it == j.end() || !it->is_boolean())
+      return fail(std::string("action \"refresh\": \"accept\" must be true or false"));
     return Action::refresh(it->get<bool>());
   }
   if (*kind == "take") {
@@ -224,7 +232,8 @@ Result<Action> action_from_json(const json& j) {
       if (auto st = wrap(only_keys(j, {"kind", "card", "area"})); !st) return fail(st.error());
       return Action::play_notebook(*c);
     }
-    if (*area != "telescope") return fail(fmt::format("action \"play\": \"area\" is \"{}\", expected \"telescope\" or \"notebook\"", *area));
+    if (*area != "telescope")
+      return fail(fmt::format("action \"play\": \"area\" is \"{}\", expected \"telescope\" or \"notebook\"", *area));
     if (auto st = wrap(only_keys(j, {"kind", "card", "area", "slot", "face"})); !st) return fail(st.error());
     auto slot = int_field(j, "slot", 1, kTelescopeSlots);
     if (!slot) return fail("action \"play\": " + slot.error());
@@ -242,7 +251,8 @@ json to_json(const State& s) {
   for (const Player& p : s.players) {
     json telescope = json::array();
     for (const Slot& slot : p.telescope) {
-      telescope.push_back(slot.empty() ? json(nullptr) : json({{"card", slot.card}, {"face_up", slot.face_up}, {"seen", slot.seen}}));
+      telescope.push_back(slot.empty() ? json(nullptr)
+                                       : json({{"card", slot.card}, {"face_up", slot.face_up}, {"seen", slot.seen}}));
     }
     players.push_back({{"starters", p.starters},
                        {"starter_choice", opt(p.starter_choice)},
@@ -316,13 +326,16 @@ Result<State> state_from_json(const json& j) {
       p.notebook = pj.at("notebook").get<std::vector<CardId>>();
       for (std::size_t i = 0; i < kTelescopeSlots; ++i) {
         const json& sj = pj.at("telescope").at(i);
-        p.telescope[i] = sj.is_null() ? Slot{} : Slot{sj.at("card").get<std::int16_t>(), sj.at("face_up").get<bool>(), sj.value("seen", false)};
+        p.telescope[i] = sj.is_null() ? Slot{}
+                                      : Slot{sj.at("card").get<std::int16_t>(), sj.at("face_up").get<bool>(),
+                                             sj.value("seen", false)};
       }
     }
     s.refresh_pending = j.at("refresh_pending").get<bool>();
     s.placing = j.at("placing").is_null() ? kNone : j.at("placing").get<std::int16_t>();
-    s.last_step3_slot = j.at("last_step3_slot").is_null() ? std::int8_t{kNone}
-                                                          : static_cast<std::int8_t>(j.at("last_step3_slot").get<int>() - 1);
+    s.last_step3_slot = j.at("last_step3_slot").is_null()
+                            ? std::int8_t{kNone}
+                            : static_cast<std::int8_t>(j.at("last_step3_slot").get<int>() - 1);
     if (auto own_it = j.find("own_decks"); own_it != j.end()) {
       std::array<SeatConfig, kSeats> seats;
       for (std::size_t seat = 0; seat < kSeats; ++seat) {

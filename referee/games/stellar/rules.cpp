@@ -1,10 +1,10 @@
 #include "referee/games/stellar/rules.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 
@@ -65,14 +65,18 @@ Action Action::keep(int card) {
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 // Card ids are 8 bits: a match (both own decks together) holds at most 255 cards.
 constexpr std::size_t kMaxTableCards = 255;
 // The fewest cards a seat's list may hold (validate_deck), for check_invariants.
 constexpr int kMinOwnList = 57;
 
-Player& current_player(State& s) { return s.players[idx(to_act(s))]; }
+Player& current_player(State& s) {
+  return s.players[idx(to_act(s))];
+}
 
 std::uint16_t empty_slots(const std::array<Slot, kTelescopeSlots>& telescope) {
   std::uint16_t mask = 0;
@@ -136,7 +140,9 @@ void refill_row(State& s, int seat) {
 }
 
 // The seat whose turn it is, during the turn phases.
-int acting(const State& s) { return (s.start_player + s.turn) % kSeats; }
+int acting(const State& s) {
+  return (s.start_player + s.turn) % kSeats;
+}
 
 void insert_sorted(std::vector<CardId>& hand, CardId card) {
   hand.insert(std::upper_bound(hand.begin(), hand.end(), card), card);
@@ -207,8 +213,7 @@ void end_turn(State& s) {
 std::int16_t step3_card(State& s, const Action& played) {
   const Card& c = card(s, played.card);
   int number = c.number;
-  if (played.area == Area::telescope && !played.face_up &&
-      s.config.facedown_step3 == FacedownStep3::three) {
+  if (played.area == Area::telescope && !played.face_up && s.config.facedown_step3 == FacedownStep3::three) {
     number = 3;
   }
   if (number != kSixZero && s.row[idx(number - 1)] != kNone) {
@@ -219,8 +224,7 @@ std::int16_t step3_card(State& s, const Action& played) {
   return draw(s, acting(s));
 }
 
-void append_telescope_actions(const State& s, const Player& p, int card, bool placing,
-                              std::vector<Action>& out) {
+void append_telescope_actions(const State& s, const Player& p, int card, bool placing, std::vector<Action>& out) {
   const std::uint16_t empty = empty_slots(p.telescope);
   const std::uint16_t up = face_up_slots(card_table(s), p.telescope, static_cast<CardId>(card));
   for (int slot = 0; slot < kTelescopeSlots; ++slot) {
@@ -239,11 +243,17 @@ void append_telescope_actions(const State& s, const Player& p, int card, bool pl
 
 // ---- queries -------------------------------------------------------------------------------
 
-const CardTable& card_table(const State& s) { return s.own ? s.own->cards : s.config.deck; }
+const CardTable& card_table(const State& s) {
+  return s.own ? s.own->cards : s.config.deck;
+}
 
-const Card& card(const State& s, int id) { return card_table(s)[idx(id)]; }
+const Card& card(const State& s, int id) {
+  return card_table(s)[idx(id)];
+}
 
-bool own_decks(const State& s) { return s.own.has_value(); }
+bool own_decks(const State& s) {
+  return s.own.has_value();
+}
 
 int owner(const State& s, int id) {
   if (!s.own) return kNone;
@@ -258,9 +268,13 @@ const std::vector<CardId>& discard_of(const State& s, Seat seat) {
   return s.own ? s.own->discard[idx(seat)] : s.discard;
 }
 
-int round_of(const State& s) { return std::min(s.turn / kSeats, kRounds - 1) + 1; }
+int round_of(const State& s) {
+  return std::min(s.turn / kSeats, kRounds - 1) + 1;
+}
 
-bool is_over(const State& s) { return s.phase == Phase::over; }
+bool is_over(const State& s) {
+  return s.phase == Phase::over;
+}
 
 Seat to_act(const State& s) {
   switch (s.phase) {
@@ -276,8 +290,7 @@ Seat to_act(const State& s) {
   }
 }
 
-std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope,
-                            CardId id) {
+std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope, CardId id) {
   const std::uint16_t empty = empty_slots(telescope);
   const Card& c = deck[id];
   if (c.satellite()) return empty;
@@ -458,9 +471,10 @@ Result<MatchCards> match_cards(const Config& config, const std::array<SeatConfig
     total += lists[idx(seat)]->size();
   }
   if (total > kMaxTableCards) {
-    return fail(fmt::format("own decks: {} cards in all (seat 0's list {}, seat 1's {}); a match holds at "
-                            "most {} cards",
-                            total, lists[0]->size(), lists[1]->size(), kMaxTableCards));
+    return fail(
+        fmt::format("own decks: {} cards in all (seat 0's list {}, seat 1's {}); a match holds at "
+                    "most {} cards",
+                    total, lists[0]->size(), lists[1]->size(), kMaxTableCards));
   }
   Deck cards;
   cards.reserve(total);
@@ -560,7 +574,8 @@ Status check_invariants(const State& s) {
   std::vector<int> seen(n, 0);
   auto count = [&](int id, const char* where) -> Status {
     if (id < 0 || static_cast<std::size_t>(id) >= n) return fail(fmt::format("bad card id {} in {}", id, where));
-    if (++seen[idx(id)] > 1) return fail(fmt::format("card {} ({}) seen twice, again in {}", id, cards[idx(id)].name, where));
+    if (++seen[idx(id)] > 1)
+      return fail(fmt::format("card {} ({}) seen twice, again in {}", id, cards[idx(id)].name, where));
     return {};
   };
   auto count_all = [&](const std::vector<CardId>& list, const char* where) -> Status {
@@ -573,7 +588,8 @@ Status check_invariants(const State& s) {
   if (auto st = count_all(s.discard, "the discard pile"); !st) return st;
   if (s.own) {
     const OwnDecks& own = *s.own;
-    if (!s.deck.empty() || !s.discard.empty()) return fail(std::string("the shared deck or discard pile is used with own decks"));
+    if (!s.deck.empty() || !s.discard.empty())
+      return fail(std::string("the shared deck or discard pile is used with own decks"));
     if (own.seat1_first < kMinOwnList || static_cast<std::size_t>(own.seat1_first) + kMinOwnList > n) {
       return fail(fmt::format("seat 1's cards start at id {} of {}", own.seat1_first, n));
     }
@@ -585,7 +601,8 @@ Status check_invariants(const State& s) {
       for (const auto* list : {&own.deck[idx(seat)], &own.discard[idx(seat)]}) {
         for (CardId c : *list) {
           if (owner(s, c) != seat) {
-            return fail(fmt::format("card {} ({}) of seat {} in seat {}'s deck or discard pile", c, cards[c].name, owner(s, c), seat));
+            return fail(fmt::format("card {} ({}) of seat {} in seat {}'s deck or discard pile", c, cards[c].name,
+                                    owner(s, c), seat));
           }
         }
       }
@@ -606,7 +623,8 @@ Status check_invariants(const State& s) {
       for (auto c : p.starters) {
         if (auto st = count(c, "a starter hand"); !st) return st;
         if (!cards[idx(c)].starter) return fail(fmt::format("card {} ({}) dealt as a starter", c, cards[idx(c)].name));
-        if (s.own && owner(s, c) != seat) return fail(fmt::format("seat {} was dealt seat {}'s starter {}", seat, owner(s, c), c));
+        if (s.own && owner(s, c) != seat)
+          return fail(fmt::format("seat {} was dealt seat {}'s starter {}", seat, owner(s, c), c));
       }
       continue;
     }
@@ -629,8 +647,8 @@ Status check_invariants(const State& s) {
     if (seen[id] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, cards[id].name));
   }
   // Each turn puts two cards into play; the starters are two per player.
-  const std::size_t expected = 4 + 2 * static_cast<std::size_t>(s.turn) +
-                               (s.phase == Phase::place ? 1 : 0) + (s.phase == Phase::over ? 2 : 0);
+  const std::size_t expected =
+      4 + 2 * static_cast<std::size_t>(s.turn) + (s.phase == Phase::place ? 1 : 0) + (s.phase == Phase::over ? 2 : 0);
   if (in_play != expected) {
     return fail(fmt::format("{} cards in play after {} turns, expected {}", in_play, s.turn, expected));
   }

@@ -79,8 +79,8 @@ struct Player {
   std::int16_t starter_choice = kNone;                 // goes to slot 1; hidden until both chose
   std::vector<CardId> hand;                            // sorted by id
   std::array<Slot, kTelescopeSlots> telescope{};
-  std::vector<CardId> notebook;                        // in the order played
-  std::int16_t keep_choice = kNone;                    // end of game; hidden until both chose
+  std::vector<CardId> notebook;      // in the order played
+  std::int16_t keep_choice = kNone;  // end of game; hidden until both chose
   bool operator==(const Player&) const = default;
 };
 
@@ -109,10 +109,10 @@ struct State {
   std::vector<CardId> deck;     // back() is the top (empty with own decks: see own)
   std::vector<CardId> discard;  // back() is the most recent (empty with own decks)
   std::array<Player, kSeats> players{};
-  bool refresh_pending = false;          // the player to act may refresh the row (Step 0)
-  std::int16_t placing = kNone;          // Step 3 card waiting for a telescope slot (public)
-  std::int8_t last_step3_slot = kNone;   // row slot (0-4) Step 3 took from, or -1 for the deck
-  std::optional<OwnDecks> own;           // only in a match played with own decks
+  bool refresh_pending = false;         // the player to act may refresh the row (Step 0)
+  std::int16_t placing = kNone;         // Step 3 card waiting for a telescope slot (public)
+  std::int8_t last_step3_slot = kNone;  // row slot (0-4) Step 3 took from, or -1 for the deck
+  std::optional<OwnDecks> own;          // only in a match played with own decks
   bool operator==(const State&) const = default;
 };
 
@@ -122,8 +122,8 @@ enum class ActionKind : std::uint8_t { choose_starter, refresh, take, play, plac
 // defaults and == compares meaningfully.
 struct Action {
   ActionKind kind = ActionKind::take;
-  std::int16_t card = kNone;  // choose_starter: the card for slot 1; play; keep
-  std::int8_t slot = kNone;   // take: row slot 0-4; play/place to telescope: slot 0-11
+  std::int16_t card = kNone;   // choose_starter: the card for slot 1; play; keep
+  std::int8_t slot = kNone;    // take: row slot 0-4; play/place to telescope: slot 0-11
   Area area = Area::notebook;  // play
   bool face_up = false;        // play/place to the telescope
   bool accept = false;         // refresh
@@ -164,8 +164,7 @@ void apply(State& s, const Action& a);
 bool is_legal(const State& s, const Action& a);
 
 // Telescope slots (bit i = slot i+1) where `card` may go face up, given the telescope.
-std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope,
-                            CardId card);
+std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope, CardId card);
 
 int round_of(const State& s);  // 1..11
 const Card& card(const State& s, int id);

@@ -2,19 +2,22 @@
 
 #include <algorithm>
 #include <cassert>
-
 #include <nlohmann/json.hpp>
 
 namespace arena::stellar {
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 constexpr int kSectionPoints = 10;
 constexpr int kDiversityPoints = 10;
 
-int telescope_number(const Card& c, bool face_up) { return face_up ? c.number : 3; }
+int telescope_number(const Card& c, bool face_up) {
+  return face_up ? c.number : 3;
+}
 
 // A type's notebook stack before satellites: a bit set of printed numbers 1-5, and how many 6/0
 // cards it holds (each may count as 6 or 0).
@@ -239,15 +242,13 @@ nlohmann::json to_json(const Outcome& outcome) {
     }
     json sections = json::object();
     for (int k = 0; k < kSections; ++k) {
-      sections[kSectionNames[k]] = {{"sum", ps.section_sums[idx(k)]},
-                                    {"points", ps.section_points[idx(k)]}};
+      sections[kSectionNames[k]] = {{"sum", ps.section_sums[idx(k)]}, {"points", ps.section_points[idx(k)]}};
     }
     json satellites = json::array();
     for (const auto& sat : ps.satellites) {
       // score() names a type for every satellite; null only for a hand-made PlayerScore.
       satellites.push_back({{"card", sat.card},
-                            {"stack", sat.stack == CardType::satellite ? json(nullptr)
-                                                                       : json(type_name(sat.stack))}});
+                            {"stack", sat.stack == CardType::satellite ? json(nullptr) : json(type_name(sat.stack))}});
     }
     json six_zero = json::array();
     for (const auto& [card_id, value] : ps.six_zero_values) six_zero.push_back({{"card", card_id}, {"value", value}});

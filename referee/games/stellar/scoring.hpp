@@ -10,9 +10,8 @@
 // nowhere is named in the first stack holding its number already, else planet's).
 
 #include <array>
-#include <vector>
-
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 #include "referee/games/stellar/rules.hpp"
 
@@ -40,7 +39,7 @@ struct PlayerScore {
   std::array<int, kSections> section_points{};  // 10 for a section won, else 0
   int diversity = 0;
   int total = 0;
-  std::vector<SatelliteChoice> satellites;          // notebook satellites and their stacks
+  std::vector<SatelliteChoice> satellites;           // notebook satellites and their stacks
   std::vector<std::pair<int, int>> six_zero_values;  // notebook 6/0 card -> 6 or 0
   bool operator==(const PlayerScore&) const = default;
 };

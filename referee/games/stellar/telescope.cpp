@@ -13,11 +13,18 @@ struct Place {
   int left;
 };
 constexpr std::array<Place, kTelescopeSlots> kPlaces = {{
-    {0, 1},                                     // 1
-    {1, 0}, {1, 2},                             // 2 3
-    {2, 0}, {2, 2},                             // 4 5
-    {3, -1}, {3, 1}, {3, 3},                    // 6 7 8
-    {4, -2}, {4, 0}, {4, 2}, {4, 4},            // 9 10 11 12
+    {0, 1},  // 1
+    {1, 0},
+    {1, 2},  // 2 3
+    {2, 0},
+    {2, 2},  // 4 5
+    {3, -1},
+    {3, 1},
+    {3, 3},  // 6 7 8
+    {4, -2},
+    {4, 0},
+    {4, 2},
+    {4, 4},  // 9 10 11 12
 }};
 constexpr int kWidth = 2;
 
@@ -34,7 +41,8 @@ constexpr std::array<std::uint16_t, kTelescopeSlots> build_neighbours() {
   for (int i = 0; i < kTelescopeSlots; ++i) {
     for (int j = 0; j < kTelescopeSlots; ++j) {
       if (i != j && adjacent(kPlaces[static_cast<std::size_t>(i)], kPlaces[static_cast<std::size_t>(j)])) {
-        result[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(result[static_cast<std::size_t>(i)] | (1u << j));
+        result[static_cast<std::size_t>(i)] =
+            static_cast<std::uint16_t>(result[static_cast<std::size_t>(i)] | (1u << j));
       }
     }
   }

@@ -2,13 +2,13 @@
 // notebooks as stacks per type, the row with slot numbers, hands, deck, phase; actions in words;
 // the final score breakdown.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 
-#include <fmt/format.h>
-
-#include "referee/games/stellar/text.hpp"
 #include "referee/games/draw.hpp"
+#include "referee/games/stellar/text.hpp"
 
 namespace arena::stellar {
 
@@ -35,7 +35,9 @@ std::string type_colour(const std::string& type) {
   return "0";
 }
 
-std::string card_name(const json& c) { return clean(c.value("name", std::string("?")), 16); }
+std::string card_name(const json& c) {
+  return clean(c.value("name", std::string("?")), 16);
+}
 
 // "Moon 3 **": the name and one star per star (face up, the stars count).
 std::string card_plain(const json& c) {
@@ -43,7 +45,9 @@ std::string card_plain(const json& c) {
   return card_name(c) + (stars > 0 ? " " + std::string(static_cast<std::size_t>(stars), '*') : "");
 }
 
-std::string card_text(const json& c, const Style& st) { return st.paint(card_plain(c), type_colour(c.value("type", ""))); }
+std::string card_text(const json& c, const Style& st) {
+  return st.paint(card_plain(c), type_colour(c.value("type", "")));
+}
 
 std::string number_text(const json& c) {
   const json& n = c.at("number");
@@ -169,7 +173,8 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
   std::vector<std::string> head = {st.bold(phase_text(t) + (to_act.is_null() ? "" : ";"))};
   if (!to_act.is_null()) head.push_back(names.seat(to_act.get<int>()) + " to act");
   out += wrap("", head, " ", 2);
-  if (!t.at("start_player").is_null()) out += fmt::format("start player: {}\n", names.seat(t.at("start_player").get<int>()));
+  if (!t.at("start_player").is_null())
+    out += fmt::format("start player: {}\n", names.seat(t.at("start_player").get<int>()));
   std::vector<std::string> row;
   for (std::size_t i = 0; i < t.at("row").size(); ++i) {
     const json& c = t.at("row").at(i);
@@ -179,11 +184,13 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
   const json& discard = t.at("discard");
   out += fmt::format("deck: {} cards; discard pile: {} cards{}\n", t.value("deck_size", 0), discard.size(),
                      discard.empty() ? std::string() : ", top " + card_text(discard.back(), st));
-  if (t.value("refresh_available", false)) out += "the seat to act may refresh the row (its opponent took a satellite)\n";
+  if (t.value("refresh_available", false))
+    out += "the seat to act may refresh the row (its opponent took a satellite)\n";
   if (!t.at("placing").is_null()) {
     out += "waiting for a telescope slot (Step 3's card): " + card_text(t.at("placing"), st) + "\n";
   }
-  if (!t.at("last_step3_slot").is_null()) out += fmt::format("Step 3 last took row slot {}\n", t.at("last_step3_slot").get<int>());
+  if (!t.at("last_step3_slot").is_null())
+    out += fmt::format("Step 3 last took row slot {}\n", t.at("last_step3_slot").get<int>());
 
   const std::string phase = t.value("phase", "");
   for (const json& p : t.at("players")) {
@@ -204,7 +211,8 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
         out += choice.is_null() ? "  starter for slot 1: not chosen yet\n"
                                 : "  starter for slot 1: " + player_card(p, choice.get<int>()) + "\n";
       } else {
-        out += p.value("starter_chosen", false) ? "  starter for slot 1: chosen (hidden)\n" : "  starter for slot 1: not chosen yet\n";
+        out += p.value("starter_chosen", false) ? "  starter for slot 1: chosen (hidden)\n"
+                                                : "  starter for slot 1: not chosen yet\n";
       }
     }
     if (phase == "keep") {
@@ -225,12 +233,16 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
 
 std::string describe_action(const json& before, const json& a) {
   const std::string kind = a.value("kind", "");
-  if (kind == "choose_starter") return "puts " + find_card(before, a.value("card", -1)) + " in telescope slot 1 (the other starter goes to the notebook)";
-  if (kind == "refresh") return a.value("accept", false) ? "refreshes the row (5 new cards)" : "declines the row refresh";
+  if (kind == "choose_starter")
+    return "puts " + find_card(before, a.value("card", -1)) +
+           " in telescope slot 1 (the other starter goes to the notebook)";
+  if (kind == "refresh")
+    return a.value("accept", false) ? "refreshes the row (5 new cards)" : "declines the row refresh";
   if (kind == "take") {
     const int slot = a.value("slot", 0);
     std::string name = "the card";
-    if (slot >= 1 && slot <= 5 && before.contains("row") && !before.at("row").at(static_cast<std::size_t>(slot - 1)).is_null()) {
+    if (slot >= 1 && slot <= 5 && before.contains("row") &&
+        !before.at("row").at(static_cast<std::size_t>(slot - 1)).is_null()) {
       name = card_plain(before.at("row").at(static_cast<std::size_t>(slot - 1)));
     }
     return fmt::format("takes {} from row slot {}", name, slot);
@@ -241,16 +253,20 @@ std::string describe_action(const json& before, const json& a) {
     return fmt::format("plays {} face {} to telescope slot {}", name, a.value("face", "?"), a.value("slot", 0));
   }
   if (kind == "place") {
-    const std::string name = before.contains("placing") && !before.at("placing").is_null() ? card_plain(before.at("placing")) : "Step 3's card";
+    const std::string name = before.contains("placing") && !before.at("placing").is_null()
+                                 ? card_plain(before.at("placing"))
+                                 : "Step 3's card";
     return fmt::format("places {} face {} in telescope slot {}", name, a.value("face", "?"), a.value("slot", 0));
   }
-  if (kind == "keep") return "keeps " + find_card(before, a.value("card", -1)) + " for the notebook (the other card is discarded)";
+  if (kind == "keep")
+    return "keeps " + find_card(before, a.value("card", -1)) + " for the notebook (the other card is discarded)";
   return "plays " + one_line(a);
 }
 
 std::string draw_outcome(const json& o, const json& cards, const Names& names, const Style& st) {
   auto name_of = [&](int id) {
-    if (cards.is_array() && id >= 0 && static_cast<std::size_t>(id) < cards.size() && cards[static_cast<std::size_t>(id)].is_object()) {
+    if (cards.is_array() && id >= 0 && static_cast<std::size_t>(id) < cards.size() &&
+        cards[static_cast<std::size_t>(id)].is_object()) {
       return clean(cards[static_cast<std::size_t>(id)].value("name", std::string("?")), 16);
     }
     return fmt::format("card {}", id);
@@ -258,8 +274,9 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
   const json& players = o.at("players");
   constexpr std::size_t kLabel = 24;
   constexpr std::size_t kColumn = 34;
-  std::string out = "score breakdown: per type, face-up stars x longest run in the notebook stack [stack];\n"
-                    "per section, the higher sum of numbers scores 10; 10 for all five types face up\n";
+  std::string out =
+      "score breakdown: per type, face-up stars x longest run in the notebook stack [stack];\n"
+      "per section, the higher sum of numbers scores 10; 10 for all five types face up\n";
   out += pad("", kLabel);
   for (std::size_t s = 0; s < players.size(); ++s) out += pad(st.bold(names.seat(static_cast<int>(s))), kColumn);
   auto row = [&](const std::string& label, auto&& cell_of) {
@@ -278,7 +295,8 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
         if (!stack.empty()) stack += ' ';
         stack += n.dump();
       }
-      return fmt::format("{} x {} = {}  [{}]", ts.at("stars").get<int>(), ts.at("run").get<int>(), ts.at("points").get<int>(), stack);
+      return fmt::format("{} x {} = {}  [{}]", ts.at("stars").get<int>(), ts.at("run").get<int>(),
+                         ts.at("points").get<int>(), stack);
     });
   }
   for (const char* section : {"top", "middle", "bottom"}) {
@@ -294,12 +312,14 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
     std::vector<std::string> notes;
     for (const json& sat : players[s].at("satellites")) {
       const json& stack = sat.at("stack");
-      notes.push_back(name_of(sat.at("card").get<int>()) + " -> " + (stack.is_null() ? std::string("no stack") : stack.get<std::string>() + " stack"));
+      notes.push_back(name_of(sat.at("card").get<int>()) + " -> " +
+                      (stack.is_null() ? std::string("no stack") : stack.get<std::string>() + " stack"));
     }
     for (const json& sz : players[s].at("six_zero")) {
       notes.push_back(fmt::format("{} counts {}", name_of(sz.at("card").get<int>()), sz.at("value").get<int>()));
     }
-    if (!notes.empty()) out += wrap(fmt::format("  {} notebook choices: ", names.seat(static_cast<int>(s))), notes, ", ", 4);
+    if (!notes.empty())
+      out += wrap(fmt::format("  {} notebook choices: ", names.seat(static_cast<int>(s))), notes, ", ", 4);
   }
   const json& winner = o.at("winner");
   const json& scores = o.at("scores");
@@ -308,7 +328,8 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
   } else {
     const auto w = winner.get<std::size_t>();
     out += st.bold(fmt::format("{} wins with {} points to {}", names.seat(static_cast<int>(w)), scores.at(w).dump(),
-                               scores.at(1 - w).dump())) + "\n";
+                               scores.at(1 - w).dump())) +
+           "\n";
   }
   return out;
 }

@@ -1,9 +1,9 @@
 #include "referee/games/stellar/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 
 #include "referee/games/stellar/scoring.hpp"
 
@@ -22,7 +22,9 @@ std::string slot_text(const State& s, const Slot& slot, int index) {
   return fmt::format("{:>2} {}", index + 1, slot.face_up ? name : "(" + name + ")");
 }
 
-std::string number_text(int n) { return n == kSixZero ? "6/0" : std::to_string(n); }
+std::string number_text(int n) {
+  return n == kSixZero ? "6/0" : std::to_string(n);
+}
 
 }  // namespace
 
@@ -35,7 +37,8 @@ std::string describe(const State& s) {
     out += fmt::format("seat {}: {} points\n  telescope (face down in parentheses):\n", seat, ps.total);
     for (std::size_t r = 0; r < kRows.size(); ++r) {
       std::string line(static_cast<std::size_t>(4 + kIndent[r] * kCell / 2), ' ');
-      for (int i : kRows[r]) line += fmt::format("{:<{}}", slot_text(s, p.telescope[static_cast<std::size_t>(i)], i), kCell);
+      for (int i : kRows[r])
+        line += fmt::format("{:<{}}", slot_text(s, p.telescope[static_cast<std::size_t>(i)], i), kCell);
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";
     }
@@ -62,9 +65,10 @@ std::string describe(const State& s) {
     }
     const auto& sums = ps.section_sums;
     const auto& other = o.players[static_cast<std::size_t>(1 - seat)].section_sums;
-    out += fmt::format("\n         sections top {} vs {}, middle {} vs {}, bottom {} vs {}: {}; diversity {}; total {}\n",
-                       sums[0], other[0], sums[1], other[1], sums[2], other[2],
-                       ps.section_points[0] + ps.section_points[1] + ps.section_points[2], ps.diversity, ps.total);
+    out +=
+        fmt::format("\n         sections top {} vs {}, middle {} vs {}, bottom {} vs {}: {}; diversity {}; total {}\n",
+                    sums[0], other[0], sums[1], other[1], sums[2], other[2],
+                    ps.section_points[0] + ps.section_points[1] + ps.section_points[2], ps.diversity, ps.total);
   }
   out += o.winner == kNone ? "a draw\n" : fmt::format("seat {} wins\n", o.winner);
   return out;

@@ -2,12 +2,10 @@
 // Stellar for people: both tableaux (the telescope as its pyramid, the notebook as stacks) and
 // the score breakdown, as plain text. Used by `referee play` at the end of a match.
 
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "referee/games/draw.hpp"
-
 #include "referee/games/stellar/rules.hpp"
 
 namespace arena::stellar {
@@ -18,10 +16,11 @@ std::string describe(const State& s);
 // The drawing for people of games/<game>/terminal.cpp, from view-shaped JSON (game.hpp):
 // the table (a seat's view, or the whole table merged from every seat's view), an action in words
 // from the actor's view just before it, and the outcome (`cards`: the match's card table).
-std::string draw_table(const nlohmann::json& table, const games::draw::SeatNames& names, const games::draw::Style& style);
+std::string draw_table(const nlohmann::json& table, const games::draw::SeatNames& names,
+                       const games::draw::Style& style);
 std::string describe_action(const nlohmann::json& before, const nlohmann::json& action);
-std::string draw_outcome(const nlohmann::json& outcome, const nlohmann::json& cards, const games::draw::SeatNames& names,
-                         const games::draw::Style& style);
+std::string draw_outcome(const nlohmann::json& outcome, const nlohmann::json& cards,
+                         const games::draw::SeatNames& names, const games::draw::Style& style);
 // A seat's own configuration in words: its deck list, equal cards counted ("Moon 4 * x2").
 std::string describe_seat_config(const nlohmann::json& seat_config);
 

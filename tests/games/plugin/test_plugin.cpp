@@ -3,17 +3,16 @@
 // with that registry (`referee_plus`) must play it with real bots, verify, show and render it,
 // drawing it generically.
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "referee/games/game.hpp"
 #include "tests/games/conformance.hpp"
@@ -40,10 +39,16 @@ Command run(const std::string& command) {
   return c;
 }
 
-std::string referee() { return ARENA_REFEREE_PLUS; }
-std::string out_dir() { return ARENA_TEST_OUT; }
+std::string referee() {
+  return ARENA_REFEREE_PLUS;
+}
+std::string out_dir() {
+  return ARENA_TEST_OUT;
+}
 // Debian's interpreter: the bot runs in the sandbox, which sees /usr but not a home folder.
-std::string countdown_bot() { return fmt::format("/usr/bin/python3 {}", ARENA_COUNTDOWN_BOT); }
+std::string countdown_bot() {
+  return fmt::format("/usr/bin/python3 {}", ARENA_COUNTDOWN_BOT);
+}
 
 // Plays a Countdown match with referee_plus; returns its result JSON (stdout).
 json play(const std::string& stem, const std::vector<std::string>& bots, std::uint64_t seed) {
@@ -71,8 +76,8 @@ TEST_CASE("Countdown is registered after the referee's games and brings no drawi
   CHECK(game->card_table(nullptr, {}).is_null());
   // The generic drawings: the view as a JSON tree, actions as JSON.
   auto state = game->new_game(nullptr, 3, 2).value();
-  const std::string table = game->draw_table(game->whole_table({state->view(0), state->view(1)}), {{"a", "b"}},
-                                             games::draw::Style(false));
+  const std::string table =
+      game->draw_table(game->whole_table({state->view(0), state->view(1)}), {{"a", "b"}}, games::draw::Style(false));
   CHECK_THAT(table, Contains("stones"));
   CHECK_THAT(game->describe_action(state->view(0), {{"take", 2}}), Contains("\"take\":2"));
   // No seat configuration: refused by seat.
@@ -114,8 +119,7 @@ TEST_CASE("referee_plus lists, plays and verifies Countdown with a bot that writ
   text << in.rdbuf();
   CHECK_THAT(text.str(), Contains("stones, taking"));
   // The referee without the test game refuses the replay by name.
-  const auto plain = run(fmt::format("{} verify {} 2>&1", ARENA_REFEREE,
-                                     two.at("replay").get<std::string>()));
+  const auto plain = run(fmt::format("{} verify {} 2>&1", ARENA_REFEREE, two.at("replay").get<std::string>()));
   CHECK(plain.exit_code == 5);
   CHECK_THAT(plain.out, Contains("unknown game \"countdown\""));
 }

@@ -2,13 +2,14 @@
 // (tests/games/test_conformance.cpp runs every seat count): a short trick cap, the views
 // (docs/games/stella_quest.md) and the pinned determinism signatures.
 
+#include "tests/games/conformance.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
 #include "referee/games/stella_quest/json.hpp"
 #include "referee/games/stella_quest/rules.hpp"
-#include "tests/games/conformance.hpp"
 #include "tests/games/stella_quest/table.hpp"
 
 using namespace arena;
@@ -16,7 +17,9 @@ using namespace arena::stella_quest::testing;
 
 namespace {
 
-const games::Game& stella_quest_game() { return *games::find_game("stella_quest"); }
+const games::Game& stella_quest_game() {
+  return *games::find_game("stella_quest");
+}
 
 void require_conformant(const arena::testing::ConformanceReport& report, int games) {
   for (const auto& f : report.failures) UNSCOPED_INFO(f);
@@ -120,7 +123,8 @@ TEST_CASE("Views: the trick, the marker and the Dummy are public", "[stella_ques
   CHECK(v["trump"] == nullptr);
   CHECK(v["marker"] == 1);
   CHECK(v["leading_colour"] == "blue");
-  CHECK(v["trick"] == nlohmann::json::array({{{"seat", 0}, {"card", "Blue 3"}}, {{"seat", "dummy"}, {"card", "Green 4"}}}));
+  CHECK(v["trick"] ==
+        nlohmann::json::array({{{"seat", 0}, {"card", "Blue 3"}}, {{"seat", "dummy"}, {"card", "Green 4"}}}));
   CHECK(v["deck_top_colour"] == "yellow");
   CHECK(v.dump().find("Yellow 6") == std::string::npos);
 }

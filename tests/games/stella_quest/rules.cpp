@@ -1,11 +1,12 @@
 // The rules around the B9 examples: follow rule, breaks, the Dummy, draws, the deck rebuild, the
 // end conditions and the project's own decisions (docs/games/stella_quest.md).
 
+#include "referee/games/stella_quest/rules.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "referee/games/game.hpp"
 #include "referee/games/stella_quest/json.hpp"
-#include "referee/games/stella_quest/rules.hpp"
 #include "tests/games/stella_quest/table.hpp"
 
 using namespace arena::stella_quest;
@@ -48,7 +49,8 @@ TEST_CASE("All breaks: no winner, the marker stays, its holder leads, nobody los
   for (const Player& p : s.players) CHECK(p.tokens == 5);
 }
 
-TEST_CASE("All breaks with nobody holding the marker: the same leader leads again (a resolution)", "[stella_quest][B3]") {
+TEST_CASE("All breaks with nobody holding the marker: the same leader leads again (a resolution)",
+          "[stella_quest][B3]") {
   Table t(3);
   t.discard({"Red 6"});
   t.leader(1);
@@ -130,7 +132,8 @@ TEST_CASE("Voluntary draw: 1 token for 3 cards, only with 2+ lit tokens, never a
   CHECK(s.players[0].tokens == 2);
   CHECK(names(s.deck).back() == "Yellow 3");
   const auto at_ten = legal(s);
-  CHECK(std::find(at_ten.begin(), at_ten.end(), "draw") == at_ten.end());  // 10 cards (docs/games/stella_quest.md, section 7)
+  CHECK(std::find(at_ten.begin(), at_ten.end(), "draw") ==
+        at_ten.end());  // 10 cards (docs/games/stella_quest.md, section 7)
   play(s, "Blue 1");
   CHECK(to_act(s) == 1);
   draw(s);
@@ -165,7 +168,8 @@ TEST_CASE("A hand emptied with nothing to draw refills when its owner must play 
   t.discard({"Yellow 4"});
   t.hand(0, {"Blue 6"});
   t.hand(1, {"Blue 1", "Blue 1", "Blue 2", "Blue 2", "Blue 3", "Blue 3", "Blue 4", "Blue 4", "Blue 5", "Blue 5"});
-  t.hand(2, {"Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3", "Green 4", "Green 4", "Green 5", "Green 5"});
+  t.hand(2, {"Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3", "Green 4", "Green 4", "Green 5",
+             "Green 5"});
   t.hand(3, {"Break", "Break", "Break", "Break", "Break", "Break", "Green 6", "Green 6", "Red 6", "Yellow 4"});
   t.collection(0, {"Blue 6", "Red 6"});
   t.collection(1, {"Red 1", "Red 1", "Red 2", "Red 2", "Red 3", "Red 3", "Red 4", "Red 4", "Red 5", "Red 5"});
@@ -215,7 +219,7 @@ TEST_CASE("Losing the last token with the marker eliminates the winner before it
   t.marker(1);
   t.tokens(1, 1);
   t.collection(1, {"Blue 1", "Blue 2", "Blue 3", "Blue 4", "Blue 5"});
-  t.collection(0, {"Red 1"});         // 5 tokens + 3 jewels = 8
+  t.collection(0, {"Red 1"});           // 5 tokens + 3 jewels = 8
   t.collection(2, {"Red 2", "Red 3"});  // 5 + 3 + 2 = 10
   t.hand(0, {"Green 5", "Red 1"});
   t.hand(1, {"Green 6", "Red 2"});

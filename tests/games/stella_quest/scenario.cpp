@@ -48,8 +48,7 @@ TEST_CASE("Q2: lead blue, trump green: Charlie's Green 1 wins", "[stella_quest][
   CHECK(s.winner == kCharlie);
 }
 
-TEST_CASE("Q3: lead blue, trump red, a green and a break are worth nothing: Remi's Blue 2 wins",
-          "[stella_quest][B9]") {
+TEST_CASE("Q3: lead blue, trump red, a green and a break are worth nothing: Remi's Blue 2 wins", "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Red 3"});
   t.hand(kRemi, {"Blue 2", "Yellow 5"});
@@ -65,9 +64,10 @@ TEST_CASE("Q3: lead blue, trump red, a green and a break are worth nothing: Remi
   CHECK(legal(s) == Names{"collect Blue 2", "collect Green 4"});
 }
 
-TEST_CASE("Q4: Remi leads Blue 5, Charlie must follow with Blue 2, Marlene's Green 6 is no trump, "
-          "Remi collects Blue 2, tops Green 6 and takes the marker",
-          "[stella_quest][B9]") {
+TEST_CASE(
+    "Q4: Remi leads Blue 5, Charlie must follow with Blue 2, Marlene's Green 6 is no trump, "
+    "Remi collects Blue 2, tops Green 6 and takes the marker",
+    "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Yellow 1"});
   t.hand(kRemi, {"Blue 5", "Red 4"});
@@ -111,7 +111,7 @@ TEST_CASE("Q5: Remi holds the marker and 2, 3, 4, wins with Green 4 and collects
   play(s, "Break");
   REQUIRE(s.phase == Phase::collect);
   CHECK(s.winner == kRemi);
-  CHECK(s.players[kRemi].tokens == 4);  // the marker loss comes first
+  CHECK(s.players[kRemi].tokens == 4);                             // the marker loss comes first
   CHECK(legal(s) == Names{"collect Green 2", "collect Green 4"});  // never the break
   collect(s, "Green 4");
   CHECK(s.players[kRemi].tokens == 2);  // 5 - 1 - 2 jewels: 3 tokens lost in one trick
@@ -138,7 +138,8 @@ TEST_CASE("Q6: Blue 2, Blue 6, Blue 2: Marlene's second Blue 2 is a Super Trump 
   CHECK(s.winner == kMarlene);
 }
 
-TEST_CASE("Q7: top discard Blue 3, Blue 6, Green 2, Green 2: the second Green 2 beats the trump", "[stella_quest][B9]") {
+TEST_CASE("Q7: top discard Blue 3, Blue 6, Green 2, Green 2: the second Green 2 beats the trump",
+          "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Blue 3"});  // trump blue: Remi's Blue 6 is a trump
   t.hand(kRemi, {"Blue 6", "Red 1"});
@@ -152,7 +153,8 @@ TEST_CASE("Q7: top discard Blue 3, Blue 6, Green 2, Green 2: the second Green 2 
   CHECK(s.winner == kMarlene);
 }
 
-TEST_CASE("Q8: top discard Yellow 3, Blue 6, Blue 6, Yellow 3: two Super Trumps, the later wins", "[stella_quest][B9]") {
+TEST_CASE("Q8: top discard Yellow 3, Blue 6, Blue 6, Yellow 3: two Super Trumps, the later wins",
+          "[stella_quest][B9]") {
   Table t(3);
   t.discard({"Yellow 3"});
   t.hand(kRemi, {"Blue 6", "Red 1"});
@@ -191,9 +193,9 @@ TEST_CASE("Q10: a player with 1 lit token whose hand empties draws 2", "[stella_
   t.deck({"Yellow 1", "Yellow 2", "Yellow 3"});
   State& s = t.finish();
   CHECK(legal(s) == Names{"play Blue 4"});  // no voluntary draw with 1 lit token
-  apply_forced(s);  // the only legal action: the engine plays it without asking
+  apply_forced(s);                          // the only legal action: the engine plays it without asking
   CHECK(names(s.players[kRemi].hand) == Names{"Yellow 1", "Yellow 2"});  // at once, before Charlie plays
-  CHECK(s.players[kRemi].tokens == 1);  // a refill costs nothing
+  CHECK(s.players[kRemi].tokens == 1);                                   // a refill costs nothing
   CHECK(to_act(s) == kCharlie);
 }
 

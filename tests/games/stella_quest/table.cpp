@@ -1,14 +1,15 @@
 #include "tests/games/stella_quest/table.hpp"
 
-#include <stdexcept>
-
 #include <catch2/catch.hpp>
+#include <stdexcept>
 
 namespace arena::stella_quest::testing {
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 std::string action_text(const Action& a) {
   switch (a.kind) {
@@ -78,10 +79,16 @@ void Table::deck(std::initializer_list<std::string_view> top_first) {
   for (auto n : top_first) deck_top_.push_back(take(n));
 }
 
-void Table::rest_in_collection(int seat) { rest_collection_ = seat; }
+void Table::rest_in_collection(int seat) {
+  rest_collection_ = seat;
+}
 
-void Table::tokens(int seat, int lit) { s_.players[idx(seat)].tokens = static_cast<std::int8_t>(lit); }
-void Table::marker(int seat_or_dummy) { s_.marker = static_cast<std::int8_t>(seat_or_dummy); }
+void Table::tokens(int seat, int lit) {
+  s_.players[idx(seat)].tokens = static_cast<std::int8_t>(lit);
+}
+void Table::marker(int seat_or_dummy) {
+  s_.marker = static_cast<std::int8_t>(seat_or_dummy);
+}
 void Table::leader(int seat) {
   s_.leader = static_cast<std::int8_t>(seat);
   s_.start_player = static_cast<std::int8_t>(seat);
@@ -114,12 +121,22 @@ std::vector<std::string> names(const std::vector<CardId>& cards) {
   return out;
 }
 
-std::string top_name(const State& s) { return card(s.discard.back()).name; }
+std::string top_name(const State& s) {
+  return card(s.discard.back()).name;
+}
 
-void play(State& s, std::string_view name) { checked_apply(s, Action::play(face(name))); }
-void collect(State& s, std::string_view name) { checked_apply(s, Action::collect(face(name))); }
-void top(State& s, std::string_view name) { checked_apply(s, Action::top(face(name))); }
-void draw(State& s) { checked_apply(s, Action::draw()); }
+void play(State& s, std::string_view name) {
+  checked_apply(s, Action::play(face(name)));
+}
+void collect(State& s, std::string_view name) {
+  checked_apply(s, Action::collect(face(name)));
+}
+void top(State& s, std::string_view name) {
+  checked_apply(s, Action::top(face(name)));
+}
+void draw(State& s) {
+  checked_apply(s, Action::draw());
+}
 
 std::vector<std::string> legal(const State& s) {
   std::vector<std::string> out;

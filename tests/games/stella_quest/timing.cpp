@@ -4,7 +4,6 @@
 // check over seeded random games (docs/games/stella_quest.md).
 
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 
 #include "referee/games/stella_quest/json.hpp"
@@ -140,7 +139,8 @@ TEST_CASE("Empty deck next to a lone top card: the cards of the next trick rebui
   t.discard({"Yellow 4"});
   t.hand(0, {"Blue 6", "Red 1", "Red 1", "Red 2", "Red 2", "Red 3", "Red 3", "Red 4", "Red 4", "Red 5"});
   t.hand(1, {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"});
-  t.hand(2, {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
+  t.hand(2,
+         {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
   t.rest_in_collection(2);
   State& s = t.finish();
   REQUIRE(s.deck.empty());
@@ -166,13 +166,15 @@ TEST_CASE("Empty deck next to a lone top card: the cards of the next trick rebui
 
 TEST_CASE("Empty deck, nothing to rebuild it with: the deck stays empty, a refill gets what there is",
           "[stella_quest][B5][timing]") {
-  // Section 7 of docs/games/stella_quest.md: "if that is empty too, draw what you can". Seat 0 empties its hand on the last card.
+  // Section 7 of docs/games/stella_quest.md: "if that is empty too, draw what you can". Seat 0 empties its hand on the
+  // last card.
   Table t(3);
   t.discard({"Yellow 4"});
   t.tokens(0, 3);
   t.hand(0, {"Blue 6"});
   t.hand(1, {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"});
-  t.hand(2, {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
+  t.hand(2,
+         {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
   t.deck({"Red 1"});
   t.rest_in_collection(1);
   State& s = t.finish();
@@ -342,13 +344,14 @@ TEST_CASE("Forced play after a draw: the same seat's only legal card is played a
 
 // ---- the properties, over seeded random games ----------------------------------------------
 
-TEST_CASE("After every transition: an empty deck sits next to at most one discarded card, the seat to act "
-          "has a real choice, the leading colour is the trick's",
-          "[stella_quest][timing][conformance]") {
+TEST_CASE(
+    "After every transition: an empty deck sits next to at most one discarded card, the seat to act "
+    "has a real choice, the leading colour is the trick's",
+    "[stella_quest][timing][conformance]") {
   std::vector<Action> actions;
   std::uint64_t decisions = 0;
-  std::uint64_t rebuilt = 0;    // decisions after the deck was rebuilt (a lone top card, tricks played)
-  std::uint64_t tops = 0;       // top decisions, where the trick has lost its collected card
+  std::uint64_t rebuilt = 0;  // decisions after the deck was rebuilt (a lone top card, tricks played)
+  std::uint64_t tops = 0;     // top decisions, where the trick has lost its collected card
   for (int seats = 2; seats <= 4; ++seats) {
     for (std::uint64_t seed = 0; seed < 400; ++seed) {
       State s = new_game(Config{}, seed, seats);

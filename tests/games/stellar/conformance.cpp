@@ -1,6 +1,8 @@
 // Stellar through the type-erased interface, beyond the shared conformance test: the other
 // config, a deck list per seat, the end of a game, refusals, and the pinned determinism signature.
 
+#include "tests/games/conformance.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -8,14 +10,15 @@
 #include "referee/games/game.hpp"
 #include "referee/games/stellar/cards.hpp"
 #include "referee/games/stellar/rules.hpp"
-#include "tests/games/conformance.hpp"
 
 using namespace arena;
 using nlohmann::json;
 
 namespace {
 
-const games::Game& stellar_game() { return *games::find_game("stellar"); }
+const games::Game& stellar_game() {
+  return *games::find_game("stellar");
+}
 
 void require_conformant(const testing::ConformanceReport& report, int games) {
   for (const auto& f : report.failures) UNSCOPED_INFO(f);
@@ -43,7 +46,8 @@ TEST_CASE("Stellar conforms with a deck list per seat, and with one seat's only"
   const std::vector<json> both = {{{"deck", short_list}}, {{"deck", bright}}};
   require_conformant(testing::run_conformance(stellar_game(), nullptr, 2, 300, 7000, 25, both), 300);
   const std::vector<json> one = {nullptr, {{"deck", bright}}};
-  require_conformant(testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, 200, 8000, 25, one), 200);
+  require_conformant(testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, 200, 8000, 25, one),
+                     200);
 }
 
 TEST_CASE("Stellar: at the end every telescope holds 12 cards and every notebook 13", "[stellar]") {

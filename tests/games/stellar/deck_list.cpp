@@ -2,7 +2,6 @@
 // which are refused with a message naming the problem.
 
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -16,7 +15,9 @@ using nlohmann::json;
 namespace {
 
 // The standard deck as a deck list; index i is card i ("Mercury 1" is 0, the moons start at 11).
-json standard_list() { return deck_to_json(standard_deck()); }
+json standard_list() {
+  return deck_to_json(standard_deck());
+}
 
 std::size_t index_of(const json& list, const std::string& name, bool starter = false) {
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -35,8 +36,7 @@ std::string refusal(const json& list) {
 
 }  // namespace
 
-TEST_CASE("The standard deck: 11 cards per type and 5 satellites, as docs/games/stellar.md proposes",
-          "[stellar][A2]") {
+TEST_CASE("The standard deck: 11 cards per type and 5 satellites, as docs/games/stellar.md proposes", "[stellar][A2]") {
   const Deck& deck = standard_deck();
   REQUIRE(deck.size() == 60);
   for (int t = 0; t < kTypedKinds; ++t) {
@@ -119,8 +119,7 @@ TEST_CASE("A malformed deck list is refused with a message naming the problem", 
   json list = standard_list();
 
   SECTION("not an array") {
-    CHECK_THAT(refusal(json::object({{"cards", list}})),
-               Catch::Contains("expected a JSON array of cards"));
+    CHECK_THAT(refusal(json::object({{"cards", list}})), Catch::Contains("expected a JSON array of cards"));
   }
   SECTION("too few cards") {
     list.erase(list.end() - 4, list.end());
@@ -200,8 +199,7 @@ TEST_CASE("parse_deck itself refuses the same lists, without the config prefix",
   list[index_of(list, "Cloud 3", true)]["starter"] = false;
   const auto no_starter = parse_deck(list);
   REQUIRE_FALSE(no_starter.ok());
-  CHECK(no_starter.error() ==
-        "deck list: 0 starter cards of type cloud (exactly one per type is needed)");
+  CHECK(no_starter.error() == "deck list: 0 starter cards of type cloud (exactly one per type is needed)");
 }
 
 TEST_CASE("An unknown key in the config is refused, naming the key", "[stellar][A2]") {

@@ -10,8 +10,7 @@ using namespace arena::stellar;
 using namespace arena::stellar::testing;
 using Names = std::vector<std::string>;
 
-TEST_CASE("T1: telescope moons 1 and 3 (5 stars) x notebook moons 4, 5, 6/0 (run 3) = 15",
-          "[stellar][A6]") {
+TEST_CASE("T1: telescope moons 1 and 3 (5 stars) x notebook moons 4, 5, 6/0 (run 3) = 15", "[stellar][A6]") {
   Table t;
   t.telescope(0, 2, "Moon 1");
   t.telescope(0, 3, "Moon 3");
@@ -25,8 +24,7 @@ TEST_CASE("T1: telescope moons 1 and 3 (5 stars) x notebook moons 4, 5, 6/0 (run
   CHECK(moon.points == 15);
 }
 
-TEST_CASE("T2: section sums Carly 14/11/15 vs Emma 17/6/13 give Carly 20, Emma 10",
-          "[stellar][A6]") {
+TEST_CASE("T2: section sums Carly 14/11/15 vs Emma 17/6/13 give Carly 20, Emma 10", "[stellar][A6]") {
   Table t;
   const int carly = 0;
   const int emma = 1;
@@ -64,8 +62,7 @@ TEST_CASE("T2: section sums Carly 14/11/15 vs Emma 17/6/13 give Carly 20, Emma 1
   CHECK(o.players[emma].section_points == std::array<int, 3>{10, 0, 0});
 }
 
-TEST_CASE("T3: adding Cloud 4 to clouds {1, 5} makes the multipliers planet 1, asteroid 3, cloud 2",
-          "[stellar][A6]") {
+TEST_CASE("T3: adding Cloud 4 to clouds {1, 5} makes the multipliers planet 1, asteroid 3, cloud 2", "[stellar][A6]") {
   Table t;
   t.notebook(0, {"Jupiter 4", "Asteroid 2", "Asteroid 3", "Asteroid 4", "Cloud 1", "Cloud 5"});
   const PlayerScore before = score(t.state()).players[0];
@@ -83,8 +80,7 @@ TEST_CASE("T3: adding Cloud 4 to clouds {1, 5} makes the multipliers planet 1, a
   CHECK(type_score(after, CardType::asteroid).points == 0);
 }
 
-TEST_CASE("T4: take Mars 3, Black Hole 1 to the telescope, slot 1 to the notebook, refill 1 and 4",
-          "[stellar][A6]") {
+TEST_CASE("T4: take Mars 3, Black Hole 1 to the telescope, slot 1 to the notebook, refill 1 and 4", "[stellar][A6]") {
   Table t;
   t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
   t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
@@ -120,8 +116,7 @@ TEST_CASE("T4: take Mars 3, Black Hole 1 to the telescope, slot 1 to the noteboo
   CHECK(check_invariants(s).ok());
 }
 
-TEST_CASE("T5: planet at 1, moon and black hole at 4 and 6: moon 3 slots, planet 2, black hole 3",
-          "[stellar][A6]") {
+TEST_CASE("T5: planet at 1, moon and black hole at 4 and 6: moon 3 slots, planet 2, black hole 3", "[stellar][A6]") {
   // Either way round: the example does not say which of 4 and 6 holds the moon.
   const bool moon_at_4 = GENERATE(true, false);
   Table t;

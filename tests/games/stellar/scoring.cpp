@@ -1,14 +1,14 @@
 // Scoring (docs/games/stellar.md): stars x multiplier per type, section majorities, diversity, draws.
 
+#include "referee/games/stellar/scoring.hpp"
+
 #include <algorithm>
 #include <array>
-#include <map>
-
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "referee/games/stellar/rules.hpp"
-#include "referee/games/stellar/scoring.hpp"
 #include "tests/games/stellar/table.hpp"
 
 using namespace arena::stellar;
@@ -34,13 +34,12 @@ int type_points(const PlayerScore& p) {
 
 }  // namespace
 
-TEST_CASE("Stars count only face-up cards of the type, and an empty stack multiplies by 0",
-          "[stellar][A4]") {
+TEST_CASE("Stars count only face-up cards of the type, and an empty stack multiplies by 0", "[stellar][A4]") {
   Table t;
-  t.telescope(0, 1, "Moon 1");                  // 3 stars
-  t.telescope(0, 2, "Moon 2", Face::down);      // face down: no type, no stars
-  t.telescope(0, 3, "Satellite 1");             // satellites have no stars
-  t.telescope(0, 4, "Cloud 1");                 // 3 stars, but no cloud in the notebook
+  t.telescope(0, 1, "Moon 1");              // 3 stars
+  t.telescope(0, 2, "Moon 2", Face::down);  // face down: no type, no stars
+  t.telescope(0, 3, "Satellite 1");         // satellites have no stars
+  t.telescope(0, 4, "Cloud 1");             // 3 stars, but no cloud in the notebook
   t.notebook(0, {"Moon 4"});
 
   const PlayerScore p = score(t.state()).players[0];
@@ -55,7 +54,7 @@ TEST_CASE("Stars count only face-up cards of the type, and an empty stack multip
 
 TEST_CASE("Satellites in the notebook join whichever stacks score the most", "[stellar][A4]") {
   Table t;
-  t.telescope(0, 1, "Moon 1");     // moons: 3 + 2 = 5 stars
+  t.telescope(0, 1, "Moon 1");  // moons: 3 + 2 = 5 stars
   t.telescope(0, 2, "Moon 3");
   t.telescope(0, 3, "Jupiter 4");  // planets: 1 star
   t.notebook(0, {"Moon 1", "Moon 2", "Jupiter 4", "Satellite 3", "Satellite 5"});
@@ -70,8 +69,7 @@ TEST_CASE("Satellites in the notebook join whichever stacks score the most", "[s
   CHECK(type_points(p) == 17);
   std::map<std::string, CardType> joined;
   for (const auto& sat : p.satellites) joined[t.name(sat.card)] = sat.stack;
-  CHECK(joined == std::map<std::string, CardType>{{"Satellite 3", CardType::moon},
-                                                  {"Satellite 5", CardType::planet}});
+  CHECK(joined == std::map<std::string, CardType>{{"Satellite 3", CardType::moon}, {"Satellite 5", CardType::planet}});
 }
 
 TEST_CASE("A satellite may start a stack of its own", "[stellar][A4]") {
@@ -84,9 +82,10 @@ TEST_CASE("A satellite may start a stack of its own", "[stellar][A4]") {
   CHECK(type_points(p) == 3);
 }
 
-TEST_CASE("A satellite that adds to no scoring run is still named in a stack: the first holding "
-          "its number, else planet's",
-          "[stellar][A4]") {
+TEST_CASE(
+    "A satellite that adds to no scoring run is still named in a stack: the first holding "
+    "its number, else planet's",
+    "[stellar][A4]") {
   Table t;
   t.telescope(0, 1, "Moon 1");  // moons: 3 stars; no other type has stars
   // Satellite 2 duplicates the moons' 2 and the clouds' 2: the first such stack in type order is
@@ -96,8 +95,7 @@ TEST_CASE("A satellite that adds to no scoring run is still named in a stack: th
   const PlayerScore p = score(t.state()).players[0];
   std::map<std::string, CardType> joined;
   for (const auto& sat : p.satellites) joined[t.name(sat.card)] = sat.stack;
-  CHECK(joined == std::map<std::string, CardType>{{"Satellite 2", CardType::moon},
-                                                  {"Satellite 5", CardType::planet}});
+  CHECK(joined == std::map<std::string, CardType>{{"Satellite 2", CardType::moon}, {"Satellite 5", CardType::planet}});
   // The stacks list them, and nothing scores differently: moons 1-2 (x3), planets 5 (no stars).
   CHECK(type_score(p, CardType::moon).stack == std::vector<int>{1, 2, 2});
   CHECK(type_score(p, CardType::moon).points == 6);
@@ -125,12 +123,11 @@ TEST_CASE("A notebook 6/0 counts 6 or 0, whichever makes the longer run", "[stel
   CHECK(values == std::map<std::string, int>{{"Moon 6/0", 0}, {"Asteroid 6/0", 6}});
 }
 
-TEST_CASE("Section sums: a 6/0 counts 6, a satellite its number, a face-down card 3",
-          "[stellar][A4]") {
+TEST_CASE("Section sums: a 6/0 counts 6, a satellite its number, a face-down card 3", "[stellar][A4]") {
   Table t;
-  t.telescope(0, 6, "Moon 6/0");                   // middle: 6
-  t.telescope(0, 7, "Satellite 4");                // middle: 4
-  t.telescope(0, 8, "Saturn 5", Face::down);       // middle: 3, not 5
+  t.telescope(0, 6, "Moon 6/0");                    // middle: 6
+  t.telescope(0, 7, "Satellite 4");                 // middle: 4
+  t.telescope(0, 8, "Saturn 5", Face::down);        // middle: 3, not 5
   t.telescope(0, 9, "Black Hole 6/0", Face::down);  // bottom: 3, not 6
   const PlayerScore p = score(t.state()).players[0];
   CHECK(p.section_sums == std::array<int, 3>{0, 13, 3});
@@ -179,8 +176,8 @@ TEST_CASE("Diversity: 10 for a face-up card of each of the five types", "[stella
 TEST_CASE("Total: types + sections + diversity, and equal totals are a draw", "[stellar][A4]") {
   Table t;
   for (int seat = 0; seat < 2; ++seat) {
-    all_five_types(t, seat);        // 3 stars per type, top sum 5 each (a tie), diversity 10
-    t.notebook(seat, {"Moon 2"});   // moons: 3 stars x run 1
+    all_five_types(t, seat);       // 3 stars per type, top sum 5 each (a tie), diversity 10
+    t.notebook(seat, {"Moon 2"});  // moons: 3 stars x run 1
   }
   Outcome o = score(t.state());
   CHECK(o.scores == std::array<int, 2>{13, 13});
@@ -254,9 +251,10 @@ int brute_force_type_points(const State& s, const Player& p) {
 
 }  // namespace
 
-TEST_CASE("Over whole random games, the referee's best satellite and 6/0 choices match a brute "
-          "force",
-          "[stellar][A4]") {
+TEST_CASE(
+    "Over whole random games, the referee's best satellite and 6/0 choices match a brute "
+    "force",
+    "[stellar][A4]") {
   int satellites_seen = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     State s = new_game(Config{}, seed);

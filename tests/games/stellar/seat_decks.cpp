@@ -2,10 +2,9 @@
 // SeatConfigs, seat_config_from_json. The standard game (no seat deck) must stay as it was.
 
 #include <algorithm>
-#include <set>
-
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "referee/games/stellar/cards.hpp"
 #include "referee/games/stellar/json.hpp"
@@ -18,7 +17,9 @@ using nlohmann::json;
 
 namespace {
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 // Seat 1's list: the standard cards with every moon at 3 stars, plus a second Satellite 3 (61).
 Deck starry_list() {
@@ -71,7 +72,9 @@ std::set<int> on_table(const State& s) {
 }
 
 // The seats' decks and discard piles held together, per seat.
-std::size_t pile_total(const State& s, int seat) { return deck_of(s, seat).size() + discard_of(s, seat).size(); }
+std::size_t pile_total(const State& s, int seat) {
+  return deck_of(s, seat).size() + discard_of(s, seat).size();
+}
 
 // The owner of each card in the places redeal_unseen may change for `seat`: the other hand,
 // both decks, the other telescope's face-down faces nobody saw.
@@ -390,8 +393,7 @@ TEST_CASE("Own decks: an empty deck takes its discard pile, with both empty the 
 
 // ---- JSON, views, hash -----------------------------------------------------------------------
 
-TEST_CASE("Own decks: the state JSON round-trips, the view shows owners and both decks",
-          "[stellar][own_decks]") {
+TEST_CASE("Own decks: the state JSON round-trips, the view shows owners and both decks", "[stellar][own_decks]") {
   const Seats seats = {SeatConfig{}, SeatConfig{starry_list()}};
   State s = own_game(seats, 21);
   choose_starters(s);
@@ -525,7 +527,8 @@ TEST_CASE("Seat configs: JSON forms, and malformed decks refused naming the card
   const auto missing = new_game(Config{}, {SeatConfig{no_starter}, SeatConfig{}}, 1);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error() == "seat 0: deck list: 0 starter cards of type cloud (exactly one per type is needed)");
-  const auto small = new_game(Config{}, {SeatConfig{Deck(standard_deck().begin(), standard_deck().begin() + 56)}, SeatConfig{}}, 1);
+  const auto small =
+      new_game(Config{}, {SeatConfig{Deck(standard_deck().begin(), standard_deck().begin() + 56)}, SeatConfig{}}, 1);
   REQUIRE_FALSE(small.ok());
   CHECK_THAT(small.error(), Catch::StartsWith("seat 0: deck list: 56 cards"));
 }

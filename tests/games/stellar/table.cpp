@@ -1,10 +1,10 @@
 #include "tests/games/stellar/table.hpp"
 
-#include <algorithm>
-#include <stdexcept>
-
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <stdexcept>
 
 namespace arena::stellar::testing {
 
@@ -12,7 +12,9 @@ namespace {
 
 constexpr std::string_view kStarterMark = " ◆";
 
-std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
 
 Action checked(const State& s, const Action& a) {
   INFO("action " << fmt::format("kind {} card {} slot {}", static_cast<int>(a.kind), a.card, a.slot));
@@ -39,8 +41,7 @@ int Table::take(std::string_view name) {
       return static_cast<int>(id);
     }
   }
-  throw std::invalid_argument(fmt::format("no unused card \"{}{}\" in the deck", name,
-                                          starter ? kStarterMark : ""));
+  throw std::invalid_argument(fmt::format("no unused card \"{}{}\" in the deck", name, starter ? kStarterMark : ""));
 }
 
 void Table::starters(int seat, std::string_view up, std::string_view kept) {
@@ -54,8 +55,7 @@ void Table::starters(int seat, std::string_view up, std::string_view kept) {
 }
 
 void Table::telescope(int seat, int slot, std::string_view name, Face face) {
-  s_.players[idx(seat)].telescope[idx(slot - 1)] =
-      Slot{static_cast<std::int16_t>(take(name)), face == Face::up};
+  s_.players[idx(seat)].telescope[idx(slot - 1)] = Slot{static_cast<std::int16_t>(take(name)), face == Face::up};
 }
 
 void Table::notebook(int seat, std::initializer_list<std::string_view> names) {
@@ -138,9 +138,13 @@ std::vector<std::string> Table::deck_top(std::size_t n) const {
   return out;
 }
 
-Action take(const State& s, int row_slot) { return checked(s, Action::take(row_slot - 1)); }
+Action take(const State& s, int row_slot) {
+  return checked(s, Action::take(row_slot - 1));
+}
 
-Action play_notebook(const State& s, int card) { return checked(s, Action::play_notebook(card)); }
+Action play_notebook(const State& s, int card) {
+  return checked(s, Action::play_notebook(card));
+}
 
 Action play_telescope(const State& s, int card, int slot, Face face) {
   return checked(s, Action::play_telescope(card, slot - 1, face == Face::up));

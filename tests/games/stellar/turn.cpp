@@ -1,7 +1,6 @@
 // Setup, the turn and the end of the game (docs/games/stellar.md, sections 4 and 5), with named cards.
 
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 
 #include "referee/games/stellar/json.hpp"
@@ -42,9 +41,8 @@ void play_until(State& s, std::uint64_t seed, Stop stop) {
 
 TEST_CASE("A1: the telescope's neighbours are the centred pyramid's", "[stellar][A1]") {
   const std::vector<std::vector<int>> expected = {
-      {2, 3},       {1, 3, 4},        {1, 2, 5},     {2, 5, 6, 7},
-      {3, 4, 7, 8}, {4, 7, 9, 10},    {4, 5, 6, 8, 10, 11}, {5, 7, 11, 12},
-      {6, 10},      {6, 7, 9, 11},    {7, 8, 10, 12}, {8, 11}};
+      {2, 3},         {1, 3, 4}, {1, 2, 5},     {2, 5, 6, 7},   {3, 4, 7, 8}, {4, 7, 9, 10}, {4, 5, 6, 8, 10, 11},
+      {5, 7, 11, 12}, {6, 10},   {6, 7, 9, 11}, {7, 8, 10, 12}, {8, 11}};
   for (int slot = 1; slot <= kTelescopeSlots; ++slot) {
     INFO("slot " << slot);
     CHECK(slots(neighbours(slot - 1)) == expected[static_cast<std::size_t>(slot - 1)]);
@@ -83,9 +81,10 @@ TEST_CASE("Setup: seat 1's view does not reveal seat 0's hidden starter choice",
   CHECK(arena::stellar::view(chose_first, 0)["players"][0]["starter_choice"] == choices[0].card);
 }
 
-TEST_CASE("Setup: the chosen starter goes face up to slot 1, the other to the notebook, 2 cards "
-          "each, 5 in the row, 47 in the deck",
-          "[stellar][A3]") {
+TEST_CASE(
+    "Setup: the chosen starter goes face up to slot 1, the other to the notebook, 2 cards "
+    "each, 5 in the row, 47 in the deck",
+    "[stellar][A3]") {
   State s = new_game(Config{}, 11);
   const auto seat0 = legal_actions(s);
   apply(s, seat0[1]);
@@ -143,8 +142,7 @@ TEST_CASE("Step 3: a card played to the notebook sends row slot n to the telesco
   CHECK(check_invariants(s).ok());
 }
 
-TEST_CASE("Step 3: a 6/0 played to the telescope sends the top of the deck to the notebook",
-          "[stellar][A3]") {
+TEST_CASE("Step 3: a 6/0 played to the telescope sends the top of the deck to the notebook", "[stellar][A3]") {
   Table t = opening();
   t.hand(0, {"Asteroid 6/0", "Venus 2"});
   t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"});
@@ -159,8 +157,7 @@ TEST_CASE("Step 3: a 6/0 played to the telescope sends the top of the deck to th
   CHECK(t.row_names() == Names{"Cloud 2", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"});
 }
 
-TEST_CASE("Step 3: when slot n was emptied in Step 1, the top of the deck is used",
-          "[stellar][A3]") {
+TEST_CASE("Step 3: when slot n was emptied in Step 1, the top of the deck is used", "[stellar][A3]") {
   Table t = opening();
   t.hand(0, {"Asteroid 2", "Cloud 5"});
   t.row({"Asteroid 4", "Venus 2", "Moon 1", "Jupiter 4", "Cloud 4"});
@@ -179,8 +176,7 @@ TEST_CASE("Step 3: when slot n was emptied in Step 1, the top of the deck is use
 
 // ---- A5 S1: a face-down Step 2 card ----------------------------------------------------------
 
-TEST_CASE("S1 (facedown_step3 = three, the default): a face-down card sends row slot 3",
-          "[stellar][S1]") {
+TEST_CASE("S1 (facedown_step3 = three, the default): a face-down card sends row slot 3", "[stellar][S1]") {
   Table t = opening();
   REQUIRE(t.state().config.facedown_step3 == FacedownStep3::three);
   t.hand(0, {"Jupiter 4", "Moon 6/0"});
@@ -214,8 +210,7 @@ TEST_CASE("S1 (facedown_step3 = three, the default): a face-down card sends row 
   }
 }
 
-TEST_CASE("S1 (facedown_step3 = printed): a face-down card uses its printed number",
-          "[stellar][S1]") {
+TEST_CASE("S1 (facedown_step3 = printed): a face-down card uses its printed number", "[stellar][S1]") {
   Config printed;
   printed.facedown_step3 = FacedownStep3::printed;
   Table t = opening(printed);
@@ -240,9 +235,10 @@ TEST_CASE("S1 (facedown_step3 = printed): a face-down card uses its printed numb
 
 // ---- A5 S2: the refresh --------------------------------------------------------------------
 
-TEST_CASE("S2: a satellite taken in Step 1 offers the opponent a refresh at the start of its "
-          "next turn",
-          "[stellar][S2]") {
+TEST_CASE(
+    "S2: a satellite taken in Step 1 offers the opponent a refresh at the start of its "
+    "next turn",
+    "[stellar][S2]") {
   Table t = opening();
   t.hand(0, {"Venus 2", "Black Hole 1"});
   t.row({"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"});
@@ -263,8 +259,7 @@ TEST_CASE("S2: a satellite taken in Step 1 offers the opponent a refresh at the 
     apply(s, Action::refresh(true));
     CHECK_THAT(t.names(s.discard),
                Catch::UnorderedEquals(Names{"Saturn 5", "Cloud 2", "Moon 1", "Jupiter 4", "Cloud 4"}));
-    CHECK(t.row_names() ==
-          Names{"Moon 2", "Asteroid 1", "Black Hole 5", "Mercury 1", "Cloud 1"});
+    CHECK(t.row_names() == Names{"Moon 2", "Asteroid 1", "Black Hole 5", "Mercury 1", "Cloud 1"});
     CHECK(s.phase == Phase::take);
     CHECK(to_act(s) == 1);
     CHECK_FALSE(s.refresh_pending);
@@ -288,9 +283,10 @@ TEST_CASE("S2: a satellite taken in Step 1 offers the opponent a refresh at the 
   }
 }
 
-TEST_CASE("S2: a refresh with fewer than 5 cards in the deck completes from the reshuffled "
-          "discard pile, the 5 refreshed cards included",
-          "[stellar][S2]") {
+TEST_CASE(
+    "S2: a refresh with fewer than 5 cards in the deck completes from the reshuffled "
+    "discard pile, the 5 refreshed cards included",
+    "[stellar][S2]") {
   Table t = opening();
   t.hand(0, {"Venus 2", "Black Hole 1"});
   t.row({"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"});
@@ -299,7 +295,7 @@ TEST_CASE("S2: a refresh with fewer than 5 cards in the deck completes from the 
   t.deck_only({"Saturn 5", "Cloud 2", "Moon 2", "Asteroid 1"});
   State& s = t.state();
 
-  apply(s, take(s, 2));  // Satellite 2
+  apply(s, take(s, 2));                                                    // Satellite 2
   apply(s, play_telescope(s, t.in_hand(0, "Black Hole 1"), 2, Face::up));  // Asteroid 4 to notebook
   // Slots 1 and 2 refilled: Saturn 5, Cloud 2; the deck holds Moon 2 and Asteroid 1.
   REQUIRE(t.row_names() == Names{"Saturn 5", "Cloud 2", "Moon 1", "Jupiter 4", "Cloud 4"});
@@ -359,8 +355,7 @@ TEST_CASE("S2: no refresh when the opponent has no turn left", "[stellar][S2]") 
 
 // ---- A5 S4: information -----------------------------------------------------------------------
 
-TEST_CASE("S4: a card played face down from hand shows its face to its owner only",
-          "[stellar][S4]") {
+TEST_CASE("S4: a card played face down from hand shows its face to its owner only", "[stellar][S4]") {
   Table t = opening();
   t.hand(0, {"Jupiter 4", "Venus 2"});
   t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"});
@@ -406,7 +401,7 @@ TEST_CASE("Deck: when it runs out, the discard pile is shuffled into a new deck"
   REQUIRE(check_invariants(s).ok());
   const std::vector<CardId> old_discard = s.discard;
 
-  apply(s, take(s, 1));                                                // Asteroid 4
+  apply(s, take(s, 1));                                               // Asteroid 4
   apply(s, play_telescope(s, t.in_hand(0, "Venus 2"), 2, Face::up));  // slot 2 to the notebook
   // Slot 1 takes the last deck card; slot 2 draws from the reshuffled discard pile.
   CHECK(t.row_names()[0] == "Saturn 5");
@@ -420,9 +415,10 @@ TEST_CASE("Deck: when it runs out, the discard pile is shuffled into a new deck"
 
 // ---- A3 end of game ------------------------------------------------------------------------
 
-TEST_CASE("End: each player keeps one of its two cards (13 notebook cards), the other is "
-          "discarded, and the choice is hidden",
-          "[stellar][A3]") {
+TEST_CASE(
+    "End: each player keeps one of its two cards (13 notebook cards), the other is "
+    "discarded, and the choice is hidden",
+    "[stellar][A3]") {
   State s = new_game(Config{}, 2024);
   play_until(s, 2024, [](const State& st) { return st.phase == Phase::keep; });
   REQUIRE(s.phase == Phase::keep);

@@ -1,9 +1,9 @@
 #include "tests/games/plugin/countdown/countdown.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "referee/core/hash.hpp"
 
@@ -13,7 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-bool is_int(const json& j) { return j.is_number_integer(); }
+bool is_int(const json& j) {
+  return j.is_number_integer();
+}
 
 }  // namespace
 
@@ -31,7 +33,9 @@ Result<Config> config_from_json(const json& j) {
   return c;
 }
 
-json to_json(const Config& c) { return {{"max_take", c.max_take}}; }
+json to_json(const Config& c) {
+  return {{"max_take", c.max_take}};
+}
 
 State new_game(const Config& c, std::uint64_t seed, int seats) {
   Rng rng(seed);
@@ -45,7 +49,9 @@ State new_game(const Config& c, std::uint64_t seed, int seats) {
   return s;
 }
 
-bool is_over(const State& s) { return s.stones == 0; }
+bool is_over(const State& s) {
+  return s.stones == 0;
+}
 
 void legal_actions(const State& s, std::vector<Action>& out) {
   out.clear();
@@ -59,7 +65,9 @@ void apply(State& s, const Action& a) {
   s.to_act = (s.to_act + 1) % s.seats;
 }
 
-json to_json(const Action& a) { return {{"take", a.take}}; }
+json to_json(const Action& a) {
+  return {{"take", a.take}};
+}
 
 Result<Action> action_from_json(const json& j) {
   if (!j.is_object() || j.size() != 1 || !j.contains("take") || !is_int(j.at("take"))) {
@@ -69,7 +77,8 @@ Result<Action> action_from_json(const json& j) {
 }
 
 json view(const State& s, Seat seat) {
-  return {{"seat", seat}, {"stones", s.stones}, {"max_take", s.config.max_take}, {"to_act", s.to_act}, {"taken", s.taken}};
+  return {
+      {"seat", seat}, {"stones", s.stones}, {"max_take", s.config.max_take}, {"to_act", s.to_act}, {"taken", s.taken}};
 }
 
 std::vector<double> scores(const State& s) {
@@ -78,11 +87,13 @@ std::vector<double> scores(const State& s) {
   return out;
 }
 
-json outcome_json(const State& s) { return {{"scores", scores(s)}, {"winner", s.last}, {"taken", s.taken}}; }
+json outcome_json(const State& s) {
+  return {{"scores", scores(s)}, {"winner", s.last}, {"taken", s.taken}};
+}
 
 json to_json(const State& s) {
-  return {{"config", to_json(s.config)}, {"seats", s.seats}, {"pile", s.pile}, {"stones", s.stones},
-          {"to_act", s.to_act}, {"last", s.last}, {"taken", s.taken}};
+  return {{"config", to_json(s.config)}, {"seats", s.seats}, {"pile", s.pile},  {"stones", s.stones},
+          {"to_act", s.to_act},          {"last", s.last},   {"taken", s.taken}};
 }
 
 Result<State> state_from_json(const json& j) {
@@ -106,7 +117,8 @@ Result<State> state_from_json(const json& j) {
 
 std::string describe(const State& s) {
   std::string out = fmt::format("Countdown: {} of {} stones left", s.stones, s.pile);
-  for (int seat = 0; seat < s.seats; ++seat) out += fmt::format(", seat {} took {}", seat, s.taken[static_cast<std::size_t>(seat)]);
+  for (int seat = 0; seat < s.seats; ++seat)
+    out += fmt::format(", seat {} took {}", seat, s.taken[static_cast<std::size_t>(seat)]);
   if (s.last >= 0) out += fmt::format("; seat {} took the last stone", s.last);
   return out + "\n";
 }
@@ -122,7 +134,8 @@ Status check_invariants(const State& s) {
   if (s.seats < kMinSeats || s.seats > kMaxSeats) return fail(fmt::format("{} seats", s.seats));
   if (s.taken.size() != static_cast<std::size_t>(s.seats)) return fail(std::string("one taken count per seat"));
   if (s.stones < 0 || s.stones > s.pile) return fail(fmt::format("{} stones of {}", s.stones, s.pile));
-  if (std::accumulate(s.taken.begin(), s.taken.end(), 0) + s.stones != s.pile) return fail(std::string("stones are not conserved"));
+  if (std::accumulate(s.taken.begin(), s.taken.end(), 0) + s.stones != s.pile)
+    return fail(std::string("stones are not conserved"));
   if (s.to_act < 0 || s.to_act >= s.seats) return fail(fmt::format("seat {} to act", s.to_act));
   if ((s.stones == 0) != (s.last >= 0)) return fail(std::string("the last stone and its taker disagree"));
   return {};

@@ -6,10 +6,9 @@
 // viewer draw it generically.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
@@ -34,11 +33,11 @@ struct Action {
 struct State {
   Config config;
   int seats = 2;
-  int pile = 0;              // stones at the start
-  int stones = 0;            // stones left
-  int to_act = 0;            // the seat to take next
-  int last = -1;             // the seat that took the last stone (the winner), -1 before
-  std::vector<int> taken;    // stones taken per seat
+  int pile = 0;            // stones at the start
+  int stones = 0;          // stones left
+  int to_act = 0;          // the seat to take next
+  int last = -1;           // the seat that took the last stone (the winner), -1 before
+  std::vector<int> taken;  // stones taken per seat
   bool operator==(const State&) const = default;
 };
 
@@ -68,7 +67,9 @@ struct Traits {
   static games::GameInfo info() { return {"countdown", "Countdown", kMinSeats, kMaxSeats, 1}; }
   static Result<Config> config_from_json(const nlohmann::json& j) { return countdown::config_from_json(j); }
   static nlohmann::json config_to_json(const Config& c) { return countdown::to_json(c); }
-  static Result<State> new_game(const Config& c, std::uint64_t seed, int seats) { return countdown::new_game(c, seed, seats); }
+  static Result<State> new_game(const Config& c, std::uint64_t seed, int seats) {
+    return countdown::new_game(c, seed, seats);
+  }
   static int seats(const State& s) { return s.seats; }
   static bool is_over(const State& s) { return countdown::is_over(s); }
   static Seat to_act(const State& s) { return s.to_act; }
