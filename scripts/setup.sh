@@ -29,7 +29,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 build=build
-flags=(-DARENA_WERROR=ON)  # warnings are errors in development and CI
+# Warnings are errors in development and CI. -g1 (line tables: backtraces and sanitizer reports
+# name files and lines) builds a third faster than -g; configure without this script for -g.
+flags=(-DARENA_WERROR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   # Debug keeps the asserts; -O1 makes the sanitized suite several times faster than -O0.

@@ -29,6 +29,16 @@ ConformanceReport run_conformance(const games::Game& game, const games::json& co
                                   std::uint64_t first_seed, int deep_every = 10,
                                   const std::vector<games::json>& seat_configs = {});
 
+// How many of `games` to play: all of them, or a quarter under AddressSanitizer, whose pass looks
+// for memory errors on the paths the normal pass checks over every seed.
+constexpr int sanitizer_share(int games) {
+#if defined(__SANITIZE_ADDRESS__)
+  return games / 4;
+#else
+  return games;
+#endif
+}
+
 // A random game's final state hash and outcome folded into one value: the determinism signature.
 std::uint64_t determinism_signature(const games::Game& game, const games::json& config, int seats, int games);
 

@@ -17,7 +17,7 @@ std::string referee() {
   return ARENA_REFEREE;
 }
 std::string out_dir() {
-  return std::string(ARENA_TEST_OUT) + "/cli";
+  return std::string(ARENA_TEST_OUT "/cli");
 }
 }  // namespace
 
@@ -103,7 +103,7 @@ TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli
 TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies and shows, and a bad one exits 2",
           "[cli][seat_config]") {
   std::filesystem::create_directories(out_dir());
-  const std::string docs = std::string(ARENA_SOURCE_DIR) + "/docs/games/stellar-decks";
+  const std::string docs = std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks");
   const auto played =
       testing::run(fmt::format("{} play --bot {} --seat-config {}/bright-moons.json --bot {} --seat-config "
                                "@{}/standard.json --seed 12 --out {} 2>/dev/null",

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
@@ -98,6 +99,51 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
     CHECK(fs::exists(r.replay));
     CHECK_THAT(r.rerun, Contains(fmt::format("--seed {}", r.seed)));
   }
+}
+
+TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[league][seat_config]") {
+  league::LeagueSpec s;
+  s.bots.push_back({"greedy", testing::greedy_bot()});
+  s.bots.push_back({"random", testing::random_bot()});
+  s.bots[0].seat_config =
+      json::parse(std::ifstream(std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks/bright-moons.json")));
+  s.deals = 2;
+  s.concurrency = 2;
+  s.seed = 77;
+  s.limits.init_ms = 20000;
+  s.limits.decision_ms = 5000;
+  auto normalized = league::normalize(s);
+  REQUIRE(normalized.ok());
+  auto result = league::run(*normalized, run_options(fresh_dir("seat_config")));
+  REQUIRE(result.ok());
+  REQUIRE(result->records.size() == 4);  // 2 deals x 2 legs, seats swapped
+  std::set<int> greedy_seats;
+  for (const auto& r : result->records) {
+    CHECK(r.end == replay::End::finished);
+    auto replayed = replay::read(r.replay);
+    REQUIRE(replayed.ok());
+    for (const auto& bot : replayed->header.bots) {
+      INFO(r.replay << " " << bot.name);
+      if (bot.name == "greedy") {
+        REQUIRE(bot.seat_config.is_object());
+        CHECK(bot.seat_config.at("deck").size() == 57);
+      } else {
+        CHECK(bot.seat_config.is_null());
+      }
+    }
+    for (std::size_t seat = 0; seat < r.seats.size(); ++seat) {
+      if (r.seats[seat].bot == "greedy") greedy_seats.insert(static_cast<int>(seat));
+    }
+    CHECK(replay::verify(*replayed).ok);
+    CHECK_THAT(r.rerun, Contains("--seat-config"));
+  }
+  CHECK(greedy_seats == std::set<int>{0, 1});  // it played both seats, its deck with it
+
+  // A malformed deck is refused before any match, naming the bot.
+  s.bots[0].seat_config["deck"][17]["number"] = 9;
+  auto refused = league::normalize(s);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_THAT(refused.error(), Contains("bot greedy: seat_config: deck list: card 17"));
 }
 
 TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "[league]") {

@@ -22,7 +22,7 @@ std::string referee() {
   return ARENA_REFEREE;
 }
 std::string out_dir() {
-  return std::string(ARENA_TEST_OUT) + "/terminal";
+  return std::string(ARENA_TEST_OUT "/terminal");
 }
 
 std::string attack_bot() {

@@ -20,7 +20,7 @@ std::string referee() {
   return ARENA_REFEREE;
 }
 std::string out_dir() {
-  return std::string(ARENA_TEST_OUT) + "/validate";
+  return std::string(ARENA_TEST_OUT "/validate");
 }
 
 struct Validated {
