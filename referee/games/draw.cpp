@@ -76,4 +76,19 @@ std::string one_line(const nlohmann::json& value, std::size_t max) {
   return clean(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max);
 }
 
+std::string seat_heading(const SeatNames& names, int seat, const nlohmann::json& to_act, const Style& style,
+                         std::string_view extra) {
+  std::string out = "\n";
+  out += style.bold(names.seat(seat));
+  out += extra;
+  if (to_act.is_number_integer() && to_act.get<int>() == seat) out += style.paint("  <- to act", "1;32");
+  out += '\n';
+  return out;
+}
+
+std::string hand_line(const std::vector<std::string>& cards) {
+  if (cards.empty()) return "  hand: empty\n";
+  return wrap(fmt::format("  hand ({}): ", cards.size()), cards, ", ", 4);
+}
+
 }  // namespace arena::games::draw

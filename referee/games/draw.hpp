@@ -49,4 +49,12 @@ std::string clean(std::string_view text, std::size_t max = 80);
 // A JSON value on one line (invalid UTF-8 replaced), cleaned and cut to `max` bytes.
 std::string one_line(const nlohmann::json& value, std::size_t max = 200);
 
+// A seat's heading line in a table drawing: "\n" + its name in bold, then `extra` (plain text the
+// game adds, e.g. its tokens), then "  <- to act" when `to_act` (a view's seat number or null)
+// is this seat. Ends with a newline.
+std::string seat_heading(const SeatNames& names, int seat, const nlohmann::json& to_act, const Style& style,
+                         std::string_view extra = {});
+// "  hand (N): a, b, ..." wrapped, or "  hand: empty". Ends with a newline.
+std::string hand_line(const std::vector<std::string>& cards);
+
 }  // namespace arena::games::draw

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "referee/match/match.hpp"
+#include "tests/command.hpp"  // run(): a shell command's exit code and stdout
 
 namespace arena::testing {
 
@@ -20,12 +21,5 @@ match::Options options(std::vector<std::string> bots, std::uint64_t seed, const 
 
 // Processes still alive (or zombies) carrying the marker of `o`, and zombie children of ours.
 std::vector<std::string> leftover_processes(const match::Options& o);
-
-// Runs a shell command, returns its exit code and what it printed on stdout.
-struct Command {
-  int exit_code = -1;
-  std::string out;
-};
-Command run(const std::string& shell_command);
 
 }  // namespace arena::testing

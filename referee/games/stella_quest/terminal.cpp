@@ -110,14 +110,11 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
     const std::size_t lamps = static_cast<std::size_t>(std::max(tokens, 5));
     std::string lit = std::string(static_cast<std::size_t>(std::max(tokens, 0)), '*') +
                       std::string(lamps - static_cast<std::size_t>(std::max(tokens, 0)), '.');
-    out += '\n';
-    out += st.bold(names.seat(seat)) + fmt::format("  tokens: {} lit [{}]", tokens, lit);
-    if (t.at("marker").is_number_integer() && t.at("marker").get<int>() == seat) out += "  holds the Black Star";
-    if (!to_act.is_null() && to_act.get<int>() == seat) out += st.paint("  <- to act", "1;32");
-    out += "\n";
+    std::string extra = fmt::format("  tokens: {} lit [{}]", tokens, lit);
+    if (t.at("marker").is_number_integer() && t.at("marker").get<int>() == seat) extra += "  holds the Black Star";
+    out += seat_heading(names, seat, to_act, st, extra);
     if (p.contains("hand")) {
-      const auto hand = card_list(p.at("hand"), st);
-      out += hand.empty() ? "  hand: empty\n" : wrap(fmt::format("  hand ({}): ", hand.size()), hand, ", ", 4);
+      out += hand_line(card_list(p.at("hand"), st));
     } else {
       std::vector<std::string> colours;
       for (const json& c : p.at("hand_colours"))

@@ -195,12 +195,9 @@ std::string draw_table(const json& t, const Names& names, const Style& st) {
   const std::string phase = t.value("phase", "");
   for (const json& p : t.at("players")) {
     const int seat = p.value("seat", 0);
-    out += "\n" + st.bold(names.seat(seat));
-    if (!to_act.is_null() && to_act.get<int>() == seat) out += st.paint("  <- to act", "1;32");
-    out += "\n";
+    out += seat_heading(names, seat, to_act, st);
     if (p.contains("hand")) {
-      const auto hand = card_list(p.at("hand"), st);
-      out += hand.empty() ? "  hand: empty\n" : wrap(fmt::format("  hand ({}): ", hand.size()), hand, ", ", 4);
+      out += hand_line(card_list(p.at("hand"), st));
     } else {
       out += fmt::format("  hand: {} cards (hidden)\n", p.value("hand_size", 0));
     }

@@ -4,10 +4,8 @@
 // drawing it generically.
 
 #include <fmt/format.h>
-#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +13,7 @@
 #include <string>
 
 #include "referee/games/game.hpp"
+#include "tests/command.hpp"
 #include "tests/games/conformance.hpp"
 
 using namespace arena;
@@ -23,21 +22,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Command {
-  int exit_code = -1;
-  std::string out;  // stdout (and stderr where the command line sends it there)
-};
-
-Command run(const std::string& command) {
-  Command c;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return c;
-  char buf[4096];
-  for (std::size_t n = 0; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) c.out.append(buf, n);
-  const int status = pclose(pipe);
-  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return c;
-}
+using testing::Command;
+using testing::run;
 
 std::string referee() {
   return ARENA_REFEREE_PLUS;
