@@ -17,16 +17,23 @@ struct Refused {
   std::string reason;
 };
 
-Status check_header(const json& m, const char* expected_type) {
+// `version`: the one the message must carry; 0 = any version this referee speaks.
+Status check_header(const json& m, const char* expected_type, int version) {
   auto type = m.find("type");
   if (type == m.end() || !type->is_string()) return fail(std::string("the message has no \"type\" string"));
   if (*type != expected_type) {
     return fail(fmt::format("expected type \"{}\", got {}", expected_type, to_line(*type)));
   }
-  auto version = m.find("protocol");
-  if (version == m.end()) return fail(std::string("the message has no \"protocol\" version"));
-  if (!version->is_number_integer() || *version != kVersion) {
-    return fail(fmt::format("protocol {} is not supported (this referee speaks {})", to_line(*version), kVersion));
+  auto given = m.find("protocol");
+  if (given == m.end()) return fail(std::string("the message has no \"protocol\" version"));
+  const bool known = given->is_number_integer() && *given >= 1 && *given <= kLatestVersion;
+  if (!known) {
+    return fail(
+        fmt::format("protocol {} is not supported (this referee speaks 1 and {})", to_line(*given), kLatestVersion));
+  }
+  if (version != 0 && *given != version) {
+    return fail(
+        fmt::format("protocol {} in an action, but the bot chose protocol {} in its ready", to_line(*given), version));
   }
   return {};
 }
@@ -137,33 +144,53 @@ Limits scaled(const Limits& limits, double time_scale) {
   return l;
 }
 
-json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits) {
-  return {{"type", "hello"},  {"protocol", kVersion},      {"game", game}, {"seat", seat}, {"seats", seats},
-          {"config", config}, {"limits", limits.to_json()}};
+json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits, const json& cards) {
+  json versions = json::array();
+  for (int v = 1; v <= kLatestVersion; ++v) versions.push_back(v);
+  json h = {
+      {"type", "hello"}, {"protocol", kVersion}, {"protocols", std::move(versions)}, {"game", game}, {"seat", seat},
+      {"seats", seats},  {"config", config},     {"limits", limits.to_json()}};
+  if (!cards.is_null()) h["cards"] = cards;
+  return h;
 }
 
 json request(std::int64_t id, int seat, const json& view, const json& legal, std::int64_t time_left_ms,
-             std::int64_t bank_ms) {
-  return {{"type", "request"}, {"protocol", kVersion},         {"id", id},          {"seat", seat}, {"view", view},
+             std::int64_t bank_ms, int version) {
+  return {{"type", "request"}, {"protocol", version},          {"id", id},          {"seat", seat}, {"view", view},
           {"legal", legal},    {"time_left_ms", time_left_ms}, {"bank_ms", bank_ms}};
 }
 
-std::string request_line(std::int64_t id, int seat, std::string_view view_line, std::string_view legal_line,
-                         std::int64_t time_left_ms, std::int64_t bank_ms) {
+std::string request_line(int version, std::int64_t id, int seat, std::string_view view_line,
+                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms) {
   // Keys in the order nlohmann's dump writes them (sorted), so both forms are identical.
-  return fmt::format(
-      R"({{"bank_ms":{},"id":{},"legal":{},"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":{}}})",
-      bank_ms, id, legal_line, kVersion, seat, time_left_ms, view_line);
+  std::string line;
+  line.reserve(view_line.size() + legal_line.size() + 128);
+  fmt::format_to(std::back_inserter(line), R"({{"bank_ms":{},"id":{},"legal":)", bank_ms, id);
+  line.append(legal_line);
+  fmt::format_to(std::back_inserter(line), R"(,"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":)",
+                 version, seat, time_left_ms);
+  line.append(view_line).push_back('}');
+  return line;
 }
 
-json game_over(const json& result) {
-  return {{"type", "game_over"}, {"protocol", kVersion}, {"result", result}};
+json game_over(const json& result, int version) {
+  return {{"type", "game_over"}, {"protocol", version}, {"result", result}};
 }
 
 Result<Ready> read_ready(const json& m) {
-  if (auto st = check_header(m, "ready"); !st) return fail(st.error());
-  if (auto st = only_keys(m, {"type", "protocol", "name", "version"}); !st) return fail(st.error());
+  if (auto st = check_header(m, "ready", 0); !st) return fail(st.error());
   Ready ready;
+  ready.protocol = m.at("protocol").get<int>();
+  // "reuse" exists from version 2 on: in a version-1 ready it is an unknown field, as before.
+  if (ready.protocol >= 2) {
+    if (auto st = only_keys(m, {"type", "protocol", "name", "version", "reuse"}); !st) return fail(st.error());
+  } else if (auto st = only_keys(m, {"type", "protocol", "name", "version"}); !st) {
+    return fail(st.error());
+  }
+  if (auto reuse = m.find("reuse"); reuse != m.end()) {
+    if (!reuse->is_boolean()) return fail(std::string("\"reuse\" must be true or false"));
+    ready.reuse = reuse->get<bool>();
+  }
   auto name = m.find("name");
   if (name == m.end() || !name->is_string() || name->get<std::string>().empty() ||
       name->get<std::string>().size() > 64) {
@@ -179,8 +206,8 @@ Result<Ready> read_ready(const json& m) {
   return ready;
 }
 
-Result<ActionReply> read_action(const json& m, std::int64_t expected_id, std::size_t max_debug_bytes) {
-  if (auto st = check_header(m, "action"); !st) return fail(st.error());
+Result<ActionReply> read_action(const json& m, std::int64_t expected_id, std::size_t max_debug_bytes, int version) {
+  if (auto st = check_header(m, "action", version); !st) return fail(st.error());
   if (auto st = only_keys(m, {"type", "protocol", "id", "action", "debug"}); !st) return fail(st.error());
   ActionReply reply;
   auto id = m.find("id");

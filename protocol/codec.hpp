@@ -1,5 +1,7 @@
 #pragma once
-// Protocol v1: one JSON object per line, UTF-8, each with a "type" and "protocol": 1.
+// The bot protocol: one JSON object per line, UTF-8, each with a "type" and a "protocol" version.
+// Versions 1 and 2 differ only in the views (version 2 names cards by id; the card table is sent
+// once, in hello) and are negotiated per bot: hello offers both, the bot's ready picks one.
 // This is the codec: it builds the referee's messages and reads the bot's, turning anything
 // unexpected into an error value (never an exception that escapes). docs/protocol.md describes
 // the messages; protocol/schema/ has one JSON Schema per message.
@@ -16,7 +18,8 @@ namespace arena::protocol {
 
 using nlohmann::json;
 
-inline constexpr int kVersion = 1;
+inline constexpr int kVersion = 1;        // what hello says, so that a version-1 bot reads it
+inline constexpr int kLatestVersion = 2;  // hello's "protocols" lists 1..kLatestVersion
 
 struct ParseLimits {
   std::size_t max_depth = 64;       // nesting of objects and arrays
@@ -56,21 +59,24 @@ std::int64_t scaled_ms(std::int64_t ms, double time_scale);
 // The limits as enforced: init, decision and bank scaled; sizes as they are.
 Limits scaled(const Limits& limits, double time_scale);
 
-json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits);
+// `cards`: the seat's card table for version 2 (games::seat_card_table), null for a game without one.
+json hello(const std::string& game, int seat, int seats, const json& config, const Limits& limits,
+           const json& cards = nullptr);
 json request(std::int64_t id, int seat, const json& view, const json& legal, std::int64_t time_left_ms,
-             std::int64_t bank_ms);
-json game_over(const json& result);
-// request() as one line, from a view and a legal list already serialised with to_line: the match
-// serialises each view once and shares the text with the replay. Byte for byte the same line as
-// to_line(request(...)).
-std::string request_line(std::int64_t id, int seat, std::string_view view_line, std::string_view legal_line,
-                         std::int64_t time_left_ms, std::int64_t bank_ms);
+             std::int64_t bank_ms, int version = kVersion);
+json game_over(const json& result, int version = kVersion);
+// request() as one line, from a view and a legal list already serialised as JSON text (the match
+// writes them straight from the game state). Byte for byte the same line as to_line(request(...)).
+std::string request_line(int version, std::int64_t id, int seat, std::string_view view_line,
+                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms);
 
 // ---- bot -> referee ----------------------------------------------------------------------
 
 struct Ready {
   std::string name;
   std::string version;  // may be empty
+  int protocol = 1;     // the version the bot chose, 1 or 2
+  bool reuse = false;   // version 2: the bot plays further matches after game_over (a new hello)
 };
 
 struct ActionReply {
@@ -81,8 +87,10 @@ struct ActionReply {
 };
 
 // The message's "type" and "protocol" are checked first; errors read like
-// "expected type \"ready\", got \"action\"" or "protocol 2 is not supported (this referee speaks 1)".
+// "expected type \"ready\", got \"action\"" or "protocol 3 is not supported (this referee speaks 1 and 2)".
 Result<Ready> read_ready(const json& message);
-Result<ActionReply> read_action(const json& message, std::int64_t expected_id, std::size_t max_debug_bytes);
+// `version`: the one the bot chose in its ready; an action must carry it.
+Result<ActionReply> read_action(const json& message, std::int64_t expected_id, std::size_t max_debug_bytes,
+                                int version = kVersion);
 
 }  // namespace arena::protocol

@@ -277,8 +277,8 @@ int main(int argc, char** argv) {
     argv = arg_copy.data();
     CLI::App app{"Stellar Arena referee: plays matches between bot executables over line-delimited JSON."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", fmt::format("stellar-arena {} (commit {}), protocol {}", referee_version(),
-                                                  referee_commit(), protocol::kVersion));
+    app.set_version_flag("--version", fmt::format("stellar-arena {} (commit {}), protocols 1-{}", referee_version(),
+                                                  referee_commit(), protocol::kLatestVersion));
 
     PlayArgs play;
     auto* p = app.add_subcommand("play", "Play one match between bot executables");

@@ -61,12 +61,13 @@ int run_show(const CLI::App& command, const ShowArgs& a) {
     fmt::print(stderr, "referee show: {}\n", replay.error());
     return kBadReplay;
   }
-  const replay::Replay& r = *replay;
-  auto frames = render::simulate(r);
+  auto frames = render::simulate(*replay);
   if (!frames) {
     fmt::print(stderr, "referee show: {}: the replay cannot be re-simulated: {}\n", a.replay, frames.error());
     return kBadReplay;
   }
+  render::restore_views(*replay, *frames);
+  const replay::Replay& r = *replay;
   const std::size_t total = r.steps.size();
   std::size_t step = total;
   if (command.count("--step") > 0) {

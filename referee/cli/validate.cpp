@@ -148,16 +148,23 @@ protocol::Limits limits_from(const json& j) {
   return l;
 }
 
+// The hello a seat of the replay's match was sent (with its card table, for protocol 2).
+json hello_for(const replay::Header& h, Seat seat) {
+  const games::Game* game = games::find_game(h.game);
+  const json cards = game == nullptr ? json(nullptr) : game->card_table(h.config, replay::seat_configs(h));
+  return protocol::hello(h.game, seat, h.seats, h.config, limits_from(h.limits), games::seat_card_table(cards, seat));
+}
+
 // The message the bot was answering when it faulted, rebuilt from the replay: the hello for a
 // handshake fault, else the request (view, legal actions, time) the match sent at that point.
 // The replay stores every answered step, so re-applying its actions reaches the fault's state.
 Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
   const replay::Header& h = r.header;
   const protocol::Limits limits = limits_from(h.limits);
-  if (f.request_id == 0) return protocol::hello(h.game, f.seat, h.seats, h.config, limits);
   const games::Game* game = games::find_game(h.game);
   if (game == nullptr) return fail(fmt::format("unknown game \"{}\" in the replay", h.game));
-  auto state = game->new_game(h.config, h.seed, h.seats);
+  if (f.request_id == 0) return hello_for(h, f.seat);
+  auto state = replay::initial_state(h);
   if (!state) return fail(state.error());
   std::vector<double> bank(static_cast<std::size_t>(h.seats), static_cast<double>(limits.time_bank_ms));
   for (const replay::Step& s : r.steps) {
@@ -170,9 +177,12 @@ Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
     return fail(fmt::format("the replay does not end with seat {} to act", f.seat));
   }
   const double seat_bank = bank[static_cast<std::size_t>(f.seat)];
-  return protocol::request(f.request_id, f.seat, (*state)->view(f.seat), (*state)->legal_actions(),
+  const int version =
+      static_cast<std::size_t>(f.seat) < h.bots.size() ? h.bots[static_cast<std::size_t>(f.seat)].protocol : 1;
+  return protocol::request(f.request_id, f.seat, version >= 2 ? (*state)->view_v2(f.seat) : (*state)->view(f.seat),
+                           (*state)->legal_actions(),
                            static_cast<std::int64_t>(static_cast<double>(limits.decision_ms) + seat_bank),
-                           static_cast<std::int64_t>(seat_bank));
+                           static_cast<std::int64_t>(seat_bank), version);
 }
 
 json fault_json(const match::Fault& f) {
@@ -203,9 +213,9 @@ struct Setup {
 // Starts the bot alone as seat 0, sends the hello, times the ready line, then closes its input
 // and gives it the usual grace to exit. The checks and messages are those of a match.
 json probe_handshake(const Setup& s) {
-  json h = {
-      {"ok", false},     {"name", nullptr}, {"version", nullptr}, {"ready_ms", nullptr}, {"init_ms", s.scaled.init_ms},
-      {"fault", nullptr}};
+  json h = {{"ok", false},         {"name", nullptr},     {"version", nullptr},
+            {"protocol", nullptr}, {"ready_ms", nullptr}, {"init_ms", s.scaled.init_ms},
+            {"fault", nullptr}};
   const fs::path log = s.out / "handshake.seat0.stderr.log";
   h["stderr_log"] = log.string();
   bots::SpawnOptions spawn;
@@ -218,7 +228,9 @@ json probe_handshake(const Setup& s) {
   spawn.max_line_bytes = s.scaled.max_line_bytes;
   spawn.sandbox = s.sandbox;
   spawn.label = "handshake";
-  const json hello = protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled);
+  const json cards = s.game.card_table(s.config, {});
+  const json hello =
+      protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled, games::seat_card_table(cards, 0));
   match::Fault f;
   bool faulted = false;
   auto fault = [&](match::FaultKind kind, std::string message, std::string_view raw) {
@@ -256,6 +268,7 @@ json probe_handshake(const Setup& s) {
       } else {
         h["name"] = ready->name;
         h["version"] = ready->version;
+        h["protocol"] = ready->protocol;
       }
     }
     // A bot that hung gets no grace; one that answered or crashed gets time to exit by itself.
@@ -407,9 +420,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
         if (f.seat == seat && fj["request_sent"].get<bool>()) {
           // The seat's hello and the request: `bot < file` replays the decision for a stateless bot.
           const fs::path input = s.out / (stem + ".fault-input.jsonl");
-          std::string lines = protocol::to_line(protocol::hello(r->header.game, f.seat, r->header.seats,
-                                                                r->header.config, limits_from(r->header.limits))) +
-                              '\n';
+          std::string lines = protocol::to_line(hello_for(r->header, f.seat)) + '\n';
           if (f.request_id != 0) lines += protocol::to_line(*request) + '\n';
           if (files::write_private(input, lines)) {
             fj["input"] = input.string();

@@ -24,6 +24,9 @@
 //       (a game with per-seat configuration, which then needs no three-argument new_game; the
 //       vector has one entry per seat, defaults where none was given)
 //   static json card_table(const Config&, const std::vector<SeatConfig>&)   (or without the vector)
+//   static json view_v2(const State&, Seat);   (protocol 2's view; default: view)
+//   static void write_view_v2(const State&, Seat, std::string&);   (default: to_line(view_v2))
+//   static void write_action(const Action&, std::string&);   (default: to_line(action_to_json))
 //   static json whole_table(const std::vector<json>& views);
 //   static std::string draw_table(const json&, const draw::SeatNames&, const draw::Style&);
 //   static std::string describe_action(const json& before, const json& action);
@@ -84,6 +87,30 @@ class AdaptedState final : public GameState {
   }
 
   json view(Seat seat) const override { return Traits::view(state_, seat); }
+  json view_v2(Seat seat) const override {
+    if constexpr (requires { Traits::view_v2(state_, seat); })
+      return Traits::view_v2(state_, seat);
+    else
+      return Traits::view(state_, seat);
+  }
+  void write_view_v2(Seat seat, std::string& out) const override {
+    if constexpr (requires { Traits::write_view_v2(state_, seat, out); })
+      Traits::write_view_v2(state_, seat, out);
+    else
+      out += dump_line(view_v2(seat));
+  }
+  void write_legal(std::string& out) const override {
+    Traits::legal_actions(state_, actions_);
+    out.push_back('[');
+    for (std::size_t i = 0; i < actions_.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      if constexpr (requires { Traits::write_action(actions_[i], out); })
+        Traits::write_action(actions_[i], out);
+      else
+        out += dump_line(Traits::action_to_json(actions_[i]));
+    }
+    out.push_back(']');
+  }
   json outcome() const override { return Traits::outcome_json(state_); }
   std::vector<double> scores() const override { return Traits::scores(state_); }
   json to_json() const override { return Traits::state_to_json(state_); }

@@ -100,4 +100,15 @@ json merge_player_views(const std::vector<json>& views) {
   return table;
 }
 
+json seat_card_table(const json& table, Seat seat) {
+  if (!table.is_array()) return nullptr;
+  json out = table;
+  for (json& card : out) {
+    if (!card.is_object()) continue;
+    auto owner = card.find("owner");
+    if (owner != card.end() && *owner != seat) card = nullptr;
+  }
+  return out;
+}
+
 }  // namespace arena::games

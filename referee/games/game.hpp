@@ -22,6 +22,12 @@ namespace arena::games {
 
 using nlohmann::json;
 
+// JSON as one line, the way protocol::to_line writes it (invalid UTF-8 replaced): the form of
+// every line a bot receives.
+inline std::string dump_line(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // One game in progress. Copyable through clone(); every query is pure.
 class GameState {
  public:
@@ -41,7 +47,15 @@ class GameState {
   virtual void apply_index(std::size_t i) = 0;
   virtual std::size_t legal_count() const = 0;
 
-  virtual json view(Seat seat) const = 0;          // everything `seat` may see, nothing more
+  virtual json view(Seat seat) const = 0;  // everything `seat` may see, nothing more (protocol 1)
+  // The same view in protocol 2's form (docs/protocol.md): cards named by id, with "cards" for
+  // ids the seat's card table lacks. A game without a card table returns view(seat).
+  virtual json view_v2(Seat seat) const = 0;
+  // The hot path (one request per decision): view_v2(seat) and legal_actions() written straight
+  // from the state as one line of JSON text each, appended to `out`; byte for byte
+  // protocol::to_line of the JSON forms (the tests compare).
+  virtual void write_view_v2(Seat seat, std::string& out) const = 0;
+  virtual void write_legal(std::string& out) const = 0;
   virtual json outcome() const = 0;                // scores, winner, breakdown; only when over
   virtual std::vector<double> scores() const = 0;  // points per seat; only when over
   virtual json to_json() const = 0;                // the full state (never sent to a bot)
@@ -92,7 +106,9 @@ class Game {
   // ---- Drawing for people. Each has a generic default (game.cpp), so a game without a drawing
   // is shown, never refused and never drawn as another game.
 
-  // Every card of a match by id, for drawings that name cards by id (null: the game has none).
+  // Every card of a match by id (an array, element i the card with id i; null: the game has
+  // none). Protocol 2 sends it in hello, cards with an "owner" only to that seat
+  // (protocol::seat_card_table), and the drawings use it to name cards.
   virtual json card_table(const json& config, const std::vector<json>& seat_configs) const;
   // The whole table made of every seat's view at one moment (one per seat, in seat order), in
   // the game's view format, so that draw_table() can draw it; the default is
@@ -118,6 +134,10 @@ class Game {
 // entry complete in its own view): each seat's entry from its own view, the rest from seat 0's,
 // "seat" null. For GameAdapter traits that share this convention.
 json merge_player_views(const std::vector<json>& views);
+
+// A card table (Game::card_table) as one seat may receive it: the entries of cards owned by
+// another seat (a seat's own deck list) are null, so that the table stays indexed by id.
+json seat_card_table(const json& table, Seat seat);
 
 // Every game the referee knows, in a fixed order (registry.cpp).
 const std::vector<const Game*>& all_games();

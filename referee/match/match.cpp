@@ -44,6 +44,7 @@ struct Seat_ {
   SeatReport report;
   double bank_ms = 0;
   double cpu_mark = -1;  // the bot's CPU time when it last answered
+  int protocol = 1;      // the version it chose in its ready
 };
 
 class Match {
@@ -56,6 +57,7 @@ class Match {
         seat_configs_(std::move(seat_configs)),
         state_(std::move(state)) {
     limits_ = protocol::scaled(o.limits, o.time_scale);
+    cards_ = game_.card_table(config_, seat_configs_);
   }
 
   Result<MatchResult> run() {
@@ -142,7 +144,8 @@ class Match {
 
   void handshake() {
     for (Seat_& s : seats_) {
-      const json hello = protocol::hello(game_.info().name, s.seat, static_cast<int>(seats_.size()), config_, limits_);
+      const json hello = protocol::hello(game_.info().name, s.seat, static_cast<int>(seats_.size()), config_, limits_,
+                                         games::seat_card_table(cards_, s.seat));
       if (!send(s, hello, init_deadline_, 0)) return;
     }
     for (Seat_& s : seats_) {
@@ -155,6 +158,8 @@ class Match {
       }
       if (!s.name_given) s.report.name = ready->name;
       s.report.version = ready->version;
+      s.protocol = ready->protocol;
+      s.report.protocol = ready->protocol;
       // Frozen as soon as it is ready: it cannot think while the others start either.
       if (o_.sandbox.freeze_idle) s.process->freeze(true);
     }
@@ -162,7 +167,7 @@ class Match {
 
   Status write_header() {
     replay::Header h;
-    h.protocol = protocol::kVersion;
+    h.protocol = protocol::kLatestVersion;
     h.referee_version = std::string(referee_version());
     h.game = game_.info().name;
     h.rules_revision = game_.info().rules_revision;
@@ -170,8 +175,8 @@ class Match {
     h.seed = o_.seed;
     h.seats = static_cast<int>(seats_.size());
     for (const Seat_& s : seats_) {
-      h.bots.push_back(
-          {s.report.name, s.report.version, s.report.command, seat_configs_[static_cast<std::size_t>(s.seat)]});
+      h.bots.push_back({s.report.name, s.report.version, s.report.command,
+                        seat_configs_[static_cast<std::size_t>(s.seat)], s.protocol});
     }
     h.limits = limits_.to_json();
     h.limits["time_scale"] = o_.time_scale;
@@ -204,13 +209,18 @@ class Match {
                      extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
         return;
       }
-      // The view is serialised once, for the request and the replay; the line is built before
-      // the clock starts, so the referee's own work never counts against the bot.
-      const std::string view_line = protocol::to_line(state_->view(s.seat));
+      // The view and the legal list are written as text straight from the state (protocol 2's
+      // view also gives the replay its view hash); the line is built before the clock starts, so
+      // the referee's own work never counts against the bot.
+      view_text_.clear();
+      state_->write_view_v2(s.seat, view_text_);
+      legal_text_.clear();
+      state_->write_legal(legal_text_);
+      const std::string v1_view = s.protocol == 1 ? games::dump_line(state_->view(s.seat)) : std::string();
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
-      const std::string request =
-          protocol::request_line(request_id, s.seat, view_line, protocol::to_line(state_->legal_actions()),
-                                 static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
+      const std::string request = protocol::request_line(
+          s.protocol, request_id, s.seat, s.protocol == 1 ? std::string_view(v1_view) : std::string_view(view_text_),
+          legal_text_, static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
       if (o_.sandbox.freeze_idle) s.process->freeze(false);
       const double cpu_before = s.process->cpu_ms();
       if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
@@ -224,7 +234,7 @@ class Match {
       const double cpu = cpu_before >= 0 && cpu_after >= 0 ? std::round((cpu_after - cpu_before) * 1000) / 1000 : -1;
       if (cpu >= 0) s.report.cpu_ms += cpu;
       if (!message) return;
-      auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes);
+      auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes, s.protocol);
       if (!reply) {
         record_fault(s, FaultKind::malformed, request_id, reply.error(), protocol::to_line(*message));
         return;
@@ -248,8 +258,9 @@ class Match {
       step.time_ms = took;
       step.cpu_ms = cpu;
       step.hash = hash_hex(state_->hash());
+      step.view_hash = hash_hex(stable_hash(view_text_));
       step.debug = reply->debug;
-      if (auto st = writer_->write_step(step, view_line); !st) {
+      if (auto st = writer_->write_step(step); !st) {
         write_error_ = st.error();
         return;
       }
@@ -359,6 +370,7 @@ class Match {
         j["cpu_ms"] = s.report.cpu_ms;
         j["idle_cpu_ms"] = s.report.idle_cpu_ms;
         j["exit"] = s.report.exit;
+        j["protocol"] = s.report.protocol;
       }
       list.push_back(std::move(j));
     }
@@ -407,10 +419,11 @@ class Match {
   Result<MatchResult> finish() {
     end_ = fault_ ? End::fault : (interrupted_ || !write_error_.empty()) ? End::interrupted : End::finished;
     // Tell every bot how it ended (best effort: a bot that is gone or not reading is skipped).
-    const json over = protocol::game_over(public_result());
+    const json result_for_bots = public_result();
     for (Seat_& s : seats_) {
       if (!s.process || (fault_ && fault_->seat == s.seat)) continue;
-      s.process->write_line(protocol::to_line(over), Clock::now() + kGameOverWrite);
+      s.process->write_line(protocol::to_line(protocol::game_over(result_for_bots, s.protocol)),
+                            Clock::now() + kGameOverWrite);
       s.process->close_stdin();
     }
     teardown();
@@ -447,7 +460,9 @@ class Match {
   json config_;
   std::vector<json> seat_configs_;  // normalised, one per seat (null = none)
   std::unique_ptr<games::GameState> state_;
+  json cards_;  // the game's card table (null: none), sent in hello
   protocol::Limits limits_;
+  std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
   std::unique_ptr<replay::Writer> writer_;
   std::vector<Seat_> seats_;
   Deadline init_deadline_{};

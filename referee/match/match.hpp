@@ -87,6 +87,7 @@ struct SeatReport {
   double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
   double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
   std::string exit;                 // how the process ended
+  int protocol = 1;                 // the protocol version it chose in its ready
 };
 
 using replay::End;

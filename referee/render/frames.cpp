@@ -47,4 +47,12 @@ Result<std::vector<Frame>> simulate(const replay::Replay& replay) {
   return frames;
 }
 
+void restore_views(replay::Replay& replay, const std::vector<Frame>& frames) {
+  for (std::size_t i = 0; i < replay.steps.size() && i < frames.size(); ++i) {
+    replay::Step& step = replay.steps[i];
+    const auto seat = static_cast<std::size_t>(step.seat);
+    if (step.view.is_null() && seat < frames[i].views.size()) step.view = frames[i].views[seat];
+  }
+}
+
 }  // namespace arena::render

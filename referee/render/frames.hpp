@@ -25,4 +25,10 @@ struct Frame {
 // compared here: `referee verify` does that.
 Result<std::vector<Frame>> simulate(const replay::Replay& replay);
 
+// Version-2 replays record a hash of each view a seat was sent, not the view. This puts the view
+// back into every step without one: its seat's view at that step, re-simulated (frames from
+// simulate(replay); the protocol-1 form, cards whole, which is what the viewers draw). `referee
+// verify` checks such views against the recorded hashes.
+void restore_views(replay::Replay& replay, const std::vector<Frame>& frames);
+
 }  // namespace arena::render

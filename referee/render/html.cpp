@@ -122,8 +122,10 @@ Result<json> viewer_data(const replay::Replay& replay, const std::string& source
   auto frames = simulate(replay);
   if (!frames) return fail(frames.error());
 
+  replay::Replay with_views = replay;
+  restore_views(with_views, *frames);
   json steps = json::array();
-  for (const replay::Step& s : replay.steps) steps.push_back(replay::to_json(s));
+  for (const replay::Step& s : with_views.steps) steps.push_back(replay::to_json(s));
   json frame_list = json::array();
   for (auto& f : *frames) {
     auto legal = legal_actions(**game, f);

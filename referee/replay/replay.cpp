@@ -16,9 +16,7 @@ namespace {
 
 constexpr int kMaxDepth = 256;
 
-std::string dump_line(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+using games::dump_line;
 
 // Reads j[key] into `out`; the error names the field.
 template <typename T>
@@ -37,8 +35,9 @@ Result<Header> parse_header(const json& j) {
   Header h;
   int version = 0;
   if (auto st = read_field(j, "replay_version", version); !st) return fail(st.error());
-  if (version != kReplayVersion) {
-    return fail(fmt::format("replay version {} is not supported (this referee reads {})", version, kReplayVersion));
+  if (version < kOldestReplayVersion || version > kReplayVersion) {
+    return fail(fmt::format("replay version {} is not supported (this referee reads {} to {})", version,
+                            kOldestReplayVersion, kReplayVersion));
   }
   if (auto st = read_field(j, "protocol", h.protocol); !st) return fail(st.error());
   if (auto st = read_field(j, "game", h.game); !st) return fail(st.error());
@@ -57,8 +56,8 @@ Result<Header> parse_header(const json& j) {
   if (bots == j.end() || !bots->is_array()) return fail(std::string("missing \"bots\" array"));
   for (const json& b : *bots) {
     if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
-    h.bots.push_back(
-        {b.value("name", ""), b.value("version", ""), b.value("command", ""), b.value("seat_config", json(nullptr))});
+    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", ""),
+                      b.value("seat_config", json(nullptr)), b.value("protocol", 1)});
   }
   return h;
 }
@@ -75,6 +74,7 @@ Result<Step> parse_step(const json& j) {
   s.time_ms = j.value("time_ms", 0.0);
   s.cpu_ms = j.value("cpu_ms", -1.0);
   s.view = j.value("view", json(nullptr));
+  s.view_hash = j.value("view_hash", "");
   s.debug = j.value("debug", "");
   return s;
 }
@@ -103,7 +103,7 @@ std::vector<json> seat_configs(const Header& h) {
 json to_json(const Header& h) {
   json bots = json::array();
   for (const BotInfo& b : h.bots) {
-    json bot = {{"name", b.name}, {"version", b.version}, {"command", b.command}};
+    json bot = {{"name", b.name}, {"version", b.version}, {"command", b.command}, {"protocol", b.protocol}};
     if (!b.seat_config.is_null()) bot["seat_config"] = b.seat_config;
     bots.push_back(std::move(bot));
   }
@@ -118,8 +118,10 @@ json to_json(const Header& h) {
 
 json to_json(const Step& s) {
   json j = {
-      {"type", "step"},       {"n", s.n},       {"seat", s.seat}, {"request_id", s.request_id}, {"action", s.action},
-      {"time_ms", s.time_ms}, {"hash", s.hash}, {"view", s.view}};
+      {"type", "step"},       {"n", s.n},      {"seat", s.seat}, {"request_id", s.request_id}, {"action", s.action},
+      {"time_ms", s.time_ms}, {"hash", s.hash}};
+  if (!s.view_hash.empty()) j["view_hash"] = s.view_hash;
+  if (!s.view.is_null()) j["view"] = s.view;
   if (!s.debug.empty()) j["debug"] = s.debug;
   if (s.cpu_ms >= 0) j["cpu_ms"] = s.cpu_ms;
   return j;
@@ -148,16 +150,21 @@ Status Writer::write(const json& line) {
   return {};
 }
 
-Status Writer::write_step(const Step& s, std::string_view view_line) {
-  Step without_view = s;
-  without_view.view = nullptr;
-  std::string line = dump_line(to_json(without_view));
-  // "view" sorts last among a step's keys, so the line ends with it: splice the text in.
-  constexpr std::string_view tail = R"("view":null})";
-  assert(line.size() >= tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0);
-  line.resize(line.size() - tail.size());
-  line.append(R"("view":)").append(view_line).append("}\n");
-  *out_ << line;
+Status Writer::write_step(const Step& s) {
+  // Keys in sorted order, as dump_line(to_json(s)) writes them; numbers that may have a fraction
+  // go through the JSON library so that they print the same way.
+  std::string& line = scratch_;
+  line.clear();
+  line.append(R"({"action":)").append(dump_line(s.action));
+  if (s.cpu_ms >= 0) line.append(R"(,"cpu_ms":)").append(json(s.cpu_ms).dump());
+  if (!s.debug.empty()) line.append(R"(,"debug":)").append(dump_line(json(s.debug)));
+  fmt::format_to(std::back_inserter(line), R"(,"hash":"{}","n":{},"request_id":{},"seat":{},"time_ms":)", s.hash, s.n,
+                 s.request_id, s.seat);
+  line.append(json(s.time_ms).dump()).append(R"(,"type":"step")");
+  if (!s.view.is_null()) line.append(R"(,"view":)").append(dump_line(s.view));
+  if (!s.view_hash.empty()) line.append(R"(,"view_hash":")").append(s.view_hash).push_back('"');
+  line.append("}\n");
+  out_->write(line.data(), static_cast<std::streamsize>(line.size()));
   out_->flush();
   if (!*out_) return fail(fmt::format("writing the replay {} failed", path_.string()));
   return {};
@@ -255,6 +262,7 @@ Verification verify(const Replay& replay) {
     return diverge(
         fmt::format("initial state hash {} differs from the header's {}", hash_hex(state->hash()), h.initial_hash));
   }
+  std::string view_text;
   for (const Step& s : replay.steps) {
     const std::string where = fmt::format("step {} (request {})", s.n, s.request_id);
     if (static_cast<std::size_t>(s.n) != v.steps_checked) {
@@ -266,6 +274,15 @@ Verification verify(const Replay& replay) {
     }
     if (!s.view.is_null() && state->view(s.seat) != s.view) {
       return diverge(fmt::format("{}: the view seat {} was sent differs from the re-simulated view", where, s.seat));
+    }
+    if (!s.view_hash.empty()) {
+      view_text.clear();
+      state->write_view_v2(s.seat, view_text);
+      if (hash_hex(stable_hash(view_text)) != s.view_hash) {
+        return diverge(
+            fmt::format("{}: the view seat {} was sent (hash {}) differs from the re-simulated view (hash {})", where,
+                        s.seat, s.view_hash, hash_hex(stable_hash(view_text))));
+      }
     }
     if (auto st = state->apply(s.action); !st) {
       return diverge(fmt::format("{}: action {} is refused: {}", where, dump_line(s.action), st.error()));

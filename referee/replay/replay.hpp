@@ -1,9 +1,13 @@
 #pragma once
 // Replays: JSON lines. A header (versions, game, config, seed, bots, limits, the sandbox in
 // force), one line per decision (seat, request id, action, wall and CPU time, state hash after the
-// action, the view that seat was sent, debug text), and a footer (result, how the match ended). The writer flushes
-// every line, so a killed referee leaves a readable prefix. verify() re-simulates a replay from its header and actions
-// alone and reports the first divergence.
+// action, a hash of the view that seat was sent, debug text), and a footer (result, how the match
+// ended). The writer flushes every line, so a killed referee leaves a readable prefix. verify()
+// re-simulates a replay from its header and actions alone and reports the first divergence.
+//
+// Version 2 (written now) records each view as a hash of its protocol-2 text, a few bytes instead
+// of kilobytes: the views themselves are a function of the state, re-simulated by verify, show
+// and html. Version 1 replays (the whole view in each step) are still read and verified.
 
 #include <cstdint>
 #include <filesystem>
@@ -23,7 +27,8 @@ namespace arena::replay {
 
 using nlohmann::json;
 
-inline constexpr int kReplayVersion = 1;
+inline constexpr int kReplayVersion = 2;        // what the writer writes
+inline constexpr int kOldestReplayVersion = 1;  // the oldest the reader reads
 
 // How a match ended. `error`: the referee could not go on (e.g. the replay could not be written).
 enum class End { finished, fault, interrupted, error };
@@ -35,10 +40,11 @@ struct BotInfo {
   std::string version;  // from the ready message (may be empty)
   std::string command;  // the command line as given
   json seat_config;     // the seat's own configuration (normalised; null = none)
+  int protocol = 1;     // the protocol version the bot chose in its ready (1 when it never did)
 };
 
 struct Header {
-  int protocol = 1;
+  int protocol = 1;             // the highest protocol version the referee offered; each bot's is in `bots`
   std::string referee_version;  // of the referee that played it ("" in replays older than 0.1)
   std::string game;
   int rules_revision = 1;  // the game's rules revision it was played under (absent = 1)
@@ -58,9 +64,10 @@ struct Step {
   std::int64_t request_id = 0;
   json action;
   double time_ms = 0;
-  double cpu_ms = -1;  // the bot's CPU time for this decision; negative: not measured
-  std::string hash;    // state after the action
-  json view;           // what the seat was sent
+  double cpu_ms = -1;     // the bot's CPU time for this decision; negative: not measured
+  std::string hash;       // state after the action
+  std::string view_hash;  // version 2: hash_hex(stable_hash(the seat's protocol-2 view text))
+  json view;              // version 1: the view the seat was sent (null in version 2)
   std::string debug;
 };
 
@@ -80,13 +87,15 @@ class Writer {
  public:
   static Result<Writer> open(const std::filesystem::path& path);
   Status write(const json& line);  // one line, flushed
-  // A step whose view is already serialised (`view_line`, from protocol::to_line); s.view unused.
-  Status write_step(const Step& s, std::string_view view_line);
+  // A step, written as text without a JSON tree (the decision loop's path): byte for byte the
+  // dump of to_json(s).
+  Status write_step(const Step& s);
   const std::filesystem::path& path() const { return path_; }
 
  private:
   std::filesystem::path path_;
   std::unique_ptr<std::ofstream> out_;
+  std::string scratch_;  // the step line being written, reused
 };
 
 struct Replay {

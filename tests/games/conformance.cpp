@@ -38,6 +38,54 @@ void check_drawing(Checker& c, const char* what, Draw&& draw) {
   }
 }
 
+// Whether a protocol-2 view names the same cards as the protocol-1 view: walking both, wherever
+// the first has a card object (an object with an integer "id") the second has that id, and the
+// card is the seat's table entry or, for a card the table lacks, in the view's own "cards".
+bool expands_to(const json& v2, const json& v1, const json& table, const json& extra) {
+  if (v1.is_object() && v1.contains("id") && v1.at("id").is_number_integer() && v2.is_number_integer()) {
+    const auto id = v2.get<std::int64_t>();
+    if (id != v1.at("id").get<std::int64_t>()) return false;
+    if (table.is_array() && id >= 0 && static_cast<std::size_t>(id) < table.size() &&
+        !table[static_cast<std::size_t>(id)].is_null())
+      return table[static_cast<std::size_t>(id)] == v1;
+    for (const json& card : extra) {
+      if (card.value("id", -1) == id) return card == v1;
+    }
+    return false;
+  }
+  if (v1.is_object() && v2.is_object()) {
+    for (const auto& [key, value] : v2.items()) {
+      if (!v1.contains(key) || !expands_to(value, v1.at(key), table, extra)) return false;
+    }
+    return v1.size() == v2.size();
+  }
+  if (v1.is_array() && v2.is_array()) {
+    if (v1.size() != v2.size()) return false;
+    for (std::size_t i = 0; i < v1.size(); ++i) {
+      if (!expands_to(v2[i], v1[i], table, extra)) return false;
+    }
+    return true;
+  }
+  return v1 == v2;
+}
+
+// Protocol 2 for one seat at one moment: the text written straight from the state is the JSON
+// form's dump, and the view names exactly the cards of the protocol-1 view.
+void check_view_v2(Checker& c, const games::GameState& state, Seat s, const json& v1, const json& cards) {
+  const json v2 = state.view_v2(s);
+  std::string text;
+  state.write_view_v2(s, text);
+  c.check(text == games::dump_line(v2), fmt::format("seat {}: write_view_v2 differs from view_v2's JSON", s));
+  json without_cards = v2;
+  json extra = json::array();
+  if (v2.is_object() && v2.contains("cards") && !v1.contains("cards")) {
+    extra = v2.at("cards");
+    without_cards.erase("cards");
+  }
+  c.check(expands_to(without_cards, v1, games::seat_card_table(cards, s), extra),
+          fmt::format("seat {}: the protocol-2 view does not expand to the protocol-1 view", s));
+}
+
 games::draw::SeatNames seat_names(int seats) {
   games::draw::SeatNames names;
   for (int s = 0; s < seats; ++s) names.bots.push_back(fmt::format("bot{}", s));
@@ -93,9 +141,14 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
           check_drawing(c, "describe_action",
                         [&] { return game.describe_action(views[static_cast<std::size_t>(seat)], a); });
         }
+        std::string legal_text;
+        state->write_legal(legal_text);
+        c.check(legal_text == games::dump_line(json(legal)), "write_legal differs from legal_actions' JSON");
         for (Seat s = 0; s < seats; ++s) {
           const json& v = views[static_cast<std::size_t>(s)];
           c.check(json::parse(v.dump()) == v, "view JSON round trip changes the view");
+          check_view_v2(c, *state, s, v, cards);
+          const json v2 = state->view_v2(s);
           // Whatever `s` cannot see is redealt: its view must not change.
           for (int k = 0; k < 2; ++k) {
             auto redealt = state->clone();
@@ -104,6 +157,8 @@ ConformanceReport run_conformance(const games::Game& game, const json& config, i
             if (auto st = redealt->check_invariants(); !c.check(st.ok(), st.ok() ? "" : "after redeal: " + st.error()))
               break;
             c.check(redealt->view(s) == v, fmt::format("seat {}'s view changed when its unseen cards were redealt", s));
+            c.check(redealt->view_v2(s) == v2,
+                    fmt::format("seat {}'s protocol-2 view changed when its unseen cards were redealt", s));
           }
         }
         // Every legal action applies to a copy; its JSON round-trips.

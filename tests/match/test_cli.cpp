@@ -170,7 +170,7 @@ TEST_CASE("referee verify refuses a replay of another rules revision, by name", 
 TEST_CASE("referee --version names the version, the git commit and the protocol", "[cli]") {
   const auto c = testing::run(referee() + " --version");
   CHECK(c.exit_code == 0);
-  CHECK_THAT(c.out, Contains("stellar-arena 0.1.0 (commit ") && Contains("), protocol 1"));
+  CHECK_THAT(c.out, Contains("stellar-arena 0.1.0 (commit ") && Contains("), protocols 1-2"));
   const auto start = c.out.find("(commit ") + 8;
   const std::string commit = c.out.substr(start, c.out.find(')', start) - start);
   INFO(commit);

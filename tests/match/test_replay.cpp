@@ -46,14 +46,22 @@ TEST_CASE("a replay has a header, one line per decision and a footer", "[replay]
   REQUIRE(lines.size() > 10);
   const json header = json::parse(lines.front());
   CHECK(header.at("type") == "header");
-  CHECK(header.at("replay_version") == 1);
-  CHECK(header.at("protocol") == 1);
+  CHECK(header.at("replay_version") == 2);
+  CHECK(header.at("protocol") == 2);  // the highest version offered; each bot's chosen one in "bots"
+  for (const json& bot : header.at("bots")) CHECK((bot.at("protocol") == 1 || bot.at("protocol") == 2));
   CHECK(header.at("game") == "stellar");
   CHECK(header.at("seed") == 31);
   CHECK(header.at("bots").size() == 2);
   CHECK(header.at("limits").contains("decision_ms"));
   const json step = json::parse(lines[1]);
-  for (const char* key : {"seat", "request_id", "action", "time_ms", "hash", "view"}) CHECK(step.contains(key));
+  for (const char* key : {"seat", "request_id", "action", "time_ms", "hash", "view_hash"}) CHECK(step.contains(key));
+  CHECK_FALSE(step.contains("view"));  // version 2 records a hash of the view, not the view
+  // Written as text by the decision loop, byte for byte what the JSON form dumps.
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    const replay::Replay r = parse_lines({lines.front(), lines[i]});
+    REQUIRE(r.steps.size() == 1);
+    CHECK(games::dump_line(replay::to_json(r.steps.front())) == lines[i]);
+  }
   const json footer = json::parse(lines.back());
   CHECK(footer.at("type") == "footer");
   CHECK(footer.at("end") == "finished");
@@ -82,14 +90,14 @@ TEST_CASE("verify names the first divergence", "[replay]") {
     CHECK_FALSE(v.ok);
     CHECK_THAT(v.message, Contains("step 7") && Contains("hash"));
   }
-  SECTION("a changed view") {
+  SECTION("a changed view hash") {
     auto tampered = lines;
     json step = json::parse(tampered[3]);
-    step["view"]["deck_size"] = 99;
+    step["view_hash"] = "0123456789abcdef";
     tampered[3] = step.dump();
     const auto v = replay::verify(parse_lines(tampered));
     CHECK_FALSE(v.ok);
-    CHECK_THAT(v.message, Contains("step 2") && Contains("view"));
+    CHECK_THAT(v.message, Contains("step 2") && Contains("view") && Contains("0123456789abcdef"));
   }
   SECTION("a changed result") {
     auto tampered = lines;
@@ -107,6 +115,49 @@ TEST_CASE("verify names the first divergence", "[replay]") {
     tampered.front() = header.dump();
     CHECK_FALSE(replay::verify(parse_lines(tampered)).ok);
   }
+}
+
+// The same match as a version-1 replay, as referees before protocol 2 wrote it: every step with
+// the whole view its seat was sent, and no view hash.
+std::vector<std::string> as_version_1(const std::vector<std::string>& lines) {
+  const replay::Replay r = parse_lines(lines);
+  auto state = std::move(replay::initial_state(r.header)).value();
+  std::vector<std::string> out;
+  json header = json::parse(lines.front());
+  header["replay_version"] = 1;
+  header["protocol"] = 1;
+  for (json& bot : header["bots"]) bot.erase("protocol");
+  out.push_back(header.dump());
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    json step = json::parse(lines[i]);
+    step.erase("view_hash");
+    step["view"] = state->view(step.at("seat").get<int>());
+    REQUIRE(state->apply(step.at("action")).ok());
+    out.push_back(step.dump());
+  }
+  out.push_back(lines.back());
+  return out;
+}
+
+TEST_CASE("version-1 replays still read and verify, views included", "[replay]") {
+  const auto v1 = as_version_1(recorded_match());
+  const replay::Replay r = parse_lines(v1);
+  CHECK(r.header.bots.at(0).protocol == 1);
+  REQUIRE(r.steps.size() > 10);
+  CHECK(r.steps[3].view.is_object());
+  CHECK(r.steps[3].view_hash.empty());
+  const auto v = replay::verify(r);
+  INFO(v.message);
+  CHECK(v.ok);
+  CHECK(v.steps_checked == r.steps.size());
+
+  auto tampered = v1;
+  json step = json::parse(tampered[3]);
+  step["view"]["deck_size"] = 99;
+  tampered[3] = step.dump();
+  const auto bad = replay::verify(parse_lines(tampered));
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.message, Contains("step 2") && Contains("view"));
 }
 
 TEST_CASE("a replay cut short by a killed referee still reads and verifies its prefix", "[replay]") {

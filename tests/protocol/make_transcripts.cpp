@@ -1,5 +1,7 @@
 // Writes protocol/transcripts/stellar_*.jsonl from the real engine, mirroring match.cpp. Run it
 // after a rules change that alters a view:  build/tests/protocol/make_transcripts protocol/transcripts
+#include <fmt/format.h>
+
 #include <fstream>
 #include <iostream>
 
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   const auto* g = games::find_game("stellar");
   const json cfg = g->normalize_config(nullptr).value();
+  // Every hello carries the seat's card table (protocol 2's; a version-1 bot ignores it).
+  const auto cards = [&](int seat) { return games::seat_card_table(g->card_table(cfg, {}), seat); };
   {
     Out o{std::ofstream(dir + "/stellar_short.jsonl")};
     o.header({{"game", "stellar"},
@@ -47,7 +51,7 @@ int main(int argc, char** argv) {
                "does not answer request 3: a timeout, seat 1 forfeits, only seat 0 gets game_over."}});
     auto st = std::move(g->new_game(cfg, 42, 2)).value();
     p::Limits lim;
-    for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim)));
+    for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim, cards(s))));
     o.line(0, "from_bot", R"({"type":"ready","protocol":1,"name":"first_legal","version":"1.0.2"})");
     o.line(1, "from_bot", R"({"type":"ready","protocol":1,"name":"slowpoke"})", "\"version\" is optional");
     // request 1: seat 0 chooses a starter
@@ -93,7 +97,7 @@ int main(int argc, char** argv) {
                "the last decisions of the game and game_over to both seats."}});
     p::Limits lim;
     lim.time_bank_ms = 2000;
-    for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim)));
+    for (int s = 0; s < 2; ++s) o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim, cards(s))));
     o.line(0, "from_bot", R"({"type":"ready","protocol":1,"name":"greedy","version":"0.3"})");
     o.line(1, "from_bot", R"({"protocol":1,"type":"ready","name":"random_bot"})", "key order does not matter");
     const std::int64_t banks[2] = {1640, 2000};
@@ -123,5 +127,52 @@ int main(int argc, char** argv) {
                    {"winner", scores[0] == scores[1] ? json(nullptr) : json(scores[0] > scores[1] ? 0 : 1)}};
     for (int s = 0; s < 2; ++s)
       o.line(s, "to_bot", p::to_line(p::game_over(result)), s == 0 ? "both seats get the same result" : "");
+  }
+  {
+    Out o{std::ofstream(dir + "/stellar_v2_mixed.jsonl")};
+    o.header({{"game", "stellar"},
+              {"seed", 11},
+              {"seats", 2},
+              {"prefix", json::array()},
+              {"description",
+               "Protocol 2 next to protocol 1: seat 0 chooses version 2 in its ready (views name cards by id, "
+               "the card table came in hello), seat 1 stays at version 1 (full card objects). At its first "
+               "request from the fifth decision on, seat 0 answers with \"protocol\": 1: a malformed fault; seat 1 "
+               "gets game_over."}});
+    auto st = std::move(g->new_game(cfg, 11, 2)).value();
+    p::Limits lim;
+    for (int s = 0; s < 2; ++s) {
+      o.line(s, "to_bot", p::to_line(p::hello("stellar", s, 2, cfg, lim, cards(s))),
+             s == 0 ? "\"protocols\" offers versions 1 and 2; \"cards\" is the card table, indexed by id" : "");
+    }
+    o.line(0, "from_bot", R"({"type":"ready","protocol":2,"name":"compact","reuse":true})",
+           "version 2; reuse: this bot can play further matches in one process");
+    o.line(1, "from_bot", R"({"type":"ready","protocol":1,"name":"classic"})", "version 1, as before");
+    const int versions[2] = {2, 1};
+    std::int64_t faulty = 0;  // seat 0's first request from the fifth on: it answers with version 1
+    for (std::int64_t n = 1; faulty == 0; ++n) {
+      const int s = st->to_act();
+      const int v = versions[s];
+      const auto legal = st->legal_actions();
+      const json view = v == 2 ? st->view_v2(s) : st->view(s);
+      std::string note;
+      if (n == 1) note = "version 2: every card in the view is its id in hello's table";
+      if (n == 2) note = "version 1: the same view with whole card objects";
+      o.line(s, "to_bot", p::to_line(p::request(n, s, view, legal, 1000, 0, v)), note);
+      if (n >= 5 && s == 0) {
+        faulty = n;
+        o.line(s, "from_bot",
+               fmt::format(R"({{"type":"action","protocol":1,"id":{},"action":{}}})", n, p::to_line(legal[0])),
+               "refused: a version-2 bot must write \"protocol\": 2 in every action");
+        break;
+      }
+      const auto i = static_cast<std::size_t>(n * 3) % legal.size();
+      o.line(s, "from_bot",
+             fmt::format(R"({{"type":"action","protocol":{},"id":{},"action":{}}})", v, n, p::to_line(legal[i])));
+      st->apply_index(i);
+    }
+    json result = public_result_fault(0, "malformed", faulty,
+                                      "protocol 1 in an action, but the bot chose protocol 2 in its ready");
+    o.line(1, "to_bot", p::to_line(p::game_over(result, 1)), "seat 1 speaks version 1: its game_over says so");
   }
 }

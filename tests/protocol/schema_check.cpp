@@ -41,7 +41,14 @@ std::size_t code_points(const std::string& s) {
 const std::set<std::string> kAnnotations = {"$schema", "$id", "$comment", "title", "description"};
 const std::set<std::string> kKeywords = {"type",    "required", "properties", "additionalProperties",
                                          "const",   "enum",     "items",      "minItems",
-                                         "minimum", "maximum",  "minLength",  "maxLength"};
+                                         "minimum", "maximum",  "minLength",  "maxLength",
+                                         "if",      "then",     "else",       "not"};
+
+// An error about the schema rather than the value.
+bool schema_problem(const std::string& error) {
+  return error.find(": unsupported keyword \"") != std::string::npos ||
+         error.find(": the schema is not an object") != std::string::npos;
+}
 
 void check(const json& schema, const json& v, const std::string& at, bool closed, std::vector<std::string>& errors) {
   auto error = [&](const std::string& what) { errors.push_back(fmt::format("{}: {}", at.empty() ? "/" : at, what)); };
@@ -110,6 +117,30 @@ void check(const json& schema, const json& v, const std::string& at, bool closed
     if (auto m = schema.find("maximum"); m != schema.end() && number(v) > number(*m)) {
       error(fmt::format("{} is above the maximum {}", v.dump(), m->dump()));
     }
+  }
+  // if / then / else and not: subschemas that constrain the same value. They are applied open
+  // (closed = false), since such a subschema names only the fields it tests. A problem of the
+  // schema itself (an unsupported keyword) inside them is reported, never taken as a mismatch.
+  auto outcome = [&](const json& sub) {
+    std::vector<std::string> inner;
+    check(sub, v, at, false, inner);
+    bool matches = true;
+    for (auto& e : inner) {
+      if (schema_problem(e)) {
+        errors.push_back(std::move(e));
+      } else {
+        matches = false;
+      }
+    }
+    return matches;
+  };
+  if (auto c = schema.find("if"); c != schema.end()) {
+    if (auto branch = schema.find(outcome(*c) ? "then" : "else"); branch != schema.end()) {
+      check(*branch, v, at, false, errors);
+    }
+  }
+  if (auto n = schema.find("not"); n != schema.end() && outcome(*n)) {
+    error(fmt::format("matches the schema it must not match: {}", n->dump()));
   }
   if (v.is_string()) {
     const auto n = code_points(v.get<std::string>());

@@ -244,7 +244,8 @@ TEST_CASE("the codec's messages are one line and build what the docs show", "[pr
   CHECK(
       p::to_line(hello) ==
       R"({"config":{"facedown_step3":"three"},"game":"stellar","limits":{"decision_ms":1000,"init_ms":10000,)"
-      R"("max_debug_bytes":4096,"max_line_bytes":65536,"time_bank_ms":0},"protocol":1,"seat":1,"seats":2,"type":"hello"})");
+      R"("max_debug_bytes":4096,"max_line_bytes":65536,"time_bank_ms":0},"protocol":1,"protocols":[1,2],"seat":1,"seats":2,)"
+      R"("type":"hello"})");
   const json request = p::request(9, 0, {{"text", "a\nb"}}, json::array({{{"kind", "take"}, {"slot", 1}}}), 1500, 500);
   const std::string line = p::to_line(request);
   CHECK(line.find('\n') == std::string::npos);  // a newline inside a string is escaped
@@ -256,19 +257,24 @@ TEST_CASE("the codec's messages are one line and build what the docs show", "[pr
 }
 
 TEST_CASE("request_line builds exactly the line to_line(request(...)) builds", "[protocol]") {
-  // The match serialises each view once and composes the request line from the text; it must
-  // be byte for byte the documented message, for every game, seat and phase.
+  // The match writes the view and the legal list as text straight from the state and composes
+  // the request line from them; it must be byte for byte the documented message, in both
+  // protocol versions, for every game, seat and phase.
   for (const arena::games::Game* game : arena::games::all_games()) {
     for (int seats = game->info().min_seats; seats <= game->info().max_seats; ++seats) {
       auto state = std::move(game->new_game(nullptr, 99, seats)).value();
       arena::Rng chooser(7);
       for (std::int64_t id = 1; !state->is_over() && id < 400; ++id) {
         const int seat = state->to_act();
-        const json view = state->view(seat);
         const json legal = state->legal_actions();
+        std::string legal_text, view_text;
+        state->write_legal(legal_text);
+        state->write_view_v2(seat, view_text);
         const std::int64_t left = 1000 + id, bank = id % 3 == 0 ? 0 : 250;
-        CHECK(p::request_line(id, seat, p::to_line(view), p::to_line(legal), left, bank) ==
-              p::to_line(p::request(id, seat, view, legal, left, bank)));
+        CHECK(p::request_line(1, id, seat, p::to_line(state->view(seat)), legal_text, left, bank) ==
+              p::to_line(p::request(id, seat, state->view(seat), legal, left, bank, 1)));
+        CHECK(p::request_line(2, id, seat, view_text, legal_text, left, bank) ==
+              p::to_line(p::request(id, seat, state->view_v2(seat), legal, left, bank, 2)));
         state->apply_index(static_cast<std::size_t>(chooser.below(state->legal_count())));
       }
     }

@@ -39,7 +39,13 @@ struct SeatLog {
   bool over = false;
   std::optional<std::int64_t> pending;  // the id of a request not answered yet
   json legal;                           // of the pending request
+  int version = 1;                      // the protocol version the seat chose in its ready
 };
+
+// A bot line whose note says the referee refuses it (the transcript's example of a fault).
+bool fault_expected(const json& entry) {
+  return entry.value("note", "").rfind("refused:", 0) == 0;
+}
 
 std::string conforms(const std::string& type, const json& message, bool closed) {
   std::string out;
@@ -117,7 +123,8 @@ void check_transcript(const std::filesystem::path& path) {
       if (type == "hello") {
         REQUIRE_FALSE(s.hello);
         s.hello = true;
-        const json built = p::hello(header.at("game").get<std::string>(), seat, seats, config, limits);
+        const json cards = games::seat_card_table(game->card_table(config, {}), seat);
+        const json built = p::hello(header.at("game").get<std::string>(), seat, seats, config, limits, cards);
         CHECK(built == message);
         CHECK(p::to_line(built) == line);
       } else if (type == "request") {
@@ -128,21 +135,23 @@ void check_transcript(const std::filesystem::path& path) {
         const auto id = message.at("id").get<std::int64_t>();
         CHECK(id == last_id + 1);  // ids count every decision of the match
         last_id = id;
-        CHECK(message.at("view") == state->view(seat));
+        const json view = s.version >= 2 ? state->view_v2(seat) : state->view(seat);
+        CHECK(message.at("protocol") == s.version);
+        CHECK(message.at("view") == view);
         CHECK(message.at("legal") == json(state->legal_actions()));
         const auto left = message.at("time_left_ms").get<std::int64_t>();
         const auto bank = message.at("bank_ms").get<std::int64_t>();
         CHECK(left == limits.decision_ms + bank);
         CHECK(bank <= limits.time_bank_ms);
-        const json built = p::request(id, seat, state->view(seat), json(state->legal_actions()), left, bank);
+        const json built = p::request(id, seat, view, json(state->legal_actions()), left, bank, s.version);
         CHECK(built == message);
         CHECK(p::to_line(built) == line);
         s.pending = id;
         s.legal = message.at("legal");
       } else {
         const json& result = message.at("result");
-        CHECK(p::game_over(result) == message);
-        CHECK(p::to_line(p::game_over(result)) == line);
+        CHECK(p::game_over(result, s.version) == message);
+        CHECK(p::to_line(p::game_over(result, s.version)) == line);
         s.over = true;
         if (result.at("end") == "finished") {
           REQUIRE(state->is_over());
@@ -166,11 +175,17 @@ void check_transcript(const std::filesystem::path& path) {
         auto ready = p::read_ready(*parsed);
         REQUIRE(ready.ok());
         CHECK(ready->name == message.at("name"));
+        s.version = ready->protocol;
         s.ready = true;
       } else {
         REQUIRE(s.pending);
-        auto reply = p::read_action(*parsed, *s.pending, limits.max_debug_bytes);
+        auto reply = p::read_action(*parsed, *s.pending, limits.max_debug_bytes, s.version);
         INFO((reply.ok() ? std::string() : reply.error()));
+        if (fault_expected(entry)) {
+          // A line the transcript shows being refused: the codec refuses it, the match ends.
+          CHECK_FALSE(reply.ok());
+          continue;
+        }
         REQUIRE(reply.ok());
         CHECK(reply->id == *s.pending);
         CHECK(reply->debug == message.value("debug", ""));
@@ -230,7 +245,11 @@ TEST_CASE("the schemas use only the checked keywords and describe the open objec
     const json& schema = schema_for(type);
     CHECK(schema.at("$schema") == "https://json-schema.org/draft/2020-12/schema");
     CHECK(schema.at("properties").at("type").at("const") == type);
-    CHECK(schema.at("properties").at("protocol").at("const") == p::kVersion);
+    // hello always says version 1; the other messages carry the version the seat chose (1 or 2).
+    const json& protocol = schema.at("properties").at("protocol");
+    const json versions = protocol.contains("const") ? json::array({protocol.at("const")}) : protocol.at("enum");
+    CHECK(std::find(versions.begin(), versions.end(), json(p::kVersion)) != versions.end());
+    CHECK(versions == (std::string(type) == "hello" ? json::array({1}) : json::array({1, 2})));
     // A schema validated against an empty object reports only missing fields (no unsupported keyword).
     for (const auto& e : check_schema(schema, json::object()))
       CHECK(e.find("missing required field") != std::string::npos);
@@ -238,6 +257,20 @@ TEST_CASE("the schemas use only the checked keywords and describe the open objec
     const bool from_bot = std::string(type) == "ready" || std::string(type) == "action";
     CHECK(schema.contains("additionalProperties") == from_bot);
   }
+  // Version 2's ready: "reuse" is a boolean, and only in a version-2 ready (the codec refuses it as
+  // an unknown field in a version-1 ready); other versions are refused.
+  const json ready = {{"type", "ready"}, {"protocol", 2}, {"name", "bot"}, {"reuse", true}};
+  CHECK(check_schema(schema_for("ready"), ready).empty());
+  const auto with = [&](const char* key, json value) {
+    json changed = ready;
+    changed[key] = std::move(value);
+    return changed;
+  };
+  for (const json& bad : {with("protocol", 1), with("reuse", "yes"), with("protocol", 3), with("protocol", 2.0)}) {
+    INFO(bad.dump());
+    CHECK_FALSE(check_schema(schema_for("ready"), bad).empty());
+  }
+  CHECK(check_schema(schema_for("ready"), {{"type", "ready"}, {"protocol", 1}, {"name", "bot"}}).empty());
   // Game-specific parts are open objects that point to docs/games/<game>.md.
   for (auto [type, field] : {std::pair{"hello", "config"}, {"request", "view"}, {"action", "action"}}) {
     const json& sub = schema_for(type).at("properties").at(field);

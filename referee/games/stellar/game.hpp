@@ -32,6 +32,9 @@ struct Traits {
   static nlohmann::json action_to_json(const Action& a) { return stellar::to_json(a); }
   static Result<Action> action_from_json(const nlohmann::json& j) { return stellar::action_from_json(j); }
   static nlohmann::json view(const State& s, Seat seat) { return stellar::view(s, seat); }
+  static nlohmann::json view_v2(const State& s, Seat seat) { return stellar::view_v2(s, seat); }
+  static void write_view_v2(const State& s, Seat seat, std::string& out) { stellar::write_view_v2(s, seat, out); }
+  static void write_action(const Action& a, std::string& out) { stellar::write_action(a, out); }
   static nlohmann::json outcome_json(const State& s) { return stellar::to_json(score(s)); }
   static std::vector<double> scores(const State& s) {
     const auto o = score(s);

@@ -53,27 +53,45 @@ Status only_keys(const json& j, std::initializer_list<const char*> keys) {
   return {};
 }
 
+}  // namespace
+
 json card_json(const State& s, int id) {
   json j = card_to_json(card(s, id), static_cast<CardId>(id));
   if (s.own) j["owner"] = owner(s, id);
   return j;
 }
 
-json cards_json(const State& s, const std::vector<CardId>& ids) {
-  json out = json::array();
-  for (CardId id : ids) out.push_back(card_json(s, id));
-  return out;
-}
+namespace {
 
-json telescope_json(const State& s, const Player& p, bool owner) {
+// How a view names a card: protocol 1 as its object, protocol 2 by its id, noting the ids the
+// seat's card table lacks (another seat's own deck) so that the view can carry their objects.
+struct CardNamer {
+  const State& s;
+  Seat seat;
+  bool by_id;
+  std::vector<CardId> foreign{};
+
+  json operator()(int id) {
+    if (!by_id) return card_json(s, id);
+    if (s.own && owner(s, id) != seat) foreign.push_back(static_cast<CardId>(id));
+    return id;
+  }
+  json list(const std::vector<CardId>& ids) {
+    json out = json::array();
+    for (CardId id : ids) out.push_back((*this)(id));
+    return out;
+  }
+};
+
+json telescope_json(CardNamer& name, const Player& p, bool owner) {
   json out = json::array();
   for (const Slot& slot : p.telescope) {
     if (slot.empty()) {
       out.push_back(nullptr);
     } else if (slot.face_up) {
-      out.push_back({{"face", "up"}, {"card", card_json(s, slot.card)}});
+      out.push_back({{"face", "up"}, {"card", name(slot.card)}});
     } else if (owner || slot.seen) {
-      out.push_back({{"face", "down"}, {"card", card_json(s, slot.card)}});
+      out.push_back({{"face", "down"}, {"card", name(slot.card)}});
     } else {
       out.push_back({{"face", "down"}});
     }
@@ -368,20 +386,23 @@ Result<State> state_from_json(const json& j) {
 
 // ---- view --------------------------------------------------------------------------------
 
-json view(const State& s, Seat seat) {
+namespace {
+
+json view_of(const State& s, Seat seat, bool by_id) {
+  CardNamer name{s, seat, by_id};
   json players = json::array();
   for (int i = 0; i < kSeats; ++i) {
     const Player& p = s.players[idx(i)];
     const bool own = i == seat;
     json pj = {{"seat", i},
                {"hand_size", p.hand.size()},
-               {"telescope", telescope_json(s, p, own)},
-               {"notebook", cards_json(s, p.notebook)}};
-    if (own) pj["hand"] = cards_json(s, p.hand);
+               {"telescope", telescope_json(name, p, own)},
+               {"notebook", name.list(p.notebook)}};
+    if (own) pj["hand"] = name.list(p.hand);
     if (s.phase == Phase::choose_starter) {
       pj["starter_chosen"] = p.starter_choice != kNone;
       if (own) {
-        pj["starters"] = json::array({card_json(s, p.starters[0]), card_json(s, p.starters[1])});
+        pj["starters"] = json::array({name(p.starters[0]), name(p.starters[1])});
         pj["starter_choice"] = opt(p.starter_choice);
       }
     }
@@ -392,7 +413,7 @@ json view(const State& s, Seat seat) {
     players.push_back(std::move(pj));
   }
   json row = json::array();
-  for (auto c : s.row) row.push_back(c == kNone ? json(nullptr) : card_json(s, c));
+  for (auto c : s.row) row.push_back(c == kNone ? json(nullptr) : name(c));
   json v = {{"game", "stellar"},
             {"seat", seat},
             {"phase", phase_name(s.phase)},
@@ -402,20 +423,37 @@ json view(const State& s, Seat seat) {
             {"to_act", is_over(s) ? json(nullptr) : json(to_act(s))},
             {"row", row},
             {"deck_size", deck_of(s, seat).size()},
-            {"discard", cards_json(s, discard_of(s, seat))},
+            {"discard", name.list(discard_of(s, seat))},
             {"players", players},
             {"refresh_available", s.refresh_pending},
-            {"placing", s.placing == kNone ? json(nullptr) : card_json(s, s.placing)},
+            {"placing", s.placing == kNone ? json(nullptr) : name(s.placing)},
             {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)},
             {"config", {{"facedown_step3", s.config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}}}};
   if (s.own) {
     json decks = json::array();
     for (int i = 0; i < kSeats; ++i) {
-      decks.push_back({{"seat", i}, {"deck_size", deck_of(s, i).size()}, {"discard", cards_json(s, discard_of(s, i))}});
+      decks.push_back({{"seat", i}, {"deck_size", deck_of(s, i).size()}, {"discard", name.list(discard_of(s, i))}});
     }
     v["decks"] = std::move(decks);
   }
+  if (!name.foreign.empty()) {
+    std::sort(name.foreign.begin(), name.foreign.end());
+    name.foreign.erase(std::unique(name.foreign.begin(), name.foreign.end()), name.foreign.end());
+    json cards = json::array();
+    for (CardId id : name.foreign) cards.push_back(card_json(s, id));
+    v["cards"] = std::move(cards);
+  }
   return v;
+}
+
+}  // namespace
+
+json view(const State& s, Seat seat) {
+  return view_of(s, seat, false);
+}
+
+json view_v2(const State& s, Seat seat) {
+  return view_of(s, seat, true);
 }
 
 }  // namespace arena::stellar

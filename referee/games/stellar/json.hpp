@@ -39,6 +39,17 @@ Result<State> state_from_json(const nlohmann::json& j);
 // viewing seat's own deck and discard pile, and "decks" lists both seats' in seat order:
 // [{"seat": 0, "deck_size": n, "discard": [cards]}, {"seat": 1, ...}].
 nlohmann::json view(const State& state, Seat seat);
+// The same view in protocol 2's form (docs/games/stellar.md, section 7): every card named by its
+// id; "cards" (only when there are any) holds the objects of the cards it names that the seat's
+// card table lacks: another seat's own-deck cards, sorted by id.
+nlohmann::json view_v2(const State& state, Seat seat);
+// protocol 2 on the wire (wire.cpp): view_v2 and an action written straight as JSON text, byte
+// for byte what nlohmann's dump of view_v2 / to_json writes (keys sorted).
+void write_view_v2(const State& state, Seat seat, std::string& out);
+void write_action(const Action& action, std::string& out);
+
+// A card as a view's object: card_to_json, plus "owner" in a match with own decks.
+nlohmann::json card_json(const State& state, int id);
 
 const char* phase_name(Phase phase);
 
