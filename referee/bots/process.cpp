@@ -532,6 +532,17 @@ bool BotProcess::has_unread_output() {
   return false;
 }
 
+bool BotProcess::has_exited() const {
+  if (reaped_ || pid_ <= 0) return true;
+  if (pidfd_ >= 0) {
+    pollfd p{pidfd_, POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0;
+  }
+  siginfo_t info{};
+  // WNOWAIT: look, but leave the process to shutdown() to reap.
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+}
+
 void BotProcess::close_stdin() {
   close_fd(stdin_fd_);
 }

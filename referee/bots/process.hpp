@@ -90,6 +90,9 @@ class BotProcess {
   ReadResult read_line(Deadline deadline);
   // True when the bot has written something nobody asked for yet (checked without waiting).
   bool has_unread_output();
+  // True when the bot's main process has ended (checked without waiting or reaping), e.g. a bot
+  // kept for another match that exited after its game_over.
+  bool has_exited() const;
   void close_stdin();
 
   // Closes stdin, gives the bot `grace` to exit by itself, then kills its whole process group

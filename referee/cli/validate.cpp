@@ -151,7 +151,7 @@ protocol::Limits limits_from(const json& j) {
 // The hello a seat of the replay's match was sent (with its card table, for protocol 2).
 json hello_for(const replay::Header& h, Seat seat) {
   const games::Game* game = games::find_game(h.game);
-  const json cards = game == nullptr ? json(nullptr) : game->card_table(h.config, replay::seat_configs(h));
+  const json cards = game == nullptr ? json(nullptr) : game->protocol_card_table(h.config, replay::seat_configs(h));
   return protocol::hello(h.game, seat, h.seats, h.config, limits_from(h.limits), games::seat_card_table(cards, seat));
 }
 
@@ -228,7 +228,7 @@ json probe_handshake(const Setup& s) {
   spawn.max_line_bytes = s.scaled.max_line_bytes;
   spawn.sandbox = s.sandbox;
   spawn.label = "handshake";
-  const json cards = s.game.card_table(s.config, {});
+  const json cards = s.game.protocol_card_table(s.config, {});
   const json hello =
       protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled, games::seat_card_table(cards, 0));
   match::Fault f;

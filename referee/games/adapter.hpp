@@ -210,6 +210,12 @@ class GameAdapter final : public Game {
       return Game::card_table(config, seat_configs);
     }
   }
+  json protocol_card_table(const json& config, const std::vector<json>& seat_configs) const override {
+    if constexpr (requires { Traits::view_v2(std::declval<const typename Traits::State&>(), Seat{}); })
+      return card_table(config, seat_configs);
+    else
+      return nullptr;
+  }
   json whole_table(const std::vector<json>& views) const override {
     if constexpr (requires { Traits::whole_table(views); })
       return Traits::whole_table(views);

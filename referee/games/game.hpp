@@ -110,6 +110,9 @@ class Game {
   // none). Protocol 2 sends it in hello, cards with an "owner" only to that seat
   // (protocol::seat_card_table), and the drawings use it to name cards.
   virtual json card_table(const json& config, const std::vector<json>& seat_configs) const;
+  // The table protocol 2 sends in hello: card_table() for a game whose protocol-2 views name
+  // cards by id, null for one whose views are the same in both versions (cards named by face).
+  virtual json protocol_card_table(const json& config, const std::vector<json>& seat_configs) const = 0;
   // The whole table made of every seat's view at one moment (one per seat, in seat order), in
   // the game's view format, so that draw_table() can draw it; the default is
   // {"views": [view, ...]}. A merge of views can never show more than the seats saw together.

@@ -43,8 +43,11 @@ struct Seat_ {
   std::unique_ptr<BotProcess> process;
   SeatReport report;
   double bank_ms = 0;
-  double cpu_mark = -1;  // the bot's CPU time when it last answered
-  int protocol = 1;      // the version it chose in its ready
+  double cpu_mark = -1;     // the bot's CPU time when it last answered
+  int protocol = 1;         // the version it chose in its ready
+  KeptBot* kept = nullptr;  // league --reuse: where its process comes from and goes back to
+  bool reusable = false;    // its ready chose protocol 2 and said "reuse": true
+  bool keep = false;        // decided at the end: the process goes back to `kept`
 };
 
 class Match {
@@ -57,7 +60,7 @@ class Match {
         seat_configs_(std::move(seat_configs)),
         state_(std::move(state)) {
     limits_ = protocol::scaled(o.limits, o.time_scale);
-    cards_ = game_.card_table(config_, seat_configs_);
+    cards_ = game_.protocol_card_table(config_, seat_configs_);
   }
 
   Result<MatchResult> run() {
@@ -99,6 +102,19 @@ class Match {
     }
     init_deadline_ = deadline_after(Clock::now(), static_cast<double>(limits_.init_ms));
     for (Seat_& s : seats_) {
+      if (!o_.kept.empty()) s.kept = o_.kept[static_cast<std::size_t>(s.seat)];
+      if (s.kept != nullptr && s.kept->process) {
+        if (!s.kept->process->has_exited()) {
+          // A process kept from an earlier match: this match is its next one.
+          s.process = std::move(s.kept->process);
+          s.report.stderr_log = s.kept->stderr_log;
+          s.report.process_match = s.kept->matches + 1;
+          continue;
+        }
+        // It ended after its last game_over (allowed): reap it and start the bot afresh.
+        s.kept->process->shutdown(std::chrono::milliseconds(0));
+        s.kept->process.reset();
+      }
       bots::SpawnOptions spawn;
       spawn.argv = split_command(s.report.command).value();  // checked by play()
       spawn.working_dir = o_.working_dir;
@@ -117,6 +133,10 @@ class Match {
         return;
       }
       s.process = std::move(process).value();
+      if (s.kept != nullptr) {
+        s.kept->stderr_log = s.report.stderr_log;
+        s.kept->matches = 0;
+      }
     }
   }
 
@@ -144,6 +164,16 @@ class Match {
 
   void handshake() {
     for (Seat_& s : seats_) {
+      if (s.report.process_match > 1) {
+        // A kept process may not have spoken since its last game_over.
+        if (o_.sandbox.freeze_idle) s.process->freeze(false);
+        if (s.process->has_unread_output()) {
+          auto extra = s.process->read_line(Clock::now());
+          record_fault(s, FaultKind::malformed, 0, "output between matches (before this match's hello)",
+                       extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
+          return;
+        }
+      }
       const json hello = protocol::hello(game_.info().name, s.seat, static_cast<int>(seats_.size()), config_, limits_,
                                          games::seat_card_table(cards_, s.seat));
       if (!send(s, hello, init_deadline_, 0)) return;
@@ -160,6 +190,7 @@ class Match {
       s.report.version = ready->version;
       s.protocol = ready->protocol;
       s.report.protocol = ready->protocol;
+      s.reusable = ready->protocol >= 2 && ready->reuse;
       // Frozen as soon as it is ready: it cannot think while the others start either.
       if (o_.sandbox.freeze_idle) s.process->freeze(true);
     }
@@ -340,6 +371,13 @@ class Match {
   void teardown() {
     for (Seat_& s : seats_) {
       if (!s.process) continue;
+      if (s.keep) {
+        s.report.exit = "kept for the next match";
+        s.report.stderr_bytes = s.process->stderr_bytes();
+        s.kept->process = std::move(s.process);
+        s.kept->matches = s.report.process_match;
+        continue;
+      }
       const bool offender = fault_ && fault_->seat == s.seat;
       // A bot that hung gets no grace; one that crashed gets time to report how it ended.
       const bool hung = offender && fault_->kind != FaultKind::crash;
@@ -354,6 +392,15 @@ class Match {
         }
       }
     }
+  }
+
+  // Whether seat s's process goes back to its KeptBot for the next match (KeptBot, match.hpp).
+  bool may_keep(const Seat_& s) const {
+    if (s.kept == nullptr || !s.reusable || end_ == End::interrupted || !write_error_.empty()) return false;
+    if (fault_ && fault_->seat == s.seat) return false;
+    const double cpu = s.process->cpu_ms();
+    const double limit_ms = static_cast<double>(o_.sandbox.limits.cpu_seconds) * 1000.0;
+    return !s.process->has_exited() && (cpu < 0 || limit_ms <= 0 || cpu < limit_ms / 2);
   }
 
   json seat_list(bool for_bots) const {
@@ -371,6 +418,7 @@ class Match {
         j["idle_cpu_ms"] = s.report.idle_cpu_ms;
         j["exit"] = s.report.exit;
         j["protocol"] = s.report.protocol;
+        j["process_match"] = s.report.process_match;
       }
       list.push_back(std::move(j));
     }
@@ -422,9 +470,10 @@ class Match {
     const json result_for_bots = public_result();
     for (Seat_& s : seats_) {
       if (!s.process || (fault_ && fault_->seat == s.seat)) continue;
-      s.process->write_line(protocol::to_line(protocol::game_over(result_for_bots, s.protocol)),
-                            Clock::now() + kGameOverWrite);
-      s.process->close_stdin();
+      const auto written = s.process->write_line(protocol::to_line(protocol::game_over(result_for_bots, s.protocol)),
+                                                 Clock::now() + kGameOverWrite);
+      s.keep = written == bots::WriteStatus::ok && may_keep(s);
+      if (!s.keep) s.process->close_stdin();
     }
     teardown();
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "protocol/codec.hpp"
+#include "referee/bots/process.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
@@ -51,6 +52,18 @@ struct BotSpec {
                      // moves with the bot when a league rotates seats
 };
 
+// A bot process kept from one match for the next (`league --reuse`, docs/league.md "Reused
+// bots"). The match plays on `process` instead of starting the bot, and puts it back when the bot
+// may go on: it chose protocol 2 and said "reuse": true in its ready, it did not fault, the match
+// was not interrupted, and it has used less than half of its CPU-seconds limit (a process past it
+// is retired, not killed mid-match by its rlimit). Otherwise the process is shut down as in any
+// match and `process` is left null, so the next match starts the bot afresh.
+struct KeptBot {
+  std::unique_ptr<bots::BotProcess> process;  // null: the next match starts the bot
+  std::filesystem::path stderr_log;           // the process's stderr log (the match that started it)
+  int matches = 0;                            // matches this process has played
+};
+
 struct Options {
   std::string game = games::default_game_name();
   json config;  // null = the game's defaults
@@ -72,6 +85,8 @@ struct Options {
   std::chrono::milliseconds grace{200};     // after game over, before the process group is killed
   const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to end the match as interrupted
   json replay_extra = json::object();       // extra header fields (e.g. the sandbox in force)
+  // One per seat (null: start that seat's bot), or empty: every bot starts for this match alone.
+  std::vector<KeptBot*> kept;
 };
 
 struct SeatReport {
@@ -86,8 +101,9 @@ struct SeatReport {
   std::vector<double> decision_ms;  // each decision's wall time, in order
   double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
   double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
-  std::string exit;                 // how the process ended
+  std::string exit;                 // how the process ended ("kept for the next match" when kept)
   int protocol = 1;                 // the protocol version it chose in its ready
+  int process_match = 1;            // 1: a process started for this match; k: its k-th match
 };
 
 using replay::End;

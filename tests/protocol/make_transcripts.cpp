@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   const auto* g = games::find_game("stellar");
   const json cfg = g->normalize_config(nullptr).value();
   // Every hello carries the seat's card table (protocol 2's; a version-1 bot ignores it).
-  const auto cards = [&](int seat) { return games::seat_card_table(g->card_table(cfg, {}), seat); };
+  const auto cards = [&](int seat) { return games::seat_card_table(g->protocol_card_table(cfg, {}), seat); };
   {
     Out o{std::ofstream(dir + "/stellar_short.jsonl")};
     o.header({{"game", "stellar"},

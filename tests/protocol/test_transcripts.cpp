@@ -123,7 +123,7 @@ void check_transcript(const std::filesystem::path& path) {
       if (type == "hello") {
         REQUIRE_FALSE(s.hello);
         s.hello = true;
-        const json cards = games::seat_card_table(game->card_table(config, {}), seat);
+        const json cards = games::seat_card_table(game->protocol_card_table(config, {}), seat);
         const json built = p::hello(header.at("game").get<std::string>(), seat, seats, config, limits, cards);
         CHECK(built == message);
         CHECK(p::to_line(built) == line);

@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - the message is the point
     jsonschema = None
 
 MISSING_JSONSCHEMA = (
-    "python3-jsonschema is not installed for {python}: this test needs Debian's python3-jsonschema "
+    "FAIL: python3-jsonschema is not installed for {python}: this test needs Debian's python3-jsonschema "
     "(draft 2020-12). Run scripts/test.sh, which installs the test tools "
     "(ARENA_TEST_TOOLS=1 scripts/setup.sh), or: apt-get install python3-jsonschema"
 )
@@ -404,10 +404,14 @@ class Checker:
             sid = self.game_schema(where, game, "config")
             if sid and "config" in message:
                 self.validate(where, sid, message["config"], "/config")
-            if "cards" in message and "card-table" not in self.schemas.games.get(game, {}):
+            has_table = "card-table" in self.schemas.games.get(game, {})
+            if "cards" in message and not has_table:
                 self.problems.add(where, "/cards", "hello.cards from {}, a game without a card table (no "
                                   "protocol/schema/{}/card-table.schema.json): docs/protocol.md, 'Version 2', sends "
                                   "it only for a game with one".format(game, game))
+            elif "cards" not in message and has_table and 2 in (message.get("protocols") or []):
+                self.problems.add(where, "/", "hello offers protocol 2 for {}, a game with a card table, "
+                                  "without its cards".format(game))
             elif "cards" in message:
                 sid = self.game_schema(where, game, "card-table")
                 if sid and self.validate(where, sid, message["cards"], "/cards"):
