@@ -1,7 +1,8 @@
 #pragma once
 // greedy_policy.hpp: the decision function of greedy_bot, header-only so that a test (or your own
 // bot) can call it in-process: `nlohmann::json greedy::choose(const nlohmann::json& request)`
-// takes a protocol v1 request message and returns one of its legal actions.
+// takes a request message with a version-1 view (card objects) and returns one of its legal
+// actions. A version-2 request's view (card ids) is expanded first: protocol2.hpp.
 //
 // Stellar: every legal action is scored by a one-ply look-ahead on the bot's own view, and the
 // best one is taken. The score is an estimate of the final score of the bot's own tableau:

@@ -1,8 +1,10 @@
 // random_bot: the smallest useful bot, and a starting point for your own.
 //
-// It speaks protocol v1 of the referee: one JSON object per line on stdin, one JSON object per
-// line on stdout, flushed after every line. It works for any game, because it only reads the
-// request's "legal" list and answers with one of its entries, chosen uniformly at random.
+// It speaks the referee's protocol (docs/protocol.md): one JSON object per line on stdin, one
+// JSON object per line on stdout, flushed after every line. It works for any game, because it
+// only reads the request's "legal" list and answers with one of its entries, chosen uniformly at
+// random. It speaks version 2 when the referee offers it (version 1 otherwise) and plays match
+// after match until its input ends ("reuse": true): every hello starts a new match.
 //
 //   usage: random_bot [--seed N]      (the seed is mixed with the seat from the hello message)
 //
@@ -19,14 +21,30 @@ using nlohmann::json;
 
 namespace {
 
-// Writes one message as one line and flushes: the referee waits for the newline.
+// Writes one message as one line and flushes it: the referee waits for the newline. The JSON is
+// written straight into cout's buffer, and the flush sends the whole line in one write.
 void send(const json& message) {
-  std::cout << message.dump() << '\n' << std::flush;
+  std::cout << message << '\n' << std::flush;
+}
+
+// Version 2 if the referee lists it in hello's "protocols" (a version-1 referee sends none).
+int choose_protocol(const json& hello) {
+  const auto offered = hello.find("protocols");
+  if (offered == hello.end() || !offered->is_array()) return 1;
+  for (const json& v : *offered) {
+    if (v == 2) return 2;
+  }
+  return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Fast line I/O: unsynchronised iostreams read their input in blocks (synchronised with C
+  // stdio, every character is a separate call), and cin no longer flushes cout before each read.
+  std::ios::sync_with_stdio(false);
+  std::cin.tie(nullptr);
+
   std::uint64_t seed = 0;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
@@ -34,8 +52,9 @@ int main(int argc, char** argv) {
   // std::mt19937_64 gives the same numbers on every standard library (its distributions do not,
   // hence the plain modulo below; its bias is negligible for lists this short).
   std::mt19937_64 rng(seed);
+  int protocol = 1;  // chosen at each hello
 
-  std::string line;
+  std::string line;                       // reused for every line: no allocation once it has grown
   while (std::getline(std::cin, line)) {  // the referee closes stdin at the end: we exit on EOF
     json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!message.is_object()) {
@@ -45,20 +64,25 @@ int main(int argc, char** argv) {
     const std::string type = message.value("type", "");
 
     if (type == "hello") {
-      // Handshake: which game, which seat. Answer "ready" with a name (1-64 bytes).
+      // A new match (a reused bot gets one hello per match): which game, which seat. Answer
+      // "ready" with a name (1-64 bytes) and the chosen version; "reuse" exists in version 2 only.
       const int seat = message.value("seat", 0);
       rng.seed(seed * 1000003u + static_cast<std::uint64_t>(seat));
-      send({{"type", "ready"}, {"protocol", 1}, {"name", "random_bot"}, {"version", "1.0"}});
+      protocol = choose_protocol(message);
+      json ready = {{"type", "ready"}, {"protocol", protocol}, {"name", "random_bot"}, {"version", "1.0"}};
+      if (protocol == 2) ready["reuse"] = true;
+      send(ready);
 
     } else if (type == "request") {
-      // A decision: "view" is what this seat may see, "legal" every action allowed now.
-      // Answer with one of the legal actions, copied as is, and the request's id.
+      // A decision: "legal" lists every action allowed now. Answer with one of them, copied as
+      // is, the request's id and the version chosen at the hello.
       const json& legal = message.at("legal");  // never empty
       const std::size_t pick = static_cast<std::size_t>(rng() % legal.size());
-      send({{"type", "action"}, {"protocol", 1}, {"id", message.at("id")}, {"action", legal[pick]}});
+      send({{"type", "action"}, {"protocol", protocol}, {"id", message.at("id")}, {"action", legal[pick]}});
 
     } else if (type == "game_over") {
-      // The result; stdin closes right after, which ends the loop.
+      // The result. Then either stdin closes (the loop ends) or, for a reused bot, the next
+      // match's hello arrives.
       std::cerr << "random_bot: game over\n";
     }
   }

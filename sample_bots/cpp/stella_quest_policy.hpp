@@ -1,8 +1,9 @@
 #pragma once
 // stella_quest_policy.hpp: a heuristic Stella Quest policy, header-only and standalone (the
 // standard library and nlohmann/json only). `stella_quest_policy::decide(request)` takes a
-// protocol v1 request whose view is a Stella Quest view (docs/games/stella_quest.md) and returns
-// one of its legal actions. greedy_bot uses it through greedy::decide; copy it and improve it.
+// request whose view is a Stella Quest view (docs/games/stella_quest.md; the same in protocol
+// versions 1 and 2) and returns one of its legal actions. greedy_bot uses it through
+// greedy::decide; copy it and improve it.
 //
 // The idea: winning a trick is worth what the winner collects, minus what the marker costs.
 //   - Tokens are points, and the last one is the game: losing a token costs 1 + kScarcity / the
