@@ -13,6 +13,7 @@
 #include "referee/cli/common.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/league/journal.hpp"
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
 
@@ -166,6 +167,9 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
   l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted");
+  l->add_flag("--reuse", a.reuse,
+              "Keep a bot's process for its next match when it asks to (protocol 2, \"reuse\": true); a "
+              "process never plays two legs of one duplicate deal");
   l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   add_sandbox_options(l, a.sandbox);
   add_share_output(l, a.share_output);
@@ -206,6 +210,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   o.sandbox = *sandbox;
   o.stop = stop;
   o.share_output = a.share_output;
+  o.reuse = a.reuse;
   std::uint64_t before = 0;
   bool first = true;
   o.on_match = [&](const league::MatchRecord& r, std::uint64_t done, std::uint64_t total) {
@@ -241,13 +246,19 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   }
   std::vector<std::string> names;
   for (const auto& b : spec->bots) names.push_back(b.name);
-  const league::Standings standings = league::compute_standings(outcome->records, names);
+  // From the journal, streamed in index order: no record is held, however long the league.
+  auto computed = league::standings_from_journal(fs::path(a.out) / "results.jsonl", names);
+  if (!computed) {
+    fmt::print(stderr, "referee league: standings: {}\n", terminal_safe(computed.error()));
+    return kInternal;
+  }
+  const league::Standings& standings = *computed;
   json summary = league::standings_json(standings);
   summary["league"] = {{"folder", a.out},
                        {"seed", outcome->seed},
                        {"seed_scheme", league::seed_scheme_name(outcome->seed_scheme)},
                        {"matches_total", outcome->total},
-                       {"matches_done", outcome->records.size()},
+                       {"matches_done", outcome->journaled},
                        {"interrupted", outcome->interrupted},
                        {"sprt", nullptr}};
   if (outcome->sprt) {
@@ -285,12 +296,10 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   }
   if (outcome->interrupted) {
     fmt::print(stderr, "interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n",
-               outcome->records.size(), outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
+               outcome->journaled, outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
     return kInterrupted;
   }
-  bool faults = false;
-  for (const auto& r : outcome->records) faults = faults || r.fault.has_value();
-  return a.fail_on_fault && faults ? kBotFault : kFinished;
+  return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;
 }
 
 }  // namespace arena::cli

@@ -34,6 +34,7 @@ struct LeagueArgs {
   bool resume = false;
   bool fail_on_fault = false;
   bool share_output = false;  // each deal's files once its matches are over, the league's at the end
+  bool reuse = false;         // keep bots that ask for it alive across matches
   std::vector<std::string> env;
   SandboxArgs sandbox;
 };

@@ -338,28 +338,7 @@ Scheduled Schedule::at(std::uint64_t index) const {
   return m;
 }
 
-// ---- the journal ---------------------------------------------------------------------------
-
-Result<std::vector<MatchRecord>> read_journal(const fs::path& path) {
-  std::vector<MatchRecord> records;
-  std::ifstream in(path);
-  if (!in) return records;
-  std::string line;
-  std::size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty()) continue;
-    json j = json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      if (in.peek() == EOF) break;  // torn by a kill mid-write: that match is simply replayed
-      return fail(fmt::format("{} line {}: not JSON", path.string(), number));
-    }
-    auto r = record_from_json(j);
-    if (!r) return fail(fmt::format("{} line {}: {}", path.string(), number, r.error()));
-    records.push_back(std::move(r).value());
-  }
-  return records;
-}
+// ---- the runner's helpers ------------------------------------------------------------------
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
@@ -391,23 +370,34 @@ class Runner {
     }
     outcome_.seed = *spec_.seed;
     outcome_.seed_scheme = *spec_.seed_scheme;
-    auto existing = read_journal(journal_path());
-    if (!existing) return fail(existing.error());
-    for (MatchRecord& r : *existing) {
+    if (spec_.sprt) sprt_.emplace(spec_.bots[0].name, spec_.duplicate.value_or(false), *spec_.sprt);
+    // What was journaled before, streamed: its indices (as ranges: the workers skip them), its
+    // count, the SPRT's tally.
+    auto existing = stream_journal(journal_path(), [&](const MatchRecord& r) {
       if (r.index < schedule_.total()) done_.insert(r.index);
-      outcome_.records.push_back(std::move(r));
-    }
+      count(r);
+    });
+    if (!existing) return fail(existing.error());
+    if (auto st = repair_tail(*existing); !st) return fail(st.error());
     auto journal = files::open_private(journal_path(), std::ios::app);
     if (!journal) return fail(journal.error());
     journal_ = std::move(journal).value();
+    if (existing->unterminated && !existing->torn) {
+      journal_ << '\n' << std::flush;
+      if (!journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
+    }
     outcome_.total = schedule_.total();
     update_sprt();
 
-    // A worker takes a whole deal: no more workers than deals with a leg missing.
-    std::map<std::uint64_t, int> legs_done;  // per deal
-    for (std::uint64_t index : done_) legs_done[index / static_cast<std::uint64_t>(schedule_.legs())] += 1;
-    const auto complete = static_cast<std::uint64_t>(
-        std::count_if(legs_done.begin(), legs_done.end(), [&](const auto& d) { return d.second == schedule_.legs(); }));
+    // A worker takes a whole deal: no more workers than deals with a leg missing. A deal is
+    // complete when all its legs lie in one range of journaled indices.
+    const auto legs = static_cast<std::uint64_t>(schedule_.legs());
+    std::uint64_t complete = 0;
+    for (const auto& [first, last] : done_.ranges()) {       // indices below total: last + 1 does not overflow
+      const std::uint64_t from = (first + legs - 1) / legs;  // the first deal starting in the range
+      const std::uint64_t to = (last + 1) / legs;            // one past the last deal ending in it
+      if (to > from) complete += to - from;
+    }
     const std::uint64_t missing = schedule_.deals() - complete;
     const auto threads =
         static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
@@ -422,8 +412,7 @@ class Runner {
       if (auto st = files::share(paths); !st && outcome_.error.empty()) outcome_.error = st.error();
     }
     outcome_.interrupted = interrupted_.load();
-    std::sort(outcome_.records.begin(), outcome_.records.end(),
-              [](const MatchRecord& a, const MatchRecord& b) { return a.index < b.index; });
+    outcome_.records = JournalRecords(journal_path(), outcome_.journaled);
     return std::move(outcome_);
   }
 
@@ -432,17 +421,31 @@ class Runner {
   static std::string stem_of(std::uint64_t index) { return fmt::format("m{:06}", index); }
   fs::path replay_of(std::uint64_t index) const { return o_.out / "replays" / (stem_of(index) + ".jsonl"); }
 
-  // --share-output, called with mu_ held once match `index` is journaled: when that completes its
-  // deal (every leg, this run or before), the deal's replays and logs and the league's folders
-  // become readable by others. Not sooner: a leg still to play has the same cards.
-  void share_when_deal_done(std::uint64_t index) {
-    if (!o_.share_output) return;
-    journaled_.insert(index);
+  // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.
+  void count(const MatchRecord& r) {
+    ++outcome_.journaled;
+    outcome_.faulted = outcome_.faulted || r.fault.has_value();
+    if (sprt_) sprt_->add(r);
+  }
+
+  // A journal that ends in a torn line (a referee killed in the middle of a write) is cut back to
+  // its last record, so that what this run appends starts on a line of its own and the journal
+  // stays readable (stream_journal ignores a torn line only at the end).
+  Status repair_tail(const JournalRead& read) const {
+    if (!read.torn) return {};
+    std::error_code ec;
+    fs::resize_file(journal_path(), read.valid_bytes, ec);
+    if (ec) return fail(fmt::format("cannot cut the torn last line of {}: {}", journal_path().string(), ec.message()));
+    return {};
+  }
+
+  // --share-output, called with mu_ held once a deal's last missing leg is journaled: the deal's
+  // replays and logs and the league's folders become readable by others. Not sooner: a leg still
+  // to play has the same cards.
+  void share_deal(std::uint64_t deal) {
     const auto legs = static_cast<std::uint64_t>(schedule_.legs());
-    const std::uint64_t first = index - index % legs;
     std::vector<fs::path> paths = folders_;
-    for (std::uint64_t i = first; i < first + legs; ++i) {
-      if (done_.count(i) == 0 && journaled_.count(i) == 0) return;
+    for (std::uint64_t i = deal * legs; i < deal * legs + legs; ++i) {
       paths.push_back(replay_of(i));
       for (int seat = 0; seat < spec_.seats; ++seat) {
         paths.push_back(o_.out / "logs" /
@@ -497,34 +500,61 @@ class Runner {
   // other by this worker, so two copies of one bot never hold both hands of a deal at once.
   void work() {
     const auto legs = static_cast<std::uint64_t>(schedule_.legs());
+    KeptBots kept;  // --reuse: this worker's bot processes, by (bot, leg)
     for (;;) {
-      if (stopping()) return;
+      if (stopping()) break;
       const std::uint64_t deal = next_deal_.fetch_add(1);
-      if (deal >= schedule_.deals()) return;
+      if (deal >= schedule_.deals()) break;
+      if (o_.reuse) keep_only(kept, schedule_.at(deal * legs).seat_bots);
+      std::uint64_t journaled = 0;  // legs of this deal journaled before or now
       for (std::uint64_t leg = 0; leg < legs; ++leg) {
         const std::uint64_t index = deal * legs + leg;
-        if (done_.count(index) > 0) continue;
-        if (stopping()) return;  // Ctrl-C or a decided SPRT, also between the legs of a deal
-        play_and_journal(schedule_.at(index));
+        if (done_.contains(index)) {
+          ++journaled;
+          continue;
+        }
+        if (stopping()) break;  // Ctrl-C or a decided SPRT, also between the legs of a deal
+        if (play_and_journal(schedule_.at(index), journaled + 1 == legs, kept)) ++journaled;
       }
+    }
+    keep_only(kept, {});
+  }
+
+  // A worker's kept processes: one per (bot index, leg), so that the legs of a duplicate deal,
+  // which repeat its cards, are played by different processes of each bot.
+  using KeptBots = std::map<std::pair<int, int>, match::KeptBot>;
+
+  // Ends the kept processes of bots not in `bots` (the next deal's): a worker keeps only the bots
+  // it is playing, whatever the number of bots in the league. They get EOF and the usual grace.
+  void keep_only(KeptBots& kept, const std::vector<int>& bots) const {
+    for (auto it = kept.begin(); it != kept.end();) {
+      if (std::find(bots.begin(), bots.end(), it->first.first) != bots.end()) {
+        ++it;
+        continue;
+      }
+      if (it->second.process) it->second.process->shutdown(std::chrono::milliseconds(200));
+      it = kept.erase(it);
     }
   }
 
-  void play_and_journal(const Scheduled& m) {
-    auto record = play(m);
-    if (!record) return;  // interrupted: nothing is written, resume plays it again
+  // Plays a match and journals it; false when it was not journaled (interrupted, or the journal
+  // could not be written). `completes_deal`: it is the last leg of its deal still missing.
+  bool play_and_journal(const Scheduled& m, bool completes_deal, KeptBots& kept) {
+    auto record = play(m, kept);
+    if (!record) return false;  // interrupted: nothing is written, resume plays it again
     std::lock_guard lock(mu_);
     journal_ << to_json(*record).dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
     if (!journal_) {
       outcome_.error = fmt::format("cannot write {}", journal_path().string());
       interrupted_ = true;
-      return;
+      return false;
     }
-    outcome_.records.push_back(*record);
-    share_when_deal_done(m.index);
+    count(*record);
+    if (completes_deal && o_.share_output) share_deal(m.deal);
     ++outcome_.played_now;
-    if (o_.on_match) o_.on_match(*record, outcome_.records.size(), schedule_.total());
+    if (o_.on_match) o_.on_match(*record, outcome_.journaled, schedule_.total());
     update_sprt();
+    return true;
   }
 
   bool stopping() const {
@@ -535,7 +565,7 @@ class Runner {
     return sprt_stop_.load() || interrupted_.load();
   }
 
-  std::optional<MatchRecord> play(const Scheduled& m) {
+  std::optional<MatchRecord> play(const Scheduled& m, KeptBots& kept) {
     match::Options o;
     o.game = spec_.game;
     o.config = spec_.config;
@@ -555,6 +585,11 @@ class Runner {
     o.working_dir = o_.working_dir.empty() ? fs::current_path() : o_.working_dir;
     o.env = o_.env;
     o.stop = o_.stop;
+    if (o_.reuse) {
+      for (int bot : m.seat_bots) o.kept.push_back(&kept[{bot, m.leg}]);
+      // A kept process meets every bot of the league in time: none of their files is for it.
+      for (const BotEntry& bot : spec_.bots) o.hide_commands.push_back(bot.command);
+    }
     std::error_code ec;
     const std::int64_t start = unix_ms();
     auto result = match::play(o);
@@ -614,44 +649,18 @@ class Runner {
     return cmd;
   }
 
-  // The SPRT on what is journaled so far (bot 0's view): on complete duplicate pairs when deals
-  // are duplicated, else on games. Called with mu_ held (or before the workers start).
+  // The SPRT on what is journaled so far (bot 0's view), from its tally: on complete duplicate
+  // pairs when deals are duplicated, else on games. Called with mu_ held (or before the workers
+  // start).
   void update_sprt() {
-    if (!spec_.sprt) return;
-    const std::string& a = spec_.bots[0].name;
-    SprtState state;
-    if (spec_.duplicate.value_or(false)) {
-      Pentanomial p{};
-      std::map<std::uint64_t, std::vector<const MatchRecord*>> by_deal;
-      for (const MatchRecord& r : outcome_.records) by_deal[r.deal].push_back(&r);
-      for (const auto& [deal, games] : by_deal) {
-        if (games.size() != 2) continue;
-        double points = 0;
-        for (const MatchRecord* r : games) points += points_of(*r, a);
-        p.counts[static_cast<std::size_t>(points * 2 + 0.5)] += 1;
-      }
-      state = sprt_pentanomial(p, *spec_.sprt);
-    } else {
-      int w = 0, d = 0, l = 0;
-      for (const MatchRecord& r : outcome_.records) {
-        const double x = points_of(r, a);
-        (x > 0.75 ? w : x < 0.25 ? l : d) += 1;
-      }
-      state = sprt_trinomial(w, d, l, *spec_.sprt);
-    }
+    if (!sprt_) return;
+    const SprtState state = sprt_->state();
     outcome_.sprt = state;
-    if (o_.on_sprt && !outcome_.records.empty()) o_.on_sprt(state);
+    if (o_.on_sprt && outcome_.journaled > 0) o_.on_sprt(state);
     if (state.decision != SprtState::Decision::none) {
-      outcome_.sprt_stopped = outcome_.records.size() < schedule_.total();
+      outcome_.sprt_stopped = outcome_.journaled < schedule_.total();
       sprt_stop_ = true;
     }
-  }
-
-  static double points_of(const MatchRecord& r, const std::string& bot) {
-    for (std::size_t s = 0; s < r.seats.size(); ++s) {
-      if (r.seats[s].bot == bot) return rank_points(r, static_cast<int>(s));
-    }
-    return 0;
   }
 
   static std::int64_t unix_ms() {
@@ -662,15 +671,15 @@ class Runner {
   LeagueSpec spec_;  // its seed and seed scheme resolved by check_league_file
   const RunOptions& o_;
   Schedule schedule_;
-  std::set<std::uint64_t> done_;
+  IndexSet done_;  // journaled before this run (read only while the workers run)
+  std::optional<SprtTally> sprt_;
   std::atomic<std::uint64_t> next_deal_{0};
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
   std::mutex mu_;
   std::ofstream journal_;
   LeagueOutcome outcome_;
-  std::vector<fs::path> folders_;      // this run's new folders, replays/ and logs/ (--share-output)
-  std::set<std::uint64_t> journaled_;  // matches journaled by this run (--share-output)
+  std::vector<fs::path> folders_;  // this run's new folders, replays/ and logs/ (--share-output)
 };
 
 }  // namespace

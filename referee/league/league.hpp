@@ -7,7 +7,8 @@
 // seed tells another's. With duplicate deals (the default for 2 seats) each deal is played once
 // per seat rotation with the same seed, by one worker, one leg after the other. Each finished
 // match is appended to <out>/results.jsonl and flushed; --resume plays exactly the indices
-// missing from it.
+// missing from it. No record is kept in memory (journal.hpp): the runner keeps the journaled
+// indices as ranges and the SPRT's counts, so memory does not grow with the league.
 
 #include <atomic>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/games/game.hpp"
+#include "referee/league/journal.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/seeds.hpp"
 #include "referee/league/stats.hpp"
@@ -102,14 +104,25 @@ struct RunOptions {
   // logs become 0644 (folders 0755) once all its legs are journaled, league.json and the journal
   // at the end. Folders that existed before are never changed.
   bool share_output = false;
+  // Keep bots alive across matches (docs/league.md, "Reused bots"): each worker keeps one process
+  // per bot and leg number of the deals it plays (match::KeptBot), so a process never plays two
+  // legs of one duplicate deal; bots that do not ask for it (protocol 2, "reuse": true) are
+  // started for every match as without this.
+  bool reuse = false;
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;
 };
 
+// What a run did. It holds no match records: a league of any length runs in the same memory. The
+// standings come from the journal (standings_from_journal).
 struct LeagueOutcome {
-  std::vector<MatchRecord> records;  // every journaled match, sorted by index
-  std::uint64_t total = 0;           // matches in the schedule
-  std::uint64_t played_now = 0;      // matches this run added
+  // Every journaled match, sorted by index, read from the journal when first used (JournalRecords:
+  // for tests and small tools; nothing in the league or the CLI uses it).
+  JournalRecords records;
+  std::uint64_t journaled = 0;   // matches in the journal: this run's and the earlier runs'
+  bool faulted = false;          // some journaled match ended in a fault
+  std::uint64_t total = 0;       // matches in the schedule
+  std::uint64_t played_now = 0;  // matches this run added
   bool interrupted = false;
   std::optional<SprtState> sprt;  // the last SPRT state, when a test ran
   bool sprt_stopped = false;      // the test decided before the schedule ended
@@ -122,9 +135,6 @@ struct LeagueOutcome {
 // of another league, a refused spec); faults of bots are results. A worker takes a whole deal and
 // plays its legs one after the other, so the legs of one deal never run at the same time.
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
-
-// Reads <out>/results.jsonl; a torn last line (a killed referee) is ignored.
-Result<std::vector<MatchRecord>> read_journal(const std::filesystem::path& path);
 
 // A string quoted for a POSIX shell ('...' with embedded quotes escaped).
 std::string shell_quote(const std::string& s);

@@ -10,12 +10,17 @@
 // - Head to head: within one match, each two seats of different bots play one "game": the better
 //   rank scores 1, an equal rank 0.5, a worse rank 0 (for 2 seats: the match result itself).
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "referee/core/result.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/stats.hpp"
 
@@ -70,8 +75,99 @@ struct Standings {
 
 // Standings over `records`. Every name in `bot_names` is listed, with or without games; a bot
 // found in the records but not in `bot_names` is added after them (never silently dropped).
-// A record with fewer than 2 seats is ignored.
+// A record with fewer than 2 seats is ignored. Pairs pair legs in index order (records sorted by
+// index, as a league's are).
 Standings compute_standings(const std::vector<MatchRecord>& records, const std::vector<std::string>& bot_names);
+
+// The same standings fed one record at a time, in memory that does not grow with the number of
+// matches (a league's: `referee league` never holds its records, standings_from_journal streams
+// them). add() keeps per bot and per pair the counts and sums, the decision times as a histogram
+// of their leading bits, and of duplicate deals only the legs still waiting for their partner.
+// Two things need the records once more: a bot's Elo interval needs its mean before the
+// deviations from it, and the decision median and p99 are exact order statistics. finish()
+// reads the same records again, in the same order, for them: one pass, or a few when decision
+// times are close together (each narrows the histogram cell that holds a wanted rank by 12 bits).
+// Fed in index order the result is compute_standings() over the same records, bit for bit (the
+// same sums in the same order); in another order the counts are equal and sums may differ in
+// their last bits, and duplicate legs of one deal may pair differently.
+class StandingsAccumulator {
+ public:
+  // `deals_in_order`: the records come in nondecreasing deal order (a journal read by index
+  // does), so a leg still alone when a later deal starts stays alone and is dropped; then a league
+  // without duplicate deals, whose 2-seat legs are all alone, costs nothing per match either. A
+  // record that breaks the promise makes exact() false: feed them again without it.
+  explicit StandingsAccumulator(const std::vector<std::string>& bot_names, bool deals_in_order = false);
+
+  void add(const MatchRecord& record);
+  int matches() const { return matches_; }
+  bool exact() const { return exact_; }
+  // What it holds that depends on the records: legs waiting for their partner and histogram
+  // cells. Bounded by the deals in play and the spread of decision times, not by their number.
+  std::size_t held() const;
+
+  // Calls `each` with every record add() got, in the same order; an error stops finish().
+  using Pass = std::function<Status(const std::function<void(const MatchRecord&)>& each)>;
+  Result<Standings> finish(const Pass& again) const;
+
+ private:
+  // Decision times as order-preserving 64-bit keys; a cell counts the keys of one leading-bits
+  // value and keeps the least and greatest (equal: the cell holds one value, found).
+  struct Cell {
+    std::uint64_t count = 0;
+    std::uint64_t low = UINT64_MAX;
+    std::uint64_t high = 0;
+  };
+  using Histogram = std::map<std::uint32_t, Cell>;
+  struct BotTally {
+    BotStanding standing;  // everything counted or summed record by record
+    double score_sum = 0;
+    std::uint64_t decisions = 0;
+    double decision_max = 0;
+    Histogram top;  // by the leading 16 bits of each decision time's key
+  };
+  // Legs of one deal between two bots (a before b in league order) not paired yet, a's points.
+  struct OpenLegs {
+    std::vector<double> leg0;
+    std::vector<double> leg1;
+  };
+  std::size_t bot_index(const std::string& name);
+
+  std::vector<BotTally> bots_;
+  std::map<std::string, std::size_t> index_of_;
+  std::map<std::pair<std::size_t, std::size_t>, PairStanding> pairs_;
+  std::map<std::tuple<std::uint64_t, std::size_t, std::size_t>, OpenLegs> open_;  // (deal, a, b)
+  int matches_ = 0;
+  int seats_per_match_ = 0;
+  bool deals_in_order_ = false;
+  bool exact_ = true;
+  std::uint64_t last_deal_ = 0;
+};
+
+// The SPRT of a two-bot league on its journaled matches, fed one at a time, from bot `bot`'s point
+// of view: on complete duplicate pairs with `pairs` (a deal's two legs, counted once both are in:
+// only deals still missing a leg are held; a deal journaled more than twice, which only an edited
+// journal has, pairs its first two), else on games.
+class SprtTally {
+ public:
+  SprtTally(std::string bot, bool pairs, const SprtConfig& config);
+  void add(const MatchRecord& record);
+  SprtState state() const;
+  std::size_t open_deals() const { return open_.size(); }
+
+ private:
+  struct OpenDeal {
+    int games = 0;
+    double points = 0;
+  };
+  std::string bot_;
+  bool pairs_ = false;
+  SprtConfig config_;
+  Pentanomial pentanomial_{};
+  int wins_ = 0;
+  int draws_ = 0;
+  int losses_ = 0;
+  std::map<std::uint64_t, OpenDeal> open_;
+};
 
 // The sentence explaining rank points for `seats` seats.
 std::string points_rule(int seats);

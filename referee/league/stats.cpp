@@ -83,12 +83,27 @@ double elo_from_score(double s) {
 }
 
 EloEstimate elo_from_scores(const std::vector<double>& scores) {
+  const double sum = std::accumulate(scores.begin(), scores.end(), 0.0);
+  const double mean = score_mean(scores.size(), sum);
+  double squared_deviations = 0;
+  for (double x : scores) squared_deviations = add_squared_deviation(squared_deviations, x, mean);
+  return elo_from_score_sums(scores.size(), sum, squared_deviations);
+}
+
+double score_mean(std::uint64_t n, double sum) {
+  return n == 0 ? 0.0 : sum / static_cast<double>(n);
+}
+
+double add_squared_deviation(double squared_deviations, double x, double mean) {
+  return squared_deviations + (x - mean) * (x - mean);
+}
+
+EloEstimate elo_from_score_sums(std::uint64_t n, double sum, double squared_deviations) {
   Moments m;
-  m.n = static_cast<double>(scores.size());
-  if (scores.empty()) return estimate(m);
-  m.mean = std::accumulate(scores.begin(), scores.end(), 0.0) / m.n;
-  for (double x : scores) m.var += (x - m.mean) * (x - m.mean);
-  m.var /= m.n;
+  m.n = static_cast<double>(n);
+  if (n == 0) return estimate(m);
+  m.mean = score_mean(n, sum);
+  m.var = squared_deviations / m.n;
   return estimate(m);
 }
 
@@ -129,11 +144,21 @@ SprtState sprt_pentanomial(const Pentanomial& p, const SprtConfig& config) {
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  const double h = std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+  const PercentilePlace place = percentile_place(values.size(), p);
+  const auto i = static_cast<std::size_t>(place.rank);
+  return percentile_value(place, values[i], place.interpolate ? values[i + 1] : values[i]);
+}
+
+PercentilePlace percentile_place(std::uint64_t n, double p) {
+  const double h = std::clamp(p, 0.0, 1.0) * static_cast<double>(n - 1);
   const double lo = std::floor(h);
-  const auto i = static_cast<std::size_t>(lo);
-  if (i + 1 >= values.size()) return values.back();
-  return values[i] + (h - lo) * (values[i + 1] - values[i]);
+  const auto i = static_cast<std::uint64_t>(lo);
+  if (i + 1 >= n) return PercentilePlace{n - 1, false, 0};
+  return PercentilePlace{i, true, h - lo};
+}
+
+double percentile_value(const PercentilePlace& place, double at, double next) {
+  return place.interpolate ? at + place.fraction * (next - at) : at;
 }
 
 double median(std::vector<double> values) {

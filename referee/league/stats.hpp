@@ -4,6 +4,7 @@
 // and percentiles of decision times. No I/O; every formula is written above its function.
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,14 @@ double elo_from_score(double s);
 // No scores: elo 0 with the widest interval [-kEloBound, kEloBound]. Zero variance (all wins, all
 // losses, all draws): low = elo = high (so all wins gives +kEloBound three times).
 EloEstimate elo_from_scores(const std::vector<double>& scores);
+
+// elo_from_scores in two passes over scores that are not kept (league standings fed one match at a
+// time), with the same arithmetic in the same order, so the same bits: the first pass sums the
+// scores (sum = sum + x, from 0, in order), the second sums their squared deviations from
+// score_mean(n, sum) with add_squared_deviation, in the same order.
+double score_mean(std::uint64_t n, double sum);
+double add_squared_deviation(double squared_deviations, double x, double mean);
+EloEstimate elo_from_score_sums(std::uint64_t n, double sum, double squared_deviations);
 
 // Trinomial Elo of wins/draws/losses: elo_from_scores of W ones, D halves and L zeros, i.e.
 // s = (W + D/2) / n, var = (W (1-s)^2 + D (1/2-s)^2 + L s^2) / n.
@@ -95,6 +104,18 @@ SprtState sprt_pentanomial(const Pentanomial& p, const SprtConfig& config);
 // (x[floor h + 1] - x[floor h]). p = 0 is the minimum, p = 1 the maximum. Empty: 0.
 double percentile(std::vector<double> values, double p);
 double median(std::vector<double> values);
+
+// Where percentile() looks among n >= 1 sorted values, for callers that find order statistics
+// without sorting (league standings): the value is `at` (the `rank`-th smallest, 0-based) when
+// `interpolate` is false, else at + fraction * (next - at) with `next` the (rank + 1)-th smallest.
+// percentile_value() computes it exactly as percentile() does.
+struct PercentilePlace {
+  std::uint64_t rank = 0;
+  bool interpolate = false;
+  double fraction = 0;
+};
+PercentilePlace percentile_place(std::uint64_t n, double p);
+double percentile_value(const PercentilePlace& place, double at, double next);
 
 // Parses the CLI form "elo0=0 elo1=5 alpha=0.05 beta=0.05" (separated by spaces and/or
 // commas, in any order). All four keys are required, each once; alpha and beta in (0,1) with

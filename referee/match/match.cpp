@@ -149,9 +149,17 @@ class Match {
     out.push_back(std::filesystem::absolute(o_.log_dir).lexically_normal());
     out.push_back(std::filesystem::absolute(o_.replay_path).parent_path().lexically_normal());
     const std::filesystem::path base = o_.working_dir.empty() ? std::filesystem::current_path() : o_.working_dir;
+    std::vector<std::string> commands;
+    for (const std::string& command : o_.hide_commands) {
+      if (command != s.report.command) commands.push_back(command);
+    }
     for (const Seat_& other : seats_) {
-      if (other.seat == s.seat) continue;
-      const auto argv = split_command(other.report.command).value();
+      if (other.seat != s.seat) commands.push_back(other.report.command);
+    }
+    for (const std::string& command : commands) {
+      auto split = split_command(command);
+      if (!split) continue;
+      const auto& argv = *split;
       for (std::size_t i = 0; i < argv.size(); ++i) {
         if (argv[i].empty() || argv[i][0] == '-' || (i == 0 && argv[i].find('/') == std::string::npos)) continue;
         std::error_code ec;

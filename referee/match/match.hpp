@@ -77,6 +77,9 @@ struct Options {
   std::filesystem::path working_dir;          // the bots' working directory (sandbox none; see process.hpp)
   std::vector<std::filesystem::path> hidden;  // more that no bot may see (a league's folder); the
                                               // logs, the replay's folder and the other seats' files always
+  // More bot commands whose files no seat may see, beside the other seats' (a league with kept
+  // bots: a process started for one opponent later meets the others); a seat's own is skipped.
+  std::vector<std::string> hide_commands;
   // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
   // supports; the library default is none, for callers that run trusted bots.
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};

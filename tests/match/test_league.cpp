@@ -99,6 +99,15 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
     CHECK(fs::exists(r.replay));
     CHECK_THAT(r.rerun, Contains(fmt::format("--seed {}", r.seed)));
   }
+  // The outcome counts without holding records; the standings streamed from the journal are
+  // those of the records in hand, byte for byte.
+  CHECK(result->journaled == 12);
+  CHECK(result->faulted);
+  auto streamed = league::standings_from_journal(out / "results.jsonl", {"greedy", "random", "garbage"});
+  REQUIRE(streamed.ok());
+  CHECK(league::standings_json(*streamed).dump(2) == league::standings_json(st).dump(2));
+  CHECK(league::standings_markdown(*streamed) == league::standings_markdown(st));
+  CHECK(league::standings_table(*streamed) == league::standings_table(st));
 }
 
 TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[league][seat_config]") {
@@ -179,6 +188,12 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
   CHECK_FALSE(resumed->interrupted);
   CHECK(resumed->played_now == 18 - part->records.size());
   CHECK(essence(resumed->records) == essence(whole->records));
+  // The torn line was cut before the resume appended: the journal reads back whole.
+  auto journal = league::read_journal(part_dir / "results.jsonl");
+  INFO((journal ? std::string() : journal.error()));
+  REQUIRE(journal.ok());
+  CHECK(journal->size() == 18);
+  CHECK(resumed->journaled == 18);
 
   // A resume of a different league into the same folder is refused.
   auto other = spec_of(bots, 4, 2);
@@ -236,6 +251,7 @@ TEST_CASE("an SPRT between a strong and a weak bot stops early with H1 accepted"
   CHECK(result->sprt->decision == league::SprtState::Decision::accept_h1);
   CHECK(result->sprt_stopped);
   CHECK(result->records.size() < 60);
+  CHECK(result->journaled == result->records.size());
 }
 
 TEST_CASE("referee league: a league file, standings in three formats, exit codes", "[league][cli]") {

@@ -1,17 +1,24 @@
 // Bots kept alive across matches (match::KeptBot, what `league --reuse` builds on): a bot that
 // chose protocol 2 and said "reuse" plays the next match in the same process; a crash affects
 // only its match and the next one starts the bot afresh; a bot that cannot be reused is started
-// for every match; output between matches is a fault of the next match.
+// for every match; output between matches is a fault of the next match; a league keeps one
+// process per bot and leg, so that no process plays both legs of a duplicate deal.
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
 
+#include "referee/league/league.hpp"
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
 
 using namespace arena;
 using Catch::Contains;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -124,4 +131,59 @@ TEST_CASE("output between matches is a fault of the next match", "[match][reuse]
   // Seen before the hello, or (when the bot wrote it a moment later) in place of the ready.
   CHECK_THAT(m[1].fault->message, Contains("output between matches") || Contains("expected type \"ready\""));
   release(kept);
+}
+
+TEST_CASE("league --reuse: a process per bot and leg, never both legs of a deal", "[league][reuse]") {
+  // 3 duplicate deals, one worker: bot A's leg-0 process plays the first leg of every deal, its
+  // leg-1 process the second; a bot that cannot be reused is started for every match.
+  league::LeagueSpec spec;
+  spec.bots.push_back({"kept", reuse_bot()});
+  spec.bots.push_back({"fresh", reuse_bot("--no-reuse")});
+  spec.deals = 3;
+  spec.concurrency = 1;
+  spec.seed = 7;
+  spec.limits.init_ms = 20000;
+  spec.limits.decision_ms = 5000;
+  auto normalized = league::normalize(spec);
+  REQUIRE(normalized.ok());
+  const fs::path out = fs::path(ARENA_TEST_OUT) / "league-reuse";
+  fs::remove_all(out);
+  league::RunOptions o;
+  o.out = out;
+  o.referee = ARENA_REFEREE;
+  o.working_dir = fs::current_path();
+  const char* path = std::getenv("PATH");
+  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
+  o.reuse = true;
+  auto result = league::run(*normalized, o);
+  REQUIRE(result.ok());
+  REQUIRE(result->played_now == 6);
+
+  std::map<int, std::set<std::string>> kept_pids_by_leg;  // leg -> pids of the "kept" bot
+  std::set<std::string> fresh_pids;
+  for (std::uint64_t index = 0; index < 6; ++index) {
+    const auto r = replay::read(out / "replays" / fmt::format("m{:06}.jsonl", index));
+    REQUIRE(r.ok());
+    REQUIRE(r->footer);
+    CHECK(r->footer->end == replay::End::finished);
+    const int leg = static_cast<int>(index % 2);
+    for (const auto& s : r->steps) {
+      const std::string& bot = r->header.bots[static_cast<std::size_t>(s.seat)].name;
+      const std::string pid = s.debug.substr(s.debug.find("pid "));
+      if (r->header.bots[static_cast<std::size_t>(s.seat)].command == reuse_bot()) {
+        kept_pids_by_leg[leg].insert(pid);
+        // The deal's number of this leg: its k-th match in this process.
+        CHECK_THAT(s.debug, Contains(fmt::format("match {} of", index / 2 + 1)));
+      } else {
+        CAPTURE(bot);
+        fresh_pids.insert(pid);
+        CHECK_THAT(s.debug, Contains("match 1 of"));
+      }
+    }
+  }
+  REQUIRE(kept_pids_by_leg.size() == 2);
+  CHECK(kept_pids_by_leg[0].size() == 1);  // one process for every first leg
+  CHECK(kept_pids_by_leg[1].size() == 1);  // another for every second leg
+  CHECK(*kept_pids_by_leg[0].begin() != *kept_pids_by_leg[1].begin());
+  CHECK(fresh_pids.size() == 6);  // started for each of the 6 matches
 }

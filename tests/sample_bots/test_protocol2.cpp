@@ -29,6 +29,7 @@
 #include "sample_bots/cpp/greedy_policy.hpp"
 #include "sample_bots/cpp/protocol2.hpp"
 #include "tests/command.hpp"
+#include "tests/games/conformance.hpp"  // testing::sanitizer_share
 
 using namespace arena;
 using nlohmann::json;
@@ -213,7 +214,8 @@ TEST_CASE("an expanded version-2 Stellar view is the version-1 view, at every de
     for (Seat s = 0; s < 2; ++s) CHECK(seat_table(m, s) == documented_seat_table(m, s));
     const bool own_decks = !m.seat_configs.empty();
     ExpandTally tally;
-    const int games = m.name == "stellar" ? 50 : 20;  // each game: every view of both seats
+    // Each game: every view of both seats (a quarter of the games under AddressSanitizer).
+    const int games = testing::sanitizer_share(m.name == "stellar" ? 50 : 20);
     check_expansion(m, games, tally);
     INFO(m.name << ": " << tally.views << " views, " << tally.with_own_cards << " with their own \"cards\"");
     CHECK(tally.views >= games * 96);  // 2 seats x at least 48 decisions a game
@@ -245,7 +247,7 @@ TEST_CASE("the greedy policy chooses the same on the version-1 and the expanded 
   matches.push_back({"stella_quest, 3 seats", "stella_quest", 3, nullptr, {}});
   for (const Match& m : matches) {
     int decisions = 0;
-    for (int g = 0; g < 20; ++g) {
+    for (int g = 0; g < testing::sanitizer_share(20); ++g) {
       const std::uint64_t seed = derive_seed(20251124, static_cast<std::uint64_t>(g));
       const Seat greedy_seat = g % m.seats;
       const json table = seat_table(m, greedy_seat);
@@ -267,7 +269,7 @@ TEST_CASE("the greedy policy chooses the same on the version-1 and the expanded 
       });
     }
     INFO(m.name);
-    CHECK(decisions > 20 * 10);
+    CHECK(decisions > testing::sanitizer_share(20) * 10);
   }
 }
 
