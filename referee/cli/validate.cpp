@@ -604,9 +604,10 @@ int run_validate(const ValidateArgs& a) {
   Tally t;
   if (handshake.at("ok").get<bool>()) {
     fmt::print(
-        stderr, "handshake: ok, \"{}\" version \"{}\", ready in {:.1f} ms (limit {} ms){}\n",
+        stderr, "handshake: ok, \"{}\" version \"{}\", protocol {}, ready in {:.1f} ms (limit {} ms){}\n",
         terminal_safe(handshake.at("name").get<std::string>()),
-        terminal_safe(handshake.at("version").get<std::string>()), handshake.at("ready_ms").get<double>(),
+        terminal_safe(handshake.at("version").get<std::string>()), handshake.at("protocol").get<int>(),
+        handshake.at("ready_ms").get<double>(),
         s.scaled.init_ms,
         handshake.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
   } else {
