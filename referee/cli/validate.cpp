@@ -607,8 +607,7 @@ int run_validate(const ValidateArgs& a) {
         stderr, "handshake: ok, \"{}\" version \"{}\", protocol {}, ready in {:.1f} ms (limit {} ms){}\n",
         terminal_safe(handshake.at("name").get<std::string>()),
         terminal_safe(handshake.at("version").get<std::string>()), handshake.at("protocol").get<int>(),
-        handshake.at("ready_ms").get<double>(),
-        s.scaled.init_ms,
+        handshake.at("ready_ms").get<double>(), s.scaled.init_ms,
         handshake.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
   } else {
     fmt::print(stderr, "handshake: FAILED ({}); no matches played\n",

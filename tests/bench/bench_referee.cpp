@@ -41,11 +41,16 @@ double percentile(std::vector<double> v, double p) {
   return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
-double cpu_seconds_of_this_process() {
+// This process's CPU time so far, in seconds: user and system (the kernel's pipe, poll and
+// process work done for it).
+struct Cpu {
+  double user = 0, system = 0;
+};
+Cpu cpu_of_this_process() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  return {static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
+          static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6};
 }
 
 // Every request of `games` random Stellar games, as protocol 1 and protocol 2 lines: their sizes.
@@ -143,7 +148,7 @@ int main(int argc, char** argv) {
     std::vector<match::KeptBot> kept(2);
     std::vector<double> step_us;
     std::int64_t decisions = 0;
-    const double cpu0 = cpu_seconds_of_this_process();
+    const Cpu cpu0 = cpu_of_this_process();
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < matches; ++i) {
       match::Options o;
@@ -168,7 +173,11 @@ int main(int argc, char** argv) {
       }
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu_us = (cpu_seconds_of_this_process() - cpu0) * 1e6 / static_cast<double>(decisions);
+    const Cpu cpu1 = cpu_of_this_process();
+    const double per_decision = 1e6 / static_cast<double>(decisions);
+    const double user_us = (cpu1.user - cpu0.user) * per_decision,
+                 system_us = (cpu1.system - cpu0.system) * per_decision;
+    const double cpu_us = user_us + system_us;
     for (auto& k : kept) {
       if (k.process) k.process->shutdown(std::chrono::milliseconds(200));
     }
@@ -178,9 +187,9 @@ int main(int argc, char** argv) {
     fmt::print("  decision round trip (request written -> reply read): median {:.1f} us, p99 {:.1f} us\n",
                percentile(step_us, 0.5), percentile(step_us, 0.99));
     fmt::print(
-        "  referee CPU per decision (all its threads, spawning included): {:.1f} us = {:.1f}x the raw round "
-        "trip\n",
-        cpu_us, cpu_us / raw_median);
+        "  referee CPU per decision (all its threads, spawning included): {:.1f} us ({:.1f} user + {:.1f} "
+        "system) = {:.1f}x the raw round trip\n",
+        cpu_us, user_us, system_us, cpu_us / raw_median);
   };
   run(argv[1], argv[1], "random vs random", false);
   run(argv[1], argv[1], "random vs random", true);
