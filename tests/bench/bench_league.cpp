@@ -8,9 +8,9 @@
 // (getrusage ru_maxrss) after a league of 1,000 matches and after one of LARGE matches (0: not
 // run), and the growth between them, measured first so that nothing else has raised the peak;
 // then, for each sandbox tier (none, and strict when the machine offers it) and concurrency
-// (-j1, -j2), a league of MATCHES matches: matches/s, decisions/s, and the time the standings
-// took. Everything it writes is under logs/bench_league/ (run it from the project root), removed
-// at the end. A benchmark prints figures; it never fails on speed.
+// (-j1, -j2), with bots started per match and kept across matches (--reuse), a league of MATCHES
+// matches: matches/s, decisions/s, and the time the standings took. Everything it writes is under logs/bench_league/
+// (run it from the project root), removed at the end. A benchmark prints figures; it never fails on speed.
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -42,6 +42,7 @@ struct Setup {
   std::string sandbox_label;
   bots::SandboxPolicy sandbox;
   int concurrency = 1;
+  bool reuse = false;  // league --reuse: bots kept across matches
 };
 
 struct Measured {
@@ -114,6 +115,7 @@ Measured run_league(const std::string& bot, const Setup& setup, std::uint64_t ma
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path != nullptr ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
   o.sandbox = setup.sandbox;
+  o.reuse = setup.reuse;
   o.on_match = [&](const league::MatchRecord& r, std::uint64_t, std::uint64_t) {  // called under the runner's lock
     for (const league::SeatRecord& s : r.seats) m.decisions += s.decision_ms.size();
   };
@@ -194,17 +196,21 @@ int main(int argc, char** argv) {
   }
 
   fmt::print("\nthroughput ({} matches per league)\n", matches);
-  fmt::print("  {:<8} {:>3} {:>10} {:>12} {:>16} {:>8} {:>12}\n", "sandbox", "-j", "matches/s", "decisions/s",
-             "decisions/match", "wall s", "standings s");
+  fmt::print("  {:<8} {:>3} {:>6} {:>10} {:>12} {:>16} {:>8} {:>12}\n", "sandbox", "-j", "reuse", "matches/s",
+             "decisions/s", "decisions/match", "wall s", "standings s");
   for (const Setup& tier : tiers) {
-    for (int j : {1, 2}) {
-      Setup s = tier;
-      s.concurrency = j;
-      const Measured m = run_league(bot, s, matches, root);
-      fmt::print("  {:<8} {:>3} {:>10.1f} {:>12.0f} {:>16.1f} {:>8.2f} {:>12.2f}\n", s.sandbox_label, j,
-                 static_cast<double>(m.matches) / m.seconds, static_cast<double>(m.decisions) / m.seconds,
-                 static_cast<double>(m.decisions) / static_cast<double>(m.matches), m.seconds, m.standings_seconds);
-      std::fflush(stdout);
+    for (bool reuse : {false, true}) {
+      for (int j : {1, 2}) {
+        Setup s = tier;
+        s.concurrency = j;
+        s.reuse = reuse;
+        const Measured m = run_league(bot, s, matches, root);
+        fmt::print("  {:<8} {:>3} {:>6} {:>10.1f} {:>12.0f} {:>16.1f} {:>8.2f} {:>12.2f}\n", s.sandbox_label, j,
+                   reuse ? "yes" : "no", static_cast<double>(m.matches) / m.seconds,
+                   static_cast<double>(m.decisions) / m.seconds,
+                   static_cast<double>(m.decisions) / static_cast<double>(m.matches), m.seconds, m.standings_seconds);
+        std::fflush(stdout);
+      }
     }
   }
   if (!strict) fmt::print("strict: unavailable ({})\n", strict.error());
