@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <algorithm>
 #include <vector>
 
 #include "referee/core/bounds.hpp"
@@ -56,7 +56,10 @@ Result<json> parse_line(std::string_view line, const ParseLimits& limits) {
   }
   // Duplicate keys are refused (nlohmann keeps the last silently); depth is capped before
   // anything recursive (dump, destruction) can run deep.
-  std::vector<std::set<std::string>> keys;
+  // The keys seen so far in each open object (bot messages are small: a linear search is the
+  // cheapest check, and the vectors are reused from one object to the next).
+  std::vector<std::vector<std::string>> keys;
+  std::size_t open = 0;
   auto callback = [&](int depth, json::parse_event_t event, json& parsed) -> bool {
     // A container opened at depth d is nesting level d + 1 (the message itself is level 1).
     const bool opens = event == json::parse_event_t::object_start || event == json::parse_event_t::array_start;
@@ -65,16 +68,20 @@ Result<json> parse_line(std::string_view line, const ParseLimits& limits) {
     }
     switch (event) {
       case json::parse_event_t::object_start:
-        keys.emplace_back();
+        if (keys.size() == open) keys.emplace_back();
+        keys[open++].clear();
         break;
       case json::parse_event_t::object_end:
-        if (!keys.empty()) keys.pop_back();
+        if (open > 0) --open;
         break;
       case json::parse_event_t::key: {
-        auto key = parsed.get<std::string>();
-        if (!keys.empty() && !keys.back().insert(key).second) {
+        if (open == 0) break;
+        const auto& key = parsed.get_ref<const std::string&>();
+        auto& seen = keys[open - 1];
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
           throw Refused{fmt::format("duplicate key \"{}\"", escape_bytes(key, 64))};
         }
+        seen.push_back(key);
         break;
       }
       default:

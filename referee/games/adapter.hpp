@@ -60,28 +60,27 @@ class AdaptedState final : public GameState {
   Seat to_act() const override { return Traits::to_act(state_); }
 
   std::vector<json> legal_actions() const override {
-    Traits::legal_actions(state_, actions_);
+    const auto& actions = legal();
     std::vector<json> out;
-    out.reserve(actions_.size());
-    for (const Action& a : actions_) out.push_back(Traits::action_to_json(a));
+    out.reserve(actions.size());
+    for (const Action& a : actions) out.push_back(Traits::action_to_json(a));
     return out;
   }
-  std::size_t legal_count() const override {
-    Traits::legal_actions(state_, actions_);
-    return actions_.size();
-  }
+  std::size_t legal_count() const override { return legal().size(); }
   void apply_index(std::size_t i) override {
-    Traits::legal_actions(state_, actions_);
-    Traits::apply(state_, actions_.at(i));
+    const Action a = legal().at(i);
+    changed();
+    Traits::apply(state_, a);
   }
   Status apply(const json& action) override {
     if (Traits::is_over(state_)) return fail(std::string("the game is over"));
     auto parsed = Traits::action_from_json(action);
     if (!parsed) return fail(parsed.error());
-    Traits::legal_actions(state_, actions_);
-    if (std::find(actions_.begin(), actions_.end(), *parsed) == actions_.end()) {
+    const auto& actions = legal();
+    if (std::find(actions.begin(), actions.end(), *parsed) == actions.end()) {
       return fail(std::string("not a legal action now"));
     }
+    changed();
     Traits::apply(state_, *parsed);
     return {};
   }
@@ -100,14 +99,14 @@ class AdaptedState final : public GameState {
       out += dump_line(view_v2(seat));
   }
   void write_legal(std::string& out) const override {
-    Traits::legal_actions(state_, actions_);
+    const auto& actions = legal();
     out.push_back('[');
-    for (std::size_t i = 0; i < actions_.size(); ++i) {
+    for (std::size_t i = 0; i < actions.size(); ++i) {
       if (i > 0) out.push_back(',');
-      if constexpr (requires { Traits::write_action(actions_[i], out); })
-        Traits::write_action(actions_[i], out);
+      if constexpr (requires { Traits::write_action(actions[i], out); })
+        Traits::write_action(actions[i], out);
       else
-        out += dump_line(Traits::action_to_json(actions_[i]));
+        out += dump_line(Traits::action_to_json(actions[i]));
     }
     out.push_back(']');
   }
@@ -116,14 +115,29 @@ class AdaptedState final : public GameState {
   json to_json() const override { return Traits::state_to_json(state_); }
   std::string describe() const override { return Traits::describe(state_); }
   std::uint64_t hash() const override { return Traits::hash(state_); }
-  void redeal_unseen(Seat seat, Rng& rng) override { Traits::redeal_unseen(state_, seat, rng); }
+  void redeal_unseen(Seat seat, Rng& rng) override {
+    changed();
+    Traits::redeal_unseen(state_, seat, rng);
+  }
   Status check_invariants() const override { return Traits::check_invariants(state_); }
 
   const State& state() const { return state_; }
 
  private:
+  // The legal actions of the current state, computed once per state: the decision loop asks
+  // for them to write the request and again to check the reply.
+  const std::vector<Action>& legal() const {
+    if (!actions_fresh_) {
+      Traits::legal_actions(state_, actions_);
+      actions_fresh_ = true;
+    }
+    return actions_;
+  }
+  void changed() { actions_fresh_ = false; }
+
   State state_;
-  mutable std::vector<Action> actions_;  // scratch buffer, not part of the value
+  mutable std::vector<Action> actions_;  // a cache of legal(), not part of the value
+  mutable bool actions_fresh_ = false;
 };
 
 template <typename Traits>

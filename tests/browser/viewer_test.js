@@ -69,6 +69,18 @@ function readReplay(file) {
   const steps = lines.filter((l) => l.type === 'step');
   const footer = lines.find((l) => l.type === 'footer') || null;
   assert.ok(header, file + ' has no header');
+  // A version-2 replay records each view the bot was sent as a hash (`referee verify` checks
+  // it); `referee html` puts the re-simulated view into the page's steps, and that is the view
+  // the checks below compare the drawing with.
+  const page = file.replace(/\.jsonl$/, '.html');
+  if (steps.some((s) => !s.view) && fs.existsSync(page)) {
+    const embedded = embeddedReplay(page);
+    steps.forEach((s, k) => {
+      if (s.view) return;
+      assert.ok(s.view_hash, file + ': step ' + k + ' has neither a view nor a view hash');
+      s.view = embedded.steps[k].view;
+    });
+  }
   return { header, steps, footer, lines };
 }
 
