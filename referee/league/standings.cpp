@@ -38,6 +38,19 @@ double head_to_head(const MatchRecord& r, std::size_t i, std::size_t j) {
   return ri < rj ? 1.0 : (ri == rj ? 0.5 : 0.0);
 }
 
+// One head-to-head game of a pair: a's points (1, 0.5 or 0) counted as a win, a draw or a loss.
+void count_game(PairStanding& p, double a_points) {
+  ++p.games;
+  p.a_points += a_points;
+  if (a_points == 1.0) {
+    ++p.a_wins;
+  } else if (a_points == 0.0) {
+    ++p.b_wins;
+  } else {
+    ++p.draws;
+  }
+}
+
 double finite(double x) {
   return std::isfinite(x) ? x : 0.0;
 }
@@ -202,17 +215,8 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
         const bool i_first = seat_bot[i] < seat_bot[j];
         const std::size_t a_seat = i_first ? i : j;
         const std::size_t b_seat = i_first ? j : i;
-        PairStanding& p = pairs[{seat_bot[a_seat], seat_bot[b_seat]}];
         const double a_points = head_to_head(r, a_seat, b_seat);
-        ++p.games;
-        p.a_points += a_points;
-        if (a_points == 1.0) {
-          ++p.a_wins;
-        } else if (a_points == 0.0) {
-          ++p.b_wins;
-        } else {
-          ++p.draws;
-        }
+        count_game(pairs[{seat_bot[a_seat], seat_bot[b_seat]}], a_points);
         if (n == 2 && (r.leg == 0 || r.leg == 1)) {
           legs[{r.deal, seat_bot[a_seat], seat_bot[b_seat]}].push_back(Leg{r.index, r.leg, a_points});
         }
@@ -368,15 +372,7 @@ void StandingsAccumulator::add(const MatchRecord& r) {
       const std::size_t b_seat = i_first ? j : i;
       PairStanding& p = pairs_[{seat_bot[a_seat], seat_bot[b_seat]}];
       const double a_points = head_to_head(r, a_seat, b_seat);
-      ++p.games;
-      p.a_points += a_points;
-      if (a_points == 1.0) {
-        ++p.a_wins;
-      } else if (a_points == 0.0) {
-        ++p.b_wins;
-      } else {
-        ++p.draws;
-      }
+      count_game(p, a_points);
       if (n == 2 && (r.leg == 0 || r.leg == 1)) {
         // The k-th leg 0 and the k-th leg 1 of a deal between two bots form a pair: first in, first paired.
         const auto key = std::make_tuple(r.deal, seat_bot[a_seat], seat_bot[b_seat]);

@@ -61,6 +61,16 @@ match::Options options(std::vector<std::string> bots, std::uint64_t seed, const 
   return o;
 }
 
+league::RunOptions league_options(const fs::path& out) {
+  league::RunOptions o;
+  o.out = out;
+  o.referee = ARENA_REFEREE;
+  o.working_dir = fs::current_path();
+  const char* path = std::getenv("PATH");
+  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
+  return o;
+}
+
 std::vector<std::string> leftover_processes(const match::Options& o) {
   std::string marker;
   for (const auto& e : o.env) {

@@ -2,9 +2,11 @@
 // Shared helpers for tests that play real matches: bot command lines, options with generous
 // limits, and a process-table check that nothing a match started is still alive.
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "referee/league/league.hpp"
 #include "referee/match/match.hpp"
 #include "tests/command.hpp"  // run(): a shell command's exit code and stdout
 
@@ -18,6 +20,10 @@ std::string faulty_bot(const std::string& mode, const std::string& args = "");
 // Options for a match in the test output folder; every bot gets a unique marker in its
 // environment so that leftover processes can be found (see leftover_processes).
 match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem);
+
+// Run options for a league in `out`: this referee for the re-run commands, the current folder,
+// PATH and a UTF-8 locale for the bots.
+league::RunOptions league_options(const std::filesystem::path& out);
 
 // Processes still alive (or zombies) carrying the marker of `o`, and zombie children of ours.
 std::vector<std::string> leftover_processes(const match::Options& o);

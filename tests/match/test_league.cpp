@@ -45,16 +45,6 @@ league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots
   return std::move(normalized).value();
 }
 
-league::RunOptions run_options(const fs::path& out) {
-  league::RunOptions o;
-  o.out = out;
-  o.referee = ARENA_REFEREE;
-  o.working_dir = fs::current_path();
-  const char* path = std::getenv("PATH");
-  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
-  return o;
-}
-
 // What must be identical between two runs of one league: the schedule and every outcome.
 json essence(const std::vector<league::MatchRecord>& records) {
   json out = json::array();
@@ -74,7 +64,7 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
                              {"garbage", testing::faulty_bot("garbage")}},
                             2, 2);
   const auto out = fresh_dir("faulty");
-  auto o = run_options(out);
+  auto o = testing::league_options(out);
   auto result = league::run(spec, o);
   REQUIRE(result.ok());
   // 3 pairs x 2 deals x 2 legs (duplicate deals, seats swapped).
@@ -123,7 +113,7 @@ TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[leag
   s.limits.decision_ms = 5000;
   auto normalized = league::normalize(s);
   REQUIRE(normalized.ok());
-  auto result = league::run(*normalized, run_options(fresh_dir("seat_config")));
+  auto result = league::run(*normalized, testing::league_options(fresh_dir("seat_config")));
   REQUIRE(result.ok());
   REQUIRE(result->records.size() == 4);  // 2 deals x 2 legs, seats swapped
   std::set<int> greedy_seats;
@@ -161,14 +151,14 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
   const auto spec = spec_of(bots, 3, 2);
 
   const auto whole_dir = fresh_dir("whole");
-  auto whole = league::run(spec, run_options(whole_dir));
+  auto whole = league::run(spec, testing::league_options(whole_dir));
   REQUIRE(whole.ok());
   REQUIRE(whole->records.size() == 18);
 
   // Stop after 5 matches, as Ctrl-C would; then resume.
   const auto part_dir = fresh_dir("part");
   std::atomic<bool> stop{false};
-  auto o = run_options(part_dir);
+  auto o = testing::league_options(part_dir);
   o.stop = &stop;
   o.on_match = [&](const league::MatchRecord&, std::uint64_t done, std::uint64_t) {
     if (done >= 5) stop = true;
@@ -181,7 +171,7 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
   // A torn last line, as a kill in the middle of a write would leave, is ignored.
   std::ofstream(part_dir / "results.jsonl", std::ios::app) << "{\"journal\":1,\"index\":";
 
-  auto again = run_options(part_dir);
+  auto again = testing::league_options(part_dir);
   again.resume = true;
   auto resumed = league::run(spec, again);
   REQUIRE(resumed.ok());
@@ -201,7 +191,7 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
   REQUIRE_FALSE(refused.ok());
   CHECK_THAT(refused.error(), Contains("another league"));
   // And a second start without --resume is refused too.
-  auto restart = league::run(spec, run_options(part_dir));
+  auto restart = league::run(spec, testing::league_options(part_dir));
   REQUIRE_FALSE(restart.ok());
   CHECK_THAT(restart.error(), Contains("--resume"));
 }
@@ -209,8 +199,8 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
 TEST_CASE("concurrency 2 gives the same results as concurrency 1", "[league]") {
   const std::vector<std::pair<std::string, std::string>> bots = {
       {"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"py", testing::python_bot()}};
-  auto one = league::run(spec_of(bots, 2, 1), run_options(fresh_dir("c1")));
-  auto two = league::run(spec_of(bots, 2, 2), run_options(fresh_dir("c2")));
+  auto one = league::run(spec_of(bots, 2, 1), testing::league_options(fresh_dir("c1")));
+  auto two = league::run(spec_of(bots, 2, 2), testing::league_options(fresh_dir("c2")));
   REQUIRE(one.ok());
   REQUIRE(two.ok());
   CHECK(one->records.size() == 12);
@@ -245,7 +235,7 @@ TEST_CASE("the schedule is lazy, fair and reproducible", "[league]") {
 TEST_CASE("an SPRT between a strong and a weak bot stops early with H1 accepted", "[league]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 100, 2);
   spec.sprt = league::SprtConfig{0, 50, 0.05, 0.05};
-  auto result = league::run(spec, run_options(fresh_dir("sprt")));
+  auto result = league::run(spec, testing::league_options(fresh_dir("sprt")));
   REQUIRE(result.ok());
   REQUIRE(result->sprt.has_value());
   CHECK(result->sprt->decision == league::SprtState::Decision::accept_h1);
@@ -309,7 +299,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({name, testing::random_bot()});
   auto spec = league::normalize(s);
   REQUIRE(spec.ok());
-  auto result = league::run(*spec, run_options(fresh_dir("sq3")));
+  auto result = league::run(*spec, testing::league_options(fresh_dir("sq3")));
   REQUIRE(result.ok());
   // C(4,3) = 4 groups x 3 rotations.
   REQUIRE(result->records.size() == 12);
@@ -347,8 +337,8 @@ TEST_CASE("a league without a seed draws one from the OS, records it, and a resu
   spec.seed.reset();
   const auto dir_a = fresh_dir("osseed-a");
   const auto dir_b = fresh_dir("osseed-b");
-  auto a = league::run(spec, run_options(dir_a));
-  auto b = league::run(spec, run_options(dir_b));
+  auto a = league::run(spec, testing::league_options(dir_a));
+  auto b = league::run(spec, testing::league_options(dir_b));
   REQUIRE(a.ok());
   REQUIRE(b.ok());
   CHECK(a->seed != b->seed);
@@ -361,7 +351,7 @@ TEST_CASE("a league without a seed draws one from the OS, records it, and a resu
   CHECK(a->records[0].seed == league::deal_seed(league::SeedScheme::keyed_v1, a->seed, 0));
   CHECK(a->records[0].seed != b->records[0].seed);
   // A resume without a seed (flags as first given) takes the journaled one: same league, nothing to play.
-  auto again = run_options(dir_a);
+  auto again = testing::league_options(dir_a);
   again.resume = true;
   auto resumed = league::run(spec, again);
   REQUIRE(resumed.ok());
@@ -369,7 +359,7 @@ TEST_CASE("a league without a seed draws one from the OS, records it, and a resu
   CHECK(resumed->played_now == 0);
   // An explicit seed gives pinned keyed-v1 deal seeds (the league's are reproducible with --seed).
   auto fixed = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 1, 2);
-  auto pinned = league::run(fixed, run_options(fresh_dir("osseed-fixed")));
+  auto pinned = league::run(fixed, testing::league_options(fresh_dir("osseed-fixed")));
   REQUIRE(pinned.ok());
   REQUIRE(pinned->records.size() == 2);
   CHECK(pinned->seed == 2026);
@@ -395,7 +385,7 @@ TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "
   REQUIRE(from_file.ok());
   auto resumed_spec = league::normalize(*from_file);
   REQUIRE(resumed_spec.ok());
-  auto o = run_options(dir);
+  auto o = testing::league_options(dir);
   o.resume = true;
   auto resumed = league::run(*resumed_spec, o);
   INFO((resumed ? std::string() : resumed.error()));
@@ -415,7 +405,7 @@ TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "
   json newer = league::to_json(spec);
   newer["seed_scheme"] = "keyed-v9";
   std::ofstream(future / "league.json") << newer.dump(2) << '\n';
-  auto fo = run_options(future);
+  auto fo = testing::league_options(future);
   fo.resume = true;
   auto refused = league::run(spec, fo);
   REQUIRE_FALSE(refused.ok());
@@ -429,7 +419,7 @@ TEST_CASE("the legs of one deal never run at the same time, whatever the concurr
   const auto dir = fresh_dir("legs");
   auto spec = spec_of(
       {{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}}, 4, 2);
-  auto result = league::run(spec, run_options(dir));
+  auto result = league::run(spec, testing::league_options(dir));
   REQUIRE(result.ok());
   // The times come back from the journal, as a later audit would read them.
   auto journal = league::read_journal(dir / "results.jsonl");
@@ -460,7 +450,7 @@ TEST_CASE("the legs of one deal never run at the same time, whatever the concurr
 TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduce their matches", "[league]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
   const auto whole_dir = fresh_dir("half-whole");
-  auto whole = league::run(spec, run_options(whole_dir));
+  auto whole = league::run(spec, testing::league_options(whole_dir));
   REQUIRE(whole.ok());
   REQUIRE(whole->records.size() == 4);
   // Keep leg 0 of deal 0 and leg 1 of deal 1 only, as if both deals were cut in the middle.
@@ -471,7 +461,7 @@ TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduc
     std::ofstream j(half_dir / "results.jsonl");
     for (std::size_t i : {0U, 3U}) j << league::to_json(whole->records[i]).dump() << '\n';
   }
-  auto o = run_options(half_dir);
+  auto o = testing::league_options(half_dir);
   o.resume = true;
   std::vector<std::uint64_t> played;
   o.on_match = [&](const league::MatchRecord& r, std::uint64_t, std::uint64_t) { played.push_back(r.index); };

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -148,12 +147,7 @@ TEST_CASE("league --reuse: a process per bot and leg, never both legs of a deal"
   REQUIRE(normalized.ok());
   const fs::path out = fs::path(ARENA_TEST_OUT) / "league-reuse";
   fs::remove_all(out);
-  league::RunOptions o;
-  o.out = out;
-  o.referee = ARENA_REFEREE;
-  o.working_dir = fs::current_path();
-  const char* path = std::getenv("PATH");
-  o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
+  league::RunOptions o = testing::league_options(out);
   o.reuse = true;
   auto result = league::run(*normalized, o);
   REQUIRE(result.ok());
