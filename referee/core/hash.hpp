@@ -11,6 +11,10 @@ namespace arena {
 
 class Hasher {
  public:
+  Hasher() = default;
+  // Goes on from the state() of another Hasher: a fixed prefix hashed once and kept.
+  explicit Hasher(std::uint64_t state) : h_(state) {}
+  std::uint64_t state() const { return h_; }
   Hasher& bytes(std::string_view data);
   Hasher& u64(std::uint64_t value);  // little-endian, whatever the host
   Hasher& i64(std::int64_t value) { return u64(static_cast<std::uint64_t>(value)); }

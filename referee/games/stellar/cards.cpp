@@ -5,6 +5,8 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "referee/core/hash.hpp"
+
 namespace arena::stellar {
 
 namespace {
@@ -83,9 +85,20 @@ const Deck& standard_deck() {
   return standard_table().cards();
 }
 
-CardTable::CardTable() : cards_(standard_table().cards_) {}
+CardTable::CardTable() : shared_(standard_table().shared_) {}
 
-CardTable::CardTable(Deck cards) : cards_(std::make_shared<const Deck>(std::move(cards))) {}
+CardTable::CardTable(Deck cards) {
+  Shared shared{std::move(cards), {}};
+  for (std::uint64_t head = 0; head < shared.hash_prefix.size(); ++head) {
+    Hasher h;
+    h.u64(shared.cards.size()).u64(head);
+    for (const Card& c : shared.cards) {
+      h.u64(static_cast<std::uint64_t>(c.type)).u64(c.number).u64(c.stars).u64(c.starter);
+    }
+    shared.hash_prefix[head] = h.state();
+  }
+  shared_ = std::make_shared<const Shared>(std::move(shared));
+}
 
 namespace {
 

@@ -3,6 +3,7 @@
 // 60-card deck of docs/games/stellar.md is one table here (build_standard_deck in cards.cpp), so a user who owns
 // the physical cards can correct it in one place, or pass their own list in the game config.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -40,19 +41,30 @@ class CardTable {
  public:
   CardTable();            // the standard 60 cards (one list shared by every default table)
   CardTable(Deck cards);  // implicit: a Deck converts, so `config.deck = parsed` still reads
-  const Deck& cards() const { return *cards_; }
-  operator const Deck&() const { return *cards_; }
-  std::size_t size() const { return cards_->size(); }
-  bool empty() const { return cards_->empty(); }
-  const Card& operator[](std::size_t id) const { return (*cards_)[id]; }
-  Deck::const_iterator begin() const { return cards_->begin(); }
-  Deck::const_iterator end() const { return cards_->end(); }
-  bool same_list(const CardTable& other) const { return cards_ == other.cards_; }
-  bool operator==(const CardTable& other) const { return cards_ == other.cards_ || *cards_ == *other.cards_; }
-  bool operator==(const Deck& other) const { return cards_.get() == &other || *cards_ == other; }
+  const Deck& cards() const { return shared_->cards; }
+  operator const Deck&() const { return shared_->cards; }
+  std::size_t size() const { return shared_->cards.size(); }
+  bool empty() const { return shared_->cards.empty(); }
+  const Card& operator[](std::size_t id) const { return shared_->cards[id]; }
+  Deck::const_iterator begin() const { return shared_->cards.begin(); }
+  Deck::const_iterator end() const { return shared_->cards.end(); }
+  bool same_list(const CardTable& other) const { return shared_ == other.shared_; }
+  bool operator==(const CardTable& other) const {
+    return shared_ == other.shared_ || shared_->cards == other.shared_->cards;
+  }
+  bool operator==(const Deck& other) const { return &shared_->cards == &other || shared_->cards == other; }
+
+  // The state hash's fixed part (rules.cpp's hash, every step of every match): the Hasher state
+  // after u64(size()), u64(`head`), then each card's type, number, stars and starter; kept for
+  // head 0 and 1 (the config's facedown_step3), computed once per list.
+  std::uint64_t hash_prefix(std::size_t head) const { return shared_->hash_prefix[head]; }
 
  private:
-  std::shared_ptr<const Deck> cards_;
+  struct Shared {
+    Deck cards;
+    std::array<std::uint64_t, 2> hash_prefix{};
+  };
+  std::shared_ptr<const Shared> shared_;
 };
 
 std::string_view type_name(CardType type);   // "planet", "black_hole", ...

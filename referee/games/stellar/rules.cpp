@@ -656,11 +656,8 @@ Status check_invariants(const State& s) {
 }
 
 std::uint64_t hash(const State& s) {
-  Hasher h;
-  h.u64(s.config.deck.size()).u64(static_cast<std::uint64_t>(s.config.facedown_step3));
-  for (const Card& c : s.config.deck) {
-    h.u64(static_cast<std::uint64_t>(c.type)).u64(c.number).u64(c.stars).u64(c.starter);
-  }
+  // The deck's size, facedown_step3 and every card: hashed once per card list (CardTable).
+  Hasher h(s.config.deck.hash_prefix(static_cast<std::size_t>(s.config.facedown_step3)));
   for (auto word : s.rng.state()) h.u64(word);
   h.u64(static_cast<std::uint64_t>(s.phase)).i64(s.start_player).i64(s.turn);
   for (auto c : s.row) h.i64(c);
