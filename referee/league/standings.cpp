@@ -38,6 +38,20 @@ double head_to_head(const MatchRecord& r, std::size_t i, std::size_t j) {
   return ri < rj ? 1.0 : (ri == rj ? 0.5 : 0.0);
 }
 
+// One match of a bot: its rank points, and a win (first alone), a draw (first with others) or a
+// loss; `firsts` is how many seats of the match ranked first.
+void count_seat(BotStanding& bs, const SeatRecord& seat, std::ptrdiff_t firsts, double points) {
+  ++bs.games;
+  bs.points += points;
+  if (seat.rank == 1 && firsts == 1) {
+    ++bs.wins;
+  } else if (seat.rank == 1) {
+    ++bs.draws;
+  } else {
+    ++bs.losses;
+  }
+}
+
 // One head-to-head game of a pair: a's points (1, 0.5 or 0) counted as a win, a draw or a loss.
 void count_game(PairStanding& p, double a_points) {
   ++p.games;
@@ -191,16 +205,8 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
       BotStanding& bs = bots[b];
       BotTally& t = tallies[b];
       const double pts = rank_points(r, i);
-      ++bs.games;
-      bs.points += pts;
+      count_seat(bs, seat, firsts, pts);
       t.rank_points.push_back(pts);
-      if (seat.rank == 1 && firsts == 1) {
-        ++bs.wins;
-      } else if (seat.rank == 1) {
-        ++bs.draws;
-      } else {
-        ++bs.losses;
-      }
       t.score_sum += seat.score;
       t.decisions.insert(t.decisions.end(), seat.decision_ms.begin(), seat.decision_ms.end());
       bs.decision_total_ms += std::accumulate(seat.decision_ms.begin(), seat.decision_ms.end(), 0.0);
@@ -340,15 +346,7 @@ void StandingsAccumulator::add(const MatchRecord& r) {
     BotTally& t = bots_[b];
     BotStanding& bs = t.standing;
     const double pts = rank_points(r, i);
-    ++bs.games;
-    bs.points += pts;
-    if (seat.rank == 1 && firsts == 1) {
-      ++bs.wins;
-    } else if (seat.rank == 1) {
-      ++bs.draws;
-    } else {
-      ++bs.losses;
-    }
+    count_seat(bs, seat, firsts, pts);
     t.score_sum += seat.score;
     for (double ms : seat.decision_ms) {
       if (t.decisions++ == 0 || t.decision_max < ms) t.decision_max = ms;
