@@ -65,17 +65,26 @@ int poll_timeout(Deadline deadline) {
   return static_cast<int>(std::min<std::int64_t>(ms, 1 << 30));
 }
 
-// Waits for `events` on `fd` until `deadline`; returns the revents, 0 on timeout.
-short wait_for(int fd, short events, Deadline deadline) {
+// What wait_for saw first.
+struct Waited {
+  short revents = 0;     // on `fd`; 0 on timeout or stop
+  bool stopped = false;  // `stop_fd` became readable
+};
+
+// Waits for `events` on `fd` until `deadline`, or until `stop_fd` (if >= 0) is readable.
+Waited wait_for(int fd, short events, Deadline deadline, int stop_fd = -1) {
   for (;;) {
-    pollfd p{fd, events, 0};
-    const int n = ::poll(&p, 1, poll_timeout(deadline));
-    if (n > 0) return p.revents;
+    pollfd p[2] = {{fd, events, 0}, {stop_fd, POLLIN, 0}};
+    const int n = ::poll(p, stop_fd >= 0 ? 2 : 1, poll_timeout(deadline));
+    if (n > 0) {
+      if (stop_fd >= 0 && (p[1].revents & POLLIN) != 0) return {0, true};
+      return {p[0].revents, false};
+    }
     if (n == 0) {
-      if (Clock::now() >= deadline) return 0;
+      if (Clock::now() >= deadline) return {};
       continue;  // woke a hair early
     }
-    if (errno != EINTR) return POLLERR;
+    if (errno != EINTR) return {POLLERR, false};
   }
 }
 
@@ -448,7 +457,7 @@ BotProcess::~BotProcess() {
 
 // ---- the line channel ----------------------------------------------------------------------
 
-WriteStatus BotProcess::write_line(std::string_view line, Deadline deadline) {
+WriteStatus BotProcess::write_line(std::string_view line, Deadline deadline, int stop_fd) {
   if (stdin_fd_ < 0) return WriteStatus::closed;
   std::string data;
   data.reserve(line.size() + 1);
@@ -462,7 +471,9 @@ WriteStatus BotProcess::write_line(std::string_view line, Deadline deadline) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {
-      const short ev = wait_for(stdin_fd_, POLLOUT, deadline);
+      const Waited w = wait_for(stdin_fd_, POLLOUT, deadline, stop_fd);
+      if (w.stopped) return WriteStatus::interrupted;
+      const short ev = w.revents;
       if (ev == 0) return WriteStatus::timeout;
       if ((ev & POLLOUT) == 0) return WriteStatus::closed;  // POLLERR: the reader is gone
       continue;
@@ -472,7 +483,7 @@ WriteStatus BotProcess::write_line(std::string_view line, Deadline deadline) {
   return WriteStatus::ok;
 }
 
-ReadResult BotProcess::read_line(Deadline deadline) {
+ReadResult BotProcess::read_line(Deadline deadline, int stop_fd) {
   ReadResult r;
   std::size_t scanned = 0;
   for (;;) {
@@ -511,8 +522,9 @@ ReadResult BotProcess::read_line(Deadline deadline) {
       stdout_eof_ = true;
       continue;
     }
-    if (wait_for(stdout_fd_, POLLIN, deadline) == 0) {
-      r.status = ReadStatus::timeout;
+    const Waited w = wait_for(stdout_fd_, POLLIN, deadline, stop_fd);
+    if (w.stopped || w.revents == 0) {
+      r.status = w.stopped ? ReadStatus::interrupted : ReadStatus::timeout;
       r.partial = buffer_.substr(0, kPartialCap);
       return r;
     }
@@ -558,7 +570,7 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
   // group kill below can only hit the bot's own tree.
   bool exited = false;
   if (pidfd_ >= 0) {
-    exited = wait_for(pidfd_, POLLIN, Clock::now() + grace) != 0;
+    exited = wait_for(pidfd_, POLLIN, Clock::now() + grace).revents != 0;
   }
   if (jail_) jail_->kill_tree();  // with a cgroup: every process of the tree, wherever it went
   ::kill(-pid_, SIGKILL);

@@ -55,7 +55,8 @@ struct SpawnOptions {
   std::size_t max_line_bytes = 1 << 16;  // a longer line from the bot is `too_long`
 };
 
-enum class ReadStatus { line, timeout, too_long, eof };
+// interrupted: the stop descriptor given to the call became readable first (StopSignal).
+enum class ReadStatus { line, timeout, too_long, eof, interrupted };
 
 struct ReadResult {
   ReadStatus status = ReadStatus::timeout;
@@ -63,7 +64,7 @@ struct ReadResult {
   std::string partial;  // otherwise: the bytes received so far (capped), for the fault record
 };
 
-enum class WriteStatus { ok, timeout, closed };
+enum class WriteStatus { ok, timeout, closed, interrupted };
 
 // How a process ended.
 struct ExitStatus {
@@ -84,10 +85,11 @@ class BotProcess {
   BotProcess& operator=(const BotProcess&) = delete;
   ~BotProcess();  // kills and reaps whatever is still running
 
-  // Writes `line` plus a newline, all of it by `deadline` or not at all (timeout).
-  WriteStatus write_line(std::string_view line, Deadline deadline);
-  // The next line from the bot's stdout, waiting until `deadline` at most.
-  ReadResult read_line(Deadline deadline);
+  // Writes `line` plus a newline, all of it by `deadline` or not at all (timeout). A wait also
+  // ends, as `interrupted`, when `stop_fd` (StopSignal::fd(); -1: none) becomes readable.
+  WriteStatus write_line(std::string_view line, Deadline deadline, int stop_fd = -1);
+  // The next line from the bot's stdout, waiting until `deadline` at most (or `stop_fd`, as above).
+  ReadResult read_line(Deadline deadline, int stop_fd = -1);
   // True when the bot has written something nobody asked for yet (checked without waiting).
   bool has_unread_output();
   // True when the bot's main process has ended (checked without waiting or reaping), e.g. a bot

@@ -14,6 +14,11 @@ namespace arena::cli {
 
 using nlohmann::json;
 
+StopSignal& stop_signal() {
+  static StopSignal stop;
+  return stop;
+}
+
 std::string timestamp() {
   return utc_now("%Y%m%d-%H%M%S");
 }

@@ -12,6 +12,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/bounds.hpp"
 #include "referee/core/result.hpp"
+#include "referee/core/stop.hpp"
 
 namespace arena::cli {
 
@@ -23,8 +24,12 @@ enum Exit : int {
   kInternal = 3,
   kDiverged = 4,
   kBadReplay = 5,
-  kInterrupted = 130,
+  kInterrupted = 130,  // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
+
+// The run's stop request: SIGINT, SIGTERM and SIGHUP once StopSignal::install_handlers(stop_signal())
+// (play, league, validate). The exit code of a run it stopped is interrupted_exit_code(signal).
+StopSignal& stop_signal();
 
 // UTC now as 20250131-235959, for file and folder names.
 std::string timestamp();

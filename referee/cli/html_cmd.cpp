@@ -2,9 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <utility>
+#include <vector>
 
 #include "referee/cli/common.hpp"
+#include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/render/html.hpp"
 #include "referee/replay/replay.hpp"
@@ -12,6 +17,56 @@
 namespace arena::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Whether the first line of `file` is a replay's header (version 1 and 2 alike: "type":"header").
+bool is_replay(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head.substr(0, head.find('\n')).find(R"("type":"header")") != std::string::npos;
+}
+
+// The newest replay in `dir`/replays (a league's) or `dir` itself (logs/, validate's); empty if
+// there is none. Only the newest files are opened, at most 64 of them.
+fs::path newest_replay(const fs::path& dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (const fs::path& folder : {dir / "replays", dir}) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      std::error_code stat;
+      if (it->path().extension() == ".jsonl" && it->is_regular_file(stat)) {
+        files.emplace_back(it->last_write_time(stat), it->path());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  for (std::size_t i = 0; i < files.size() && i < 64; ++i) {
+    if (is_replay(files[i].second)) return files[i].second;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status replay_file_argument(const fs::path& replay, std::string_view command) {
+  std::error_code ec;
+  if (!fs::is_directory(replay, ec)) return {};
+  const std::string folder = terminal_safe(replay.string());
+  const fs::path newest = newest_replay(replay);
+  if (newest.empty()) {
+    return fail(
+        fmt::format("REPLAY: {} is a folder; {} wants a replay file (.jsonl), and this folder holds none "
+                    "(no replays/*.jsonl or *.jsonl with a replay header)",
+                    folder, command));
+  }
+  return fail(
+      fmt::format("REPLAY: {} is a folder; {} wants a replay file (.jsonl), e.g. the newest in it: referee {} {}",
+                  folder, command, command, terminal_safe(newest.string())));
+}
 
 CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
   auto* h =
@@ -24,6 +79,10 @@ CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
 
 int run_html(const HtmlArgs& a) {
   const fs::path replay_path = a.replay;
+  if (auto st = replay_file_argument(replay_path, "html"); !st) {
+    fmt::print(stderr, "referee html: {}\n", st.error());
+    return kUsage;
+  }
   const fs::path out = a.out.empty() ? fs::path(replay_path).replace_extension(".html") : fs::path(a.out);
   std::error_code ec;
   if (fs::equivalent(out, replay_path, ec)) {

@@ -11,6 +11,7 @@
 
 #include "protocol/codec.hpp"
 #include "referee/cli/common.hpp"
+#include "referee/cli/league_progress.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/league/journal.hpp"
@@ -78,6 +79,11 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     if (!in) return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
     base = json::parse(in, nullptr, false);
     if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", file.string()));
+    // What the runner records beside the spec (the league's folder and shard): it checks them.
+    if (base.is_object()) {
+      base.erase("working_dir");
+      base.erase("shard");
+    }
   }
   auto parsed = league::spec_from_json(base);
   if (!parsed) return fail(parsed.error());
@@ -170,13 +176,21 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_flag("--reuse", a.reuse,
               "Keep a bot's process for its next match when it asks to (protocol 2, \"reuse\": true); a "
               "process never plays two legs of one duplicate deal");
+  l->add_option("--rating-interval", a.rating_interval,
+                "Every N journaled matches print each pair's score (\"Score of A vs B: W - L - D\") and the points "
+                "table; 0: never (default 10)")
+      ->check(within(bounds::kRatingInterval));
+  l->add_option("--shard", a.shard,
+                "Play one part of the league, I of N (1-based): the deals d with d mod N = I-1, every leg of each; "
+                "combine the folders with `referee league merge` (docs/distributed.md)");
   l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   add_sandbox_options(l, a.sandbox);
   add_share_output(l, a.share_output);
   return l;
 }
 
-int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bool>* stop) {
+int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
+  StopSignal::install_handlers(stop_signal());  // before any bot starts: a stop is never lost
   LeagueArgs a = a_in;
   if (a.resume && a.out.empty()) {
     fmt::print(stderr, "referee league: --resume needs --out, the league's folder\n");
@@ -206,13 +220,39 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   o.resume = a.resume;
   o.referee = self_path();
   o.working_dir = fs::current_path();
+  if (a.resume && fs::exists(fs::path(a.out) / "league.json")) {
+    // The folder the league's commands are relative to, from wherever it is resumed.
+    auto recorded = league::recorded_working_dir(a.out);
+    if (!recorded) {
+      fmt::print(stderr, "referee league: {}\n", terminal_safe(recorded.error()));
+      return kUsage;
+    }
+    if (*recorded) o.working_dir = **recorded;
+  }
   o.env = bot_environment(o.working_dir, a.env);
   o.sandbox = *sandbox;
-  o.stop = stop;
+  o.stop = &stop_signal();
+  if (!a.shard.empty()) {
+    auto shard = league::parse_shard(a.shard);
+    if (!shard) {
+      fmt::print(stderr, "referee league: {}\n", terminal_safe(shard.error()));
+      return kUsage;
+    }
+    o.shard = *shard;
+  }
   o.share_output = a.share_output;
   o.reuse = a.reuse;
   std::uint64_t before = 0;
   bool first = true;
+  std::vector<std::string> names;
+  for (const auto& b : spec->bots) names.push_back(b.name);
+  LiveScore live(names);
+  if (a.rating_interval > 0 && a.resume) {
+    // A resumed league's scores include the matches journaled before.
+    auto read =
+        league::stream_journal(fs::path(a.out) / "results.jsonl", [&](const league::MatchRecord& r) { live.add(r); });
+    (void)read;  // an unreadable journal is reported by the run itself
+  }
   o.on_match = [&](const league::MatchRecord& r, std::uint64_t done, std::uint64_t total) {
     if (first) {
       before = done - 1;
@@ -220,6 +260,9 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     }
     if (bar) fmt::print(stderr, "\r\033[K");
     fmt::print("{}\n", match_line(r));
+    live.add(r);
+    if (a.rating_interval > 0 && (live.matches() % a.rating_interval == 0 || done == total))
+      fmt::print("{}", live.report());
     std::fflush(stdout);
     if (bar) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -233,7 +276,10 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     }
   };
   o.on_sprt = [&](const league::SprtState& s) {
-    fmt::print("  sprt: llr {:.3f} in [{:.3f}, {:.3f}]: {}\n", s.llr, s.lower, s.upper, league::to_string(s.decision));
+    fmt::print("  sprt after {} {}: llr {:.3f} in [{:.3f}, {:.3f}]: {}{}\n", s.samples,
+               spec->duplicate.value_or(false) ? "pairs" : "games", s.llr, s.lower, s.upper,
+               league::to_string(s.decision),
+               s.below_minimum ? fmt::format(" (no decision before {} samples)", s.min_samples) : std::string());
   };
   fmt::print(stderr, "referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
              league::Schedule(*spec).total(), spec->game, spec->seats,
@@ -244,29 +290,43 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
     fmt::print(stderr, "referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
   }
-  std::vector<std::string> names;
-  for (const auto& b : spec->bots) names.push_back(b.name);
-  // From the journal, streamed in index order: no record is held, however long the league.
-  auto computed = league::standings_from_journal(fs::path(a.out) / "results.jsonl", names);
+  // From the journal, streamed in index order: no record is held, however long the league. A
+  // decided SPRT counts whole blocks of deals; the matches other workers finished after the
+  // deciding block are in the journal, not in the standings (the same at any --concurrency).
+  const bool sprt_decided = outcome->sprt && outcome->sprt->decision != league::SprtState::Decision::none;
+  const std::uint64_t counted = sprt_decided ? outcome->sprt_counted_matches : UINT64_MAX;
+  auto computed = league::standings_from_journal(fs::path(a.out) / "results.jsonl", names, counted);
   if (!computed) {
     fmt::print(stderr, "referee league: standings: {}\n", terminal_safe(computed.error()));
     return kInternal;
   }
-  const league::Standings& standings = *computed;
+  league::Standings& standings = *computed;
+  standings.completion.partial = outcome->interrupted || !outcome->error.empty() || outcome->shard.has_value();
+  standings.completion.reason = !outcome->error.empty() ? "stopped by an error"
+                                : outcome->interrupted  ? "interrupted"
+                                : outcome->shard
+                                    ? fmt::format("shard {}/{}", outcome->shard->index, outcome->shard->count)
+                                    : std::string();
+  standings.completion.journaled = outcome->journaled;
+  standings.completion.total = outcome->league_total;
+  if (sprt_decided) standings.not_counted = outcome->journaled - std::min(outcome->journaled, counted);
   json summary = league::standings_json(standings);
   summary["league"] = {{"folder", a.out},
                        {"seed", outcome->seed},
                        {"seed_scheme", league::seed_scheme_name(outcome->seed_scheme)},
-                       {"matches_total", outcome->total},
+                       {"matches_total", outcome->league_total},
                        {"matches_done", outcome->journaled},
                        {"interrupted", outcome->interrupted},
                        {"sprt", nullptr}};
+  if (outcome->shard) summary["league"]["shard"] = {{"index", outcome->shard->index}, {"count", outcome->shard->count}};
   if (outcome->sprt) {
     const auto& s = *outcome->sprt;
     summary["league"]["sprt"] = {{"llr", s.llr},
                                  {"lower", s.lower},
                                  {"upper", s.upper},
                                  {"decision", league::to_string(s.decision)},
+                                 {"block_deals", league::kSprtBlockDeals},
+                                 {"counted_matches", outcome->sprt_counted_matches},
                                  {"stopped_early", outcome->sprt_stopped}};
   }
   const fs::path out = a.out;
@@ -297,7 +357,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in, const std::atomic<bo
   if (outcome->interrupted) {
     fmt::print(stderr, "interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n",
                outcome->journaled, outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
-    return kInterrupted;
+    return interrupted_exit_code(stop_signal().signal());
   }
   return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;
 }

@@ -35,11 +35,15 @@ struct LeagueArgs {
   bool fail_on_fault = false;
   bool share_output = false;  // each deal's files once its matches are over, the league's at the end
   bool reuse = false;         // keep bots that ask for it alive across matches
+  std::uint64_t rating_interval = 10;
+  std::string shard;  // "I/N": play that shard of the league only (docs/distributed.md)  // print the scores and points
+                      // every N matches; 0: never
   std::vector<std::string> env;
   SandboxArgs sandbox;
 };
 
 CLI::App* add_league(CLI::App& app, LeagueArgs& args);
-int run_league(const CLI::App& command, const LeagueArgs& args, const std::atomic<bool>* stop);
+// Runs it; stops at once on SIGINT, SIGTERM or SIGHUP (exit 128 + the signal, the league resumable).
+int run_league(const CLI::App& command, const LeagueArgs& args);
 
 }  // namespace arena::cli

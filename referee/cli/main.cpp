@@ -38,8 +38,6 @@ using namespace arena::cli;
 
 namespace {
 
-std::atomic<bool> g_stop{false};
-
 // The referee's command line names the seed, the replay and the other bots' commands, and
 // /proc/<pid>/cmdline is readable by every process (and the strict tier's namespace init is a
 // fork of the referee): after it is copied, only "referee" is left of it in memory.
@@ -50,10 +48,6 @@ void hide_command_line(int argc, char** argv) {
   std::memset(begin, 0, static_cast<std::size_t>(end - begin));
   std::memcpy(begin, "referee", std::min<std::size_t>(7, static_cast<std::size_t>(end - begin)));
 }
-extern "C" void on_sigint(int) {
-  g_stop.store(true);
-}
-
 // A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
 // Claimed by creating `<stem>.jsonl` exclusively (mode 0600), so two matches started in the same
 // second never write into each other's files.
@@ -159,6 +153,14 @@ int run_play(const PlayArgs& a) {
     }
     seat_configs.push_back(std::move(seat_config).value());
   }
+  // A bot that cannot start is the caller's mistake (exit 2), found before anything is created.
+  for (std::size_t i = 0; i < a.bots.size(); ++i) {
+    if (auto st = match::preflight(a.bots[i], fs::current_path(), bot_environment(fs::current_path(), a.env)); !st) {
+      fmt::print(stderr, "referee play: --bot {}: {}\n", terminal_safe(a.names.empty() ? a.bots[i] : a.names[i]),
+                 terminal_safe(st.error()));
+      return kUsage;
+    }
+  }
   std::error_code ec;
   // Folders this run creates (0700): with --share-output they are opened after the match.
   std::vector<fs::path> created;
@@ -196,7 +198,7 @@ int run_play(const PlayArgs& a) {
   o.replay_path = a.replay.empty() ? fs::path(a.out) / (o.log_stem + ".jsonl") : fs::path(a.replay);
   o.working_dir = fs::current_path();
   o.env = bot_environment(o.working_dir, a.env);
-  o.stop = &g_stop;
+  o.stop = &stop_signal();
   if (a.verbose) {
     fmt::print(stderr,
                "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n",
@@ -207,8 +209,7 @@ int run_play(const PlayArgs& a) {
       if (!note->empty()) fmt::print(stderr, "referee play: sandbox note: {}\n", *note);
     }
   }
-  std::signal(SIGINT, on_sigint);
-  std::signal(SIGTERM, on_sigint);
+  StopSignal::install_handlers(stop_signal());
   auto result = match::play(o);
   // With --replay elsewhere, the empty file that claimed the stem (for the logs) is not needed.
   if (const fs::path claimed = fs::path(a.out) / (o.log_stem + ".jsonl");
@@ -231,7 +232,7 @@ int run_play(const PlayArgs& a) {
       return kUsage;
     }
   }
-  if (result->end == match::End::interrupted) return kInterrupted;
+  if (result->end == match::End::interrupted) return interrupted_exit_code(stop_signal().signal());
   return result->end == match::End::fault ? kBotFault : kFinished;
 }
 
@@ -349,11 +350,7 @@ int main(int argc, char** argv) {
     if (val->parsed()) return run_validate(validate);
     if (web->parsed()) return run_html(html);
     if (sh->parsed()) return run_show(*sh, show);
-    if (lg->parsed()) {
-      std::signal(SIGINT, on_sigint);
-      std::signal(SIGTERM, on_sigint);
-      return run_league(*lg, league, &g_stop);
-    }
+    if (lg->parsed()) return run_league(*lg, league);
     return kUsage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "referee: internal error: {}\n", e.what());

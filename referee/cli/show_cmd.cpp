@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 
 #include "referee/cli/common.hpp"
+#include "referee/cli/html_cmd.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
 #include "referee/render/frames.hpp"
@@ -42,13 +44,31 @@ void warn_on_hash(const replay::Replay& r, const render::Frame& frame, std::size
   }
 }
 
+// --step and --seat: a whole number, else "--step: 1e400 is not a whole number (...)" and exit
+// code 2 (rather than CLI11's "Could not convert"); the range depends on the replay and is
+// checked once it is read.
+template <typename T>
+CLI::Validator whole_number(const char* range) {
+  return CLI::Validator(
+      [range](std::string& input) -> std::string {
+        T value = 0;
+        const auto [end, error] = std::from_chars(input.data(), input.data() + input.size(), value);
+        if (error == std::errc() && end == input.data() + input.size()) return {};
+        const std::string shown = input.size() > 24 ? fmt::format("{}...", input.substr(0, 24)) : input;
+        return fmt::format("{} is not a whole number in {}", shown, range);
+      },
+      "INT");
+}
+
 }  // namespace
 
 CLI::App* add_show(CLI::App& app, ShowArgs& a) {
   auto* s = app.add_subcommand("show", "Draw the table of a replay at any step in the terminal");
   s->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
-  s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)");
-  s->add_option("--seat", a.seat, "Show only what this seat's bot was sent");
+  s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)")
+      ->check(whole_number<std::int64_t>("0..(the replay's decisions)"));
+  s->add_option("--seat", a.seat, "Show only what this seat's bot was sent")
+      ->check(whole_number<int>("0..(the replay's seats - 1)"));
   s->add_option("--color", a.color, "ANSI colour: auto (a terminal and no NO_COLOR), always or never")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -56,6 +76,10 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
 }
 
 int run_show(const CLI::App& command, const ShowArgs& a) {
+  if (auto st = replay_file_argument(a.replay, "show"); !st) {
+    fmt::print(stderr, "referee show: {}\n", st.error());
+    return kUsage;
+  }
   auto replay = replay::read(a.replay);
   if (!replay) {
     fmt::print(stderr, "referee show: {}\n", replay.error());

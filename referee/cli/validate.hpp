@@ -1,9 +1,11 @@
 #pragma once
 // `referee validate CMD`: a conformance check for bot authors (docs/validate.md). A handshake on
 // its own, then N matches against each opponent (by default the sample bots built next to the
-// referee) in every seat; every fault of the bot with the request it was answering, its reply
-// and the tail of its stderr; decision times against the limit; stderr volume; each replay
-// verified. Exit 0 only when all of it is clean.
+// referee) in every seat, for each seat count asked for (--seats); every fault of the bot with
+// the request it was answering, its reply and the tail of its stderr; decision times against the
+// limit; stderr volume; the sandbox tier each seat had; each replay verified. Exit 0 only when
+// all of it is clean. validate.cpp: the flags and the flow; validate_checks.cpp: the handshake
+// and the matches; validate_report.cpp: the report.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -19,7 +21,8 @@ struct ValidateArgs {
   std::string bot;  // the command line of the bot under test
   std::string game = games::default_game_name();
   std::vector<std::string> opponents;  // empty: the sample bots next to the referee
-  int games = 3;                       // per opponent and seat
+  std::string seats;                   // empty: the game's minimum; a count, or "all" (each the game plays)
+  int games = 3;                       // per opponent, seat count and seat
   std::uint64_t seed = 0;
   bool seed_given = false;  // else a random seed, printed
   std::string config;       // JSON or @FILE

@@ -34,7 +34,8 @@ inline constexpr std::int64_t kMaxScaledMs = kDecisionMs.hi * 1000;
 inline constexpr Range<std::uint64_t> kMaxLineBytes{64, 16 << 20};  // 16 MiB
 inline constexpr Range<std::uint64_t> kMaxDebugBytes{0, 16 << 20};
 inline constexpr Range<std::uint64_t> kDeals{1, 10'000'000};
-inline constexpr std::uint64_t kMaxMatches = 100'000'000;  // a league's whole schedule
+inline constexpr std::uint64_t kMaxMatches = 100'000'000;               // a league's whole schedule
+inline constexpr Range<std::uint64_t> kRatingInterval{0, kMaxMatches};  // league --rating-interval (0: off)
 inline constexpr Range<std::int64_t> kConcurrency{1, 1024};
 inline constexpr Range<std::int64_t> kSeats{1, 64};
 inline constexpr Range<double> kElo{-1000.0, 1000.0};

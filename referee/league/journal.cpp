@@ -269,17 +269,23 @@ Status JournalByIndex::pass(const RecordSink& each) {
 
 // ---- standings -----------------------------------------------------------------------------
 
-Result<Standings> standings_from_journal(const fs::path& path, const std::vector<std::string>& bot_names) {
+Result<Standings> standings_from_journal(const fs::path& path, const std::vector<std::string>& bot_names,
+                                         std::uint64_t below_index) {
   auto journal = JournalByIndex::open(path);
   if (!journal) return fail(journal.error());
-  const auto feed = [&](StandingsAccumulator& acc) { return journal->pass([&](const MatchRecord& r) { acc.add(r); }); };
+  const auto counted = [&](const RecordSink& each) {
+    return journal->pass([&](const MatchRecord& r) {
+      if (r.index < below_index) each(r);
+    });
+  };
+  const auto feed = [&](StandingsAccumulator& acc) { return counted([&](const MatchRecord& r) { acc.add(r); }); };
   StandingsAccumulator acc(bot_names, true);
   if (auto st = feed(acc); !st) return fail(st.error());
   if (!acc.exact()) {  // deals out of index order (a hand-made journal): pair its legs without the shortcut
     acc = StandingsAccumulator(bot_names, false);
     if (auto st = feed(acc); !st) return fail(st.error());
   }
-  return acc.finish([&](const RecordSink& each) { return journal->pass(each); });
+  return acc.finish(counted);
 }
 
 // ---- JournalRecords ------------------------------------------------------------------------

@@ -82,7 +82,9 @@ class JournalByIndex {
 
 // Standings of the league journaled at `path`: exactly compute_standings() of its records sorted
 // by index, streamed from the file (StandingsAccumulator, in two or a few passes) instead of held.
-Result<Standings> standings_from_journal(const std::filesystem::path& path, const std::vector<std::string>& bot_names);
+// Only the records with index below `below_index` count (an SPRT's decided part of a league).
+Result<Standings> standings_from_journal(const std::filesystem::path& path, const std::vector<std::string>& bot_names,
+                                         std::uint64_t below_index = UINT64_MAX);
 
 // Every record of a journal, sorted by index (equal indices in file order), read when first used
 // and then kept: LeagueOutcome::records, for tests and small tools that want them in hand. The

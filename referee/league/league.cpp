@@ -1,342 +1,26 @@
 #include "referee/league/league.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <thread>
 #include <utility>
 
-#include "referee/core/bounds.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/core/rng.hpp"
+#include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 
 namespace arena::league {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-const char* format_name(Format f) {
-  return f == Format::round_robin ? "round-robin" : "gauntlet";
-}
-
-Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
-  for (const auto& [key, value] : j.items()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
-      return fail(fmt::format("{}: unknown key \"{}\"", where, key));
-    }
-  }
-  return {};
-}
-
-// n choose k; UINT64_MAX when it may not fit (normalize caps a league far below that).
-std::uint64_t choose(std::uint64_t n, std::uint64_t k) {
-  if (k > n) return 0;
-  std::uint64_t r = 1;
-  for (std::uint64_t i = 1; i <= k; ++i) {
-    const std::uint64_t factor = n - k + i;
-    if (r > UINT64_MAX / factor) return UINT64_MAX;
-    r = r * factor / i;  // exact: r * factor is i * C(n - k + i, i)
-  }
-  return r;
-}
-
-// j[key], when present, as a whole number in `range`, into `out`. Anything else (negative,
-// fractional, too large, a string) is refused with the key, the value and the range; nothing is
-// wrapped or truncated.
-template <typename T, typename R>
-Status read_whole(const json& j, const char* where, const char* key, const bounds::Range<R>& range, T& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {};
-  bool inside = false;
-  if (it->is_number_unsigned()) {
-    const auto v = it->template get<std::uint64_t>();
-    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
-    if (inside) out = static_cast<T>(v);
-  } else if (it->is_number_integer()) {
-    const auto v = it->template get<std::int64_t>();
-    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
-    if (inside) out = static_cast<T>(v);
-  }
-  if (!inside)
-    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
-  return {};
-}
-
-// j[key], when present, as a finite number in `range`, into `out`.
-Status read_real(const json& j, const char* where, const char* key, const bounds::Range<double>& range, double& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {};
-  if (!it->is_number() || !range.contains(it->get<double>())) {
-    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
-  }
-  out = it->get<double>();
-  return {};
-}
-
-// The g-th k-subset of {0..n-1} in lexicographic order.
-std::vector<int> unrank(std::uint64_t g, int n, int k) {
-  std::vector<int> out;
-  int x = 0;
-  for (int i = 0; i < k; ++i) {
-    for (;;) {
-      const std::uint64_t c = choose(static_cast<std::uint64_t>(n - 1 - x), static_cast<std::uint64_t>(k - 1 - i));
-      if (g < c) break;
-      g -= c;
-      ++x;
-    }
-    out.push_back(x++);
-  }
-  return out;
-}
-
-}  // namespace
-
-// ---- the spec ------------------------------------------------------------------------------
-
-Result<LeagueSpec> spec_from_json(const json& j) {
-  if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
-  if (auto st = only_keys(j,
-                          {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                           "seed_scheme", "limits", "time_scale", "sprt"},
-                          "league");
-      !st) {
-    return fail(st.error());
-  }
-  try {
-    LeagueSpec s;
-    s.game = j.value("game", s.game);
-    s.config = j.value("config", json(nullptr));
-    if (auto it = j.find("bots"); it != j.end()) {
-      if (!it->is_array()) return fail(std::string("league: \"bots\" must be an array of {\"name\", \"command\"}"));
-      for (const json& b : *it) {
-        if (b.is_string()) {
-          s.bots.push_back({"", b.get<std::string>()});
-          continue;
-        }
-        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
-          return fail(st.error());
-        if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
-        BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
-        if (b.contains("address_space_mb")) {
-          std::uint64_t mb = 0;
-          if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st)
-            return fail(st.error());
-          entry.address_space_mb = mb;
-        }
-        entry.seat_config = b.value("seat_config", json(nullptr));
-        s.bots.push_back(std::move(entry));
-      }
-    }
-    const std::string format = j.value("format", "round-robin");
-    if (format == "round-robin") {
-      s.format = Format::round_robin;
-    } else if (format == "gauntlet") {
-      s.format = Format::gauntlet;
-    } else {
-      return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
-    }
-    for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
-                             read_whole(j, "league", "deals", bounds::kDeals, s.deals),
-                             read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
-                             read_real(j, "league", "time_scale", bounds::kTimeScale, s.time_scale)}) {
-      if (!st) return fail(st.error());
-    }
-    if (j.contains("duplicate")) s.duplicate = j.at("duplicate").get<bool>();
-    if (j.contains("seed")) {  // a whole number 0..2^64-1: -1 or 1.5 is refused, not wrapped or cut
-      std::uint64_t seed = 0;
-      if (auto st = read_whole(j, "league", "seed", bounds::kSeed, seed); !st) return fail(st.error());
-      s.seed = seed;
-    }
-    if (j.contains("seed_scheme")) {
-      auto scheme = parse_seed_scheme(j.at("seed_scheme").get<std::string>());
-      if (!scheme) return fail(fmt::format("league: {}", scheme.error()));
-      s.seed_scheme = *scheme;
-    }
-    if (auto it = j.find("limits"); it != j.end()) {
-      if (!it->is_object()) return fail(std::string("league: \"limits\" must be an object"));
-      if (auto st = only_keys(*it, {"init_ms", "decision_ms", "time_bank_ms", "max_line_bytes"}, "league limits");
-          !st) {
-        return fail(st.error());
-      }
-      protocol::Limits& l = s.limits;
-      for (const Status& st :
-           {read_whole(*it, "league limits", "init_ms", bounds::kInitMs, l.init_ms),
-            read_whole(*it, "league limits", "decision_ms", bounds::kDecisionMs, l.decision_ms),
-            read_whole(*it, "league limits", "time_bank_ms", bounds::kTimeBankMs, l.time_bank_ms),
-            read_whole(*it, "league limits", "max_line_bytes", bounds::kMaxLineBytes, l.max_line_bytes)}) {
-        if (!st) return fail(st.error());
-      }
-    }
-    if (auto it = j.find("sprt"); it != j.end() && !it->is_null()) {
-      if (!it->is_object()) return fail(std::string("league: \"sprt\" must be an object"));
-      if (auto st = only_keys(*it, {"elo0", "elo1", "alpha", "beta"}, "league sprt"); !st) return fail(st.error());
-      SprtConfig t{};
-      for (const char* key : {"elo0", "elo1", "alpha", "beta"}) {
-        if (!it->contains(key)) return fail(fmt::format("league sprt: \"{}\" is missing", key));
-      }
-      for (const Status& st : {read_real(*it, "league sprt", "elo0", bounds::kElo, t.elo0),
-                               read_real(*it, "league sprt", "elo1", bounds::kElo, t.elo1),
-                               read_real(*it, "league sprt", "alpha", bounds::kProbability, t.alpha),
-                               read_real(*it, "league sprt", "beta", bounds::kProbability, t.beta)}) {
-        if (!st) return fail(st.error());
-      }
-      s.sprt = t;
-    }
-    return s;
-  } catch (const json::exception& e) {
-    return fail(fmt::format("league: {}", e.what()));
-  }
-}
-
-json to_json(const LeagueSpec& s) {
-  json bots = json::array();
-  for (const BotEntry& b : s.bots) {
-    json entry = {{"name", b.name}, {"command", b.command}};
-    if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
-    if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
-    bots.push_back(std::move(entry));
-  }
-  json j = {{"game", s.game},
-            {"config", s.config},
-            {"bots", bots},
-            {"format", format_name(s.format)},
-            {"seats", s.seats},
-            {"deals", s.deals},
-            {"duplicate", s.duplicate.value_or(false)},
-            {"concurrency", s.concurrency},
-            {"limits",
-             {{"init_ms", s.limits.init_ms},
-              {"decision_ms", s.limits.decision_ms},
-              {"time_bank_ms", s.limits.time_bank_ms},
-              {"max_line_bytes", s.limits.max_line_bytes}}},
-            {"time_scale", s.time_scale},
-            {"sprt", nullptr}};
-  if (s.seed) j["seed"] = *s.seed;
-  if (s.seed_scheme) j["seed_scheme"] = seed_scheme_name(*s.seed_scheme);
-  if (s.sprt)
-    j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
-  return j;
-}
-
-Result<LeagueSpec> normalize(LeagueSpec s) {
-  const games::Game* game = games::find_game(s.game);
-  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (see `referee games`)", s.game));
-  auto config = game->normalize_config(s.config);
-  if (!config) return fail(config.error());
-  s.config = *config;
-  const auto& info = game->info();
-  if (s.seats == 0) s.seats = info.min_seats;
-  if (s.seats < info.min_seats || s.seats > info.max_seats) {
-    return fail(fmt::format("{} is played by {} to {} seats, not {}", s.game, info.min_seats, info.max_seats, s.seats));
-  }
-  if (static_cast<int>(s.bots.size()) < s.seats) {
-    return fail(fmt::format("a league of {} needs at least {} bots, got {}", s.game, s.seats, s.bots.size()));
-  }
-  if (s.format == Format::gauntlet && s.bots.size() < 2) return fail(std::string("a gauntlet needs a bot and a field"));
-  std::set<std::string> names;
-  for (BotEntry& b : s.bots) {
-    if (auto argv = match::split_command(b.command); !argv) return fail(argv.error());
-    if (b.name.empty()) {
-      const std::string base = match::program_name(match::split_command(b.command).value());
-      b.name = base;
-      for (int n = 2; names.count(b.name) > 0; ++n) b.name = fmt::format("{}-{}", base, n);
-    }
-    if (!names.insert(b.name).second)
-      return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
-  }
-  for (BotEntry& b : s.bots) {
-    auto seat_config = game->normalize_seat_config(b.seat_config);
-    if (!seat_config) return fail(fmt::format("bot {}: seat_config: {}", b.name, seat_config.error()));
-    b.seat_config = std::move(seat_config).value();
-  }
-  // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
-  for (const BotEntry& b : s.bots) {
-    if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
-      return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name),
-                                       std::to_string(*b.address_space_mb), bounds::kAddressSpaceMb));
-    }
-  }
-  if (!bounds::kDeals.contains(s.deals))
-    return fail(bounds::out_of_range("deals", std::to_string(s.deals), bounds::kDeals));
-  if (!s.duplicate) s.duplicate = s.seats == 2;
-  if (s.concurrency == 0) {
-    s.concurrency = static_cast<int>(
-        std::clamp(std::thread::hardware_concurrency(), 1U, static_cast<unsigned>(bounds::kConcurrency.hi)));
-  }
-  if (!bounds::kConcurrency.contains(s.concurrency)) {
-    return fail(bounds::out_of_range("concurrency", std::to_string(s.concurrency), bounds::kConcurrency));
-  }
-  if (auto st = protocol::check_limits(s.limits, s.time_scale); !st) return fail(st.error());
-  // The whole schedule: deals x groups of bots that meet x legs (seat rotations of a deal).
-  const auto n = static_cast<std::uint64_t>(s.bots.size());
-  const auto k = static_cast<std::uint64_t>(s.seats);
-  const std::uint64_t groups = s.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
-  const std::uint64_t legs = *s.duplicate ? k : 1;
-  if (groups > bounds::kMaxMatches || s.deals * groups * legs > bounds::kMaxMatches) {
-    return fail(
-        fmt::format("the league would play {} matches ({} deals x {} groups of bots x {} legs); at most {}: "
-                    "give fewer deals or bots",
-                    groups > bounds::kMaxMatches ? std::string("too many") : std::to_string(s.deals * groups * legs),
-                    s.deals, groups, legs, bounds::kMaxMatches));
-  }
-  if (s.sprt) {
-    if (s.bots.size() != 2 || s.seats != 2)
-      return fail(std::string("--sprt needs a league of exactly two bots, two seats"));
-    const SprtConfig& t = *s.sprt;
-    if (!(t.alpha > 0 && t.alpha < 1 && t.beta > 0 && t.beta < 1 && t.alpha + t.beta < 1) || !(t.elo1 > t.elo0)) {
-      return fail(std::string("sprt: alpha and beta in (0,1) with alpha + beta < 1, and elo1 > elo0"));
-    }
-    if (!bounds::kElo.contains(t.elo0) || !bounds::kElo.contains(t.elo1)) {
-      return fail(fmt::format("sprt: elo0 and elo1 must lie in {}", bounds::text(bounds::kElo)));
-    }
-  }
-  return s;
-}
-
-// ---- the schedule --------------------------------------------------------------------------
-
-Schedule::Schedule(const LeagueSpec& spec) : spec_(spec) {
-  const auto n = static_cast<std::uint64_t>(spec.bots.size());
-  const auto k = static_cast<std::uint64_t>(spec.seats);
-  groups_ = spec.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
-  legs_ = spec.duplicate.value_or(false) ? spec.seats : 1;
-  total_ = spec.deals * groups_ * static_cast<std::uint64_t>(legs_);
-}
-
-std::vector<int> Schedule::group(std::uint64_t g) const {
-  const int n = static_cast<int>(spec_.bots.size());
-  if (spec_.format == Format::round_robin) return unrank(g, n, spec_.seats);
-  // Gauntlet: bot 0 against every (seats-1)-set of the field.
-  std::vector<int> bots = {0};
-  for (int other : unrank(g, n - 1, spec_.seats - 1)) bots.push_back(other + 1);
-  return bots;
-}
-
-Scheduled Schedule::at(std::uint64_t index) const {
-  Scheduled m;
-  m.index = index;
-  const auto legs = static_cast<std::uint64_t>(legs_);
-  m.leg = static_cast<int>(index % legs);
-  const std::uint64_t rest = index / legs;
-  const std::uint64_t g = rest % groups_;
-  const std::uint64_t round = rest / groups_;
-  m.deal = round * groups_ + g;
-  m.seed = deal_seed(spec_.seed_scheme.value_or(SeedScheme::keyed_v1), spec_.seed.value(), m.deal);
-  const std::vector<int> bots = group(g);
-  const auto k = static_cast<std::uint64_t>(spec_.seats);
-  // Duplicate deals rotate seats by leg; single deals rotate by round, so seats stay fair.
-  const std::uint64_t rotation = legs_ > 1 ? static_cast<std::uint64_t>(m.leg) : round % k;
-  for (std::uint64_t s = 0; s < k; ++s) m.seat_bots.push_back(bots[static_cast<std::size_t>((s + rotation) % k)]);
-  return m;
-}
 
 // ---- the runner's helpers ------------------------------------------------------------------
 
@@ -354,30 +38,76 @@ std::string shell_quote(const std::string& s) {
 
 namespace {
 
+constexpr int kMaxShards = 100000;
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+constexpr std::size_t kFaultExcerpt = 300;  // bytes of a fault's request and reply in the journal
+
 class Runner {
  public:
-  Runner(const LeagueSpec& spec, const RunOptions& o) : spec_(spec), o_(o), schedule_(spec_) {}
+  Runner(const LeagueSpec& spec, const RunOptions& o)
+      : spec_(spec),
+        o_(o),
+        schedule_(spec_),
+        working_dir_(o.working_dir.empty() ? fs::current_path() : fs::absolute(o.working_dir)),
+        shard_(o.shard.value_or(Shard{})) {}
 
   Result<LeagueOutcome> run() {
+    // A new league checks its bots before it creates anything; a resumed one once league.json
+    // has said where its commands are relative to (check_league_file).
+    const bool resuming = o_.resume && fs::exists(o_.out / "league.json");
+    if (!resuming) {
+      if (auto st = preflight(); !st) return fail(st.error());
+    }
     // Owner-only while bots run (a bot must not read a match): the folders 0700, the files 0600.
     auto created = files::make_private_dirs(o_.out);
     if (!created) return fail(created.error());
     folders_ = *created;
     if (auto st = check_league_file(); !st) return fail(st.error());
+    if (spec_.sprt && shard_.count > 1) {
+      return fail(
+          std::string("--sprt cannot run on a shard: its decision needs every deal in schedule order, which no "
+                      "single shard plays (docs/distributed.md)"));
+    }
     for (const char* sub : {"replays", "logs"}) {
       if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
       folders_.push_back(o_.out / sub);
     }
     outcome_.seed = *spec_.seed;
     outcome_.seed_scheme = *spec_.seed_scheme;
-    if (spec_.sprt) sprt_.emplace(spec_.bots[0].name, spec_.duplicate.value_or(false), *spec_.sprt);
+    if (spec_.sprt) sprt_.emplace(spec_.bots[0].name, schedule_.legs(), schedule_.deals(), *spec_.sprt);
     // What was journaled before, streamed: its indices (as ranges: the workers skip them), its
     // count, the SPRT's tally.
+    std::string foreign;  // the first record of another shard, if any
     auto existing = stream_journal(journal_path(), [&](const MatchRecord& r) {
+      if (r.index < schedule_.total() && !shard_.owns_deal(r.deal) && foreign.empty()) {
+        foreign = fmt::format(
+            "{}: match {} (deal {}) belongs to another shard than {}/{}: this folder is not that "
+            "shard's",
+            journal_path().string(), r.index, r.deal, shard_.index, shard_.count);
+      }
       if (r.index < schedule_.total()) done_.insert(r.index);
       count(r);
     });
     if (!existing) return fail(existing.error());
+    if (!foreign.empty()) return fail(foreign);
     if (auto st = repair_tail(*existing); !st) return fail(st.error());
     auto journal = files::open_private(journal_path(), std::ios::app);
     if (!journal) return fail(journal.error());
@@ -386,7 +116,9 @@ class Runner {
       journal_ << '\n' << std::flush;
       if (!journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
     }
-    outcome_.total = schedule_.total();
+    outcome_.total = owned_deals(schedule_.deals()) * static_cast<std::uint64_t>(schedule_.legs());
+    outcome_.league_total = schedule_.total();
+    if (shard_.count > 1) outcome_.shard = shard_;
     update_sprt();
 
     // A worker takes a whole deal: no more workers than deals with a leg missing. A deal is
@@ -396,9 +128,10 @@ class Runner {
     for (const auto& [first, last] : done_.ranges()) {       // indices below total: last + 1 does not overflow
       const std::uint64_t from = (first + legs - 1) / legs;  // the first deal starting in the range
       const std::uint64_t to = (last + 1) / legs;            // one past the last deal ending in it
-      if (to > from) complete += to - from;
+      if (to > from) complete += owned_deals(to) - owned_deals(from);
     }
-    const std::uint64_t missing = schedule_.deals() - complete;
+    const std::uint64_t missing = owned_deals(schedule_.deals()) - complete;
+    const std::int64_t started_ms = unix_ms();
     const auto threads =
         static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
     std::vector<std::thread> workers;
@@ -413,11 +146,47 @@ class Runner {
     }
     outcome_.interrupted = interrupted_.load();
     outcome_.records = JournalRecords(journal_path(), outcome_.journaled);
+    if (shard_.count > 1) {
+      if (auto st = write_manifest(started_ms); !st && outcome_.error.empty()) outcome_.error = st.error();
+    }
     return std::move(outcome_);
   }
 
  private:
   fs::path journal_path() const { return o_.out / "results.jsonl"; }
+
+  // Deals of this run's shard below deal `end` (all of them without a shard).
+  std::uint64_t owned_deals(std::uint64_t end) const {
+    const auto n = static_cast<std::uint64_t>(shard_.count);
+    const auto r = static_cast<std::uint64_t>(shard_.index - 1);
+    return end > r ? (end - r + n - 1) / n : 0;
+  }
+  // The k-th deal of this run's shard.
+  std::uint64_t owned_deal(std::uint64_t k) const {
+    return k * static_cast<std::uint64_t>(shard_.count) + static_cast<std::uint64_t>(shard_.index - 1);
+  }
+
+  // shard.json, the shard's manifest: which machine played it, with what, when. Each run (the
+  // first and every resume) adds an entry, so a merge can tell a slow or faulty machine.
+  Status write_manifest(std::int64_t started_ms) const {
+    const fs::path file = o_.out / "shard.json";
+    json manifest = {{"shard", {{"index", shard_.index}, {"count", shard_.count}}}, {"runs", json::array()}};
+    if (std::ifstream in(file); in) {
+      json old = json::parse(in, nullptr, false);
+      if (old.is_object() && old.contains("runs") && old.at("runs").is_array()) manifest["runs"] = old.at("runs");
+    }
+    manifest["runs"].push_back({{"host", host_name()},
+                                {"referee_version", std::string(referee_version())},
+                                {"cpu", cpu_model()},
+                                {"cpus", usable_cpus()},
+                                {"concurrency", spec_.concurrency},
+                                {"start_unix_ms", started_ms},
+                                {"end_unix_ms", unix_ms()},
+                                {"played", outcome_.played_now},
+                                {"journaled", outcome_.journaled},
+                                {"interrupted", outcome_.interrupted}});
+    return files::write_private(file, manifest.dump(2) + '\n', o_.share_output);
+  }
   static std::string stem_of(std::uint64_t index) { return fmt::format("m{:06}", index); }
   fs::path replay_of(std::uint64_t index) const { return o_.out / "replays" / (stem_of(index) + ".jsonl"); }
 
@@ -458,6 +227,15 @@ class Runner {
     }
   }
 
+  // Every bot command can start (match::preflight), from the league's working directory.
+  Status preflight() const {
+    for (const BotEntry& b : spec_.bots) {
+      if (auto st = match::preflight(b.command, working_dir_, o_.env); !st)
+        return fail(fmt::format("bot {}: {}", b.name, st.error()));
+    }
+    return {};
+  }
+
   // league.json records the league; a resume must be of the same league (concurrency aside). A
   // resume takes the seed and its scheme from it unless the spec sets them (a league.json without
   // "seed_scheme" was journaled with the legacy derivation); a new league draws its seed from the OS.
@@ -472,6 +250,29 @@ class Runner {
       json theirs = json::parse(in, nullptr, false);
       if (theirs.is_object()) {
         theirs.erase("concurrency");
+        // The folder its commands are relative to, whatever folder the resume runs in.
+        if (auto dir = theirs.find("working_dir"); dir != theirs.end()) {
+          if (dir->is_string()) working_dir_ = dir->get<std::string>();
+          theirs.erase(dir);
+        }
+        // A shard's folder stays that shard's.
+        const auto recorded = theirs.find("shard");
+        std::optional<Shard> shard;
+        if (recorded != theirs.end()) {
+          if (!recorded->is_object() || !recorded->value("index", json()).is_number_integer() ||
+              !recorded->value("count", json()).is_number_integer()) {
+            return fail(fmt::format("{}: \"shard\" is not {{\"index\": I, \"count\": N}}", file.string()));
+          }
+          shard = Shard{recorded->at("index").get<int>(), recorded->at("count").get<int>()};
+          theirs.erase(recorded);
+        }
+        if (o_.shard && shard != o_.shard) {
+          return fail(shard ? fmt::format("{} holds shard {}/{} of its league, not {}/{}", file.string(), shard->index,
+                                          shard->count, o_.shard->index, o_.shard->count)
+                            : fmt::format("{} holds a whole league, not shard {}/{}", file.string(), o_.shard->index,
+                                          o_.shard->count));
+        }
+        if (shard) shard_ = *shard;
         const json scheme_name = theirs.value("seed_scheme", json(seed_scheme_name(SeedScheme::legacy)));
         auto scheme = parse_seed_scheme(scheme_name.is_string() ? scheme_name.get<std::string>() : scheme_name.dump());
         if (!scheme) return fail(fmt::format("{}: {}", file.string(), scheme.error()));
@@ -489,11 +290,14 @@ class Runner {
                         "resume it with its own settings or choose another --out",
                         file.string()));
       }
-      return {};
+      return preflight();
     }
     if (!spec_.seed) spec_.seed = os_random_u64();
     if (!spec_.seed_scheme) spec_.seed_scheme = SeedScheme::keyed_v1;
-    return files::write_private(file, to_json(spec_).dump(2) + '\n');
+    json recorded = to_json(spec_);
+    recorded["working_dir"] = working_dir_.string();
+    if (shard_.count > 1) recorded["shard"] = {{"index", shard_.index}, {"count", shard_.count}};
+    return files::write_private(file, recorded.dump(2) + '\n');
   }
 
   // The unit of work is a deal: its legs (the same cards, seats rotated) are played one after the
@@ -503,8 +307,9 @@ class Runner {
     KeptBots kept;  // --reuse: this worker's bot processes, by (bot, leg)
     for (;;) {
       if (stopping()) break;
-      const std::uint64_t deal = next_deal_.fetch_add(1);
-      if (deal >= schedule_.deals()) break;
+      const std::uint64_t slot = next_deal_.fetch_add(1);
+      if (slot >= owned_deals(schedule_.deals())) break;
+      const std::uint64_t deal = owned_deal(slot);
       if (o_.reuse) keep_only(kept, schedule_.at(deal * legs).seat_bots);
       std::uint64_t journaled = 0;  // legs of this deal journaled before or now
       for (std::uint64_t leg = 0; leg < legs; ++leg) {
@@ -532,7 +337,9 @@ class Runner {
         ++it;
         continue;
       }
-      if (it->second.process) it->second.process->shutdown(std::chrono::milliseconds(200));
+      // At a stop, no grace: the league must end within moments whatever the bots do.
+      const bool now = o_.stop != nullptr && o_.stop->requested();
+      if (it->second.process) it->second.process->shutdown(std::chrono::milliseconds(now ? 0 : 200));
       it = kept.erase(it);
     }
   }
@@ -552,13 +359,13 @@ class Runner {
     count(*record);
     if (completes_deal && o_.share_output) share_deal(m.deal);
     ++outcome_.played_now;
-    if (o_.on_match) o_.on_match(*record, outcome_.journaled, schedule_.total());
+    if (o_.on_match) o_.on_match(*record, outcome_.journaled, outcome_.total);
     update_sprt();
     return true;
   }
 
   bool stopping() const {
-    if (o_.stop != nullptr && o_.stop->load()) {
+    if (o_.stop != nullptr && o_.stop->requested()) {
       interrupted_ = true;
       return true;
     }
@@ -582,7 +389,7 @@ class Runner {
     o.log_dir = o_.out / "logs";
     o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
     o.log_stem = stem_of(m.index);
-    o.working_dir = o_.working_dir.empty() ? fs::current_path() : o_.working_dir;
+    o.working_dir = working_dir_;
     o.env = o_.env;
     o.stop = o_.stop;
     if (o_.reuse) {
@@ -624,7 +431,14 @@ class Runner {
     }
     if (result->fault) {
       const match::Fault& f = *result->fault;
-      r.fault = FaultRecord{f.seat, match::fault_name(f.kind), f.request_id, f.message};
+      // The request and the reply, cut for the journal (junit.xml quotes them); the replay and
+      // the bot's stderr log hold the rest.
+      r.fault = FaultRecord{f.seat,
+                            match::fault_name(f.kind),
+                            f.request_id,
+                            f.message,
+                            f.request.substr(0, std::min(f.request.size(), kFaultExcerpt)),
+                            f.raw.substr(0, std::min(f.raw.size(), kFaultExcerpt))};
     }
     r.replay = o.replay_path.string();
     r.rerun = rerun_command(o);
@@ -633,8 +447,11 @@ class Runner {
     return r;
   }
 
+  // The command that plays one match again alone: from the league's working directory, which
+  // its bot commands are relative to.
   std::string rerun_command(const match::Options& o) const {
-    std::string cmd = fmt::format("{} play --game {} --seed {}", shell_quote(o_.referee), o.game, o.seed);
+    std::string cmd = fmt::format("cd {} && {} play --game {} --seed {}", shell_quote(working_dir_.string()),
+                                  shell_quote(o_.referee), o.game, o.seed);
     if (!o.config.is_null() && !o.config.empty()) cmd += " --config " + shell_quote(o.config.dump());
     const bool seat_configs =
         std::any_of(o.bots.begin(), o.bots.end(), [](const match::BotSpec& b) { return !b.seat_config.is_null(); });
@@ -655,10 +472,13 @@ class Runner {
   void update_sprt() {
     if (!sprt_) return;
     const SprtState state = sprt_->state();
+    const std::uint64_t counted = sprt_->counted_deals() * static_cast<std::uint64_t>(schedule_.legs());
+    // Reported when a block is complete: the test looks at the league only there.
+    if (o_.on_sprt && counted > outcome_.sprt_counted_matches) o_.on_sprt(state);
     outcome_.sprt = state;
-    if (o_.on_sprt && outcome_.journaled > 0) o_.on_sprt(state);
-    if (state.decision != SprtState::Decision::none) {
-      outcome_.sprt_stopped = outcome_.journaled < schedule_.total();
+    outcome_.sprt_counted_matches = counted;
+    if (sprt_->decided()) {
+      outcome_.sprt_stopped = counted < schedule_.total();
       sprt_stop_ = true;
     }
   }
@@ -671,7 +491,9 @@ class Runner {
   LeagueSpec spec_;  // its seed and seed scheme resolved by check_league_file
   const RunOptions& o_;
   Schedule schedule_;
-  IndexSet done_;  // journaled before this run (read only while the workers run)
+  fs::path working_dir_;  // absolute; a resume's from league.json
+  Shard shard_;           // 1/1: the whole league
+  IndexSet done_;         // journaled before this run (read only while the workers run)
   std::optional<SprtTally> sprt_;
   std::atomic<std::uint64_t> next_deal_{0};
   mutable std::atomic<bool> interrupted_{false};
@@ -683,6 +505,33 @@ class Runner {
 };
 
 }  // namespace
+
+Result<Shard> parse_shard(std::string_view text) {
+  const auto slash = text.find('/');
+  int index = 0;
+  int count = 0;
+  const auto number = [](std::string_view part, int& out) {
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return ec == std::errc() && end == part.data() + part.size() && !part.empty();
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), index) ||
+      !number(text.substr(slash + 1), count) || count < 1 || count > kMaxShards || index < 1 || index > count) {
+    return fail(fmt::format("--shard \"{}\": expected I/N with 1 <= I <= N <= {} (e.g. 2/4)", text, kMaxShards));
+  }
+  return Shard{index, count};
+}
+
+Result<std::optional<fs::path>> recorded_working_dir(const fs::path& out) {
+  const fs::path file = out / "league.json";
+  std::ifstream in(file);
+  if (!in) return fail(fmt::format("cannot read {}", file.string()));
+  const json j = json::parse(in, nullptr, false);
+  if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
+  const auto dir = j.find("working_dir");
+  if (dir == j.end()) return std::optional<fs::path>();
+  if (!dir->is_string()) return fail(fmt::format("{}: \"working_dir\" is not a string", file.string()));
+  return std::optional<fs::path>(dir->get<std::string>());
+}
 
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options) {
   Runner runner(spec, options);

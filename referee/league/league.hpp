@@ -22,10 +22,12 @@
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
+#include "referee/core/stop.hpp"
 #include "referee/games/game.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/seeds.hpp"
+#include "referee/league/sprt_tally.hpp"
 #include "referee/league/stats.hpp"
 
 namespace arena::league {
@@ -63,6 +65,10 @@ struct LeagueSpec {
 // Reads a league file's JSON (docs/league.md); unknown keys are refused.
 Result<LeagueSpec> spec_from_json(const json& j);
 json to_json(const LeagueSpec& spec);
+// The CPUs this process may run on: its affinity mask (a container's or a batch scheduler's
+// allocation, `taskset`), not the machine's; the default concurrency.
+int usable_cpus();
+
 // Checks the spec against the game (seat counts, names unique, format) and fills defaults.
 Result<LeagueSpec> normalize(LeagueSpec spec);
 
@@ -92,14 +98,36 @@ class Schedule {
   std::uint64_t total_ = 0;
 };
 
+// One part of a league played on one machine (docs/distributed.md): the deals d with
+// d mod count == index - 1, all legs of each. 1-based, as `--shard 2/4` says it.
+struct Shard {
+  int index = 1;
+  int count = 1;
+  bool owns_deal(std::uint64_t deal) const {
+    return deal % static_cast<std::uint64_t>(count) == static_cast<std::uint64_t>(index - 1);
+  }
+  bool operator==(const Shard&) const = default;
+};
+
+// "I/N" with 1 <= I <= N <= 100000.
+Result<Shard> parse_shard(std::string_view text);
+
 struct RunOptions {
   std::filesystem::path out;  // league.json, results.jsonl, replays/, logs/, standings.*
   bool resume = false;
+  // Play one shard of the league only; recorded in league.json ("shard"), so a resume plays the
+  // same shard (another one is refused). Unset on a resume: the recorded one.
+  std::optional<Shard> shard;
   std::string referee;           // this executable, for the re-run commands
   std::vector<std::string> env;  // the bots' environment
+  // The folder the bots' relative commands are relative to (and their working directory in the
+  // none tier); empty: the current one. Recorded in league.json: a resume uses the recorded one,
+  // from whatever folder it is started (recorded_working_dir).
   std::filesystem::path working_dir;
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};  // the CLI gives the strictest available
-  const std::atomic<bool>* stop = nullptr;                   // Ctrl-C
+  // SIGINT, SIGTERM, SIGHUP: matches in flight end at once and are not journaled (resume plays
+  // them), whatever their bots are doing.
+  const StopSignal* stop = nullptr;
   // Files are 0600 and new folders 0700 while bots run; with share_output a deal's replays and
   // logs become 0644 (folders 0755) once all its legs are journaled, league.json and the journal
   // at the end. Folders that existed before are never changed.
@@ -119,15 +147,20 @@ struct LeagueOutcome {
   // Every journaled match, sorted by index, read from the journal when first used (JournalRecords:
   // for tests and small tools; nothing in the league or the CLI uses it).
   JournalRecords records;
-  std::uint64_t journaled = 0;   // matches in the journal: this run's and the earlier runs'
-  bool faulted = false;          // some journaled match ended in a fault
-  std::uint64_t total = 0;       // matches in the schedule
-  std::uint64_t played_now = 0;  // matches this run added
+  std::uint64_t journaled = 0;     // matches in the journal: this run's and the earlier runs'
+  bool faulted = false;            // some journaled match ended in a fault
+  std::uint64_t total = 0;         // matches in the schedule (of this shard, with a shard)
+  std::uint64_t league_total = 0;  // matches in the whole league's schedule
+  std::optional<Shard> shard;      // the shard played (given or recorded)
+  std::uint64_t played_now = 0;    // matches this run added
   bool interrupted = false;
   std::optional<SprtState> sprt;  // the last SPRT state, when a test ran
   bool sprt_stopped = false;      // the test decided before the schedule ended
-  std::string error;              // a journal write error, if any (the league stopped)
-  std::uint64_t seed = 0;         // the league seed in force (drawn, given or journaled)
+  // With an SPRT: the test covers the matches with index below this (whole blocks of deals,
+  // sprt_tally.hpp); matches journaled after it are not counted in the standings either.
+  std::uint64_t sprt_counted_matches = 0;
+  std::string error;       // a journal write error, if any (the league stopped)
+  std::uint64_t seed = 0;  // the league seed in force (drawn, given or journaled)
   SeedScheme seed_scheme = SeedScheme::keyed_v1;
 };
 
@@ -135,6 +168,10 @@ struct LeagueOutcome {
 // of another league, a refused spec); faults of bots are results. A worker takes a whole deal and
 // plays its legs one after the other, so the legs of one deal never run at the same time.
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
+
+// The working directory league.json in `out` records (leagues of earlier versions record none:
+// nullopt); an error when league.json cannot be read.
+Result<std::optional<std::filesystem::path>> recorded_working_dir(const std::filesystem::path& out);
 
 // A string quoted for a POSIX shell ('...' with embedded quotes escaped).
 std::string shell_quote(const std::string& s);

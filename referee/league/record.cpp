@@ -32,6 +32,8 @@ json to_json(const MatchRecord& r) {
                   {"kind", r.fault->kind},
                   {"request_id", r.fault->request_id},
                   {"message", r.fault->message}};
+    if (!r.fault->request.empty()) j["fault"]["request"] = r.fault->request;
+    if (!r.fault->reply.empty()) j["fault"]["reply"] = r.fault->reply;
   }
   return j;
 }
@@ -67,8 +69,14 @@ Result<MatchRecord> record_from_json(const json& j) {
     }
     if (r.seats.size() < 2) return fail(std::string("a match needs at least 2 seats"));
     if (const json& f = j.at("fault"); !f.is_null()) {
-      r.fault = FaultRecord{f.at("seat").get<int>(), f.at("kind").get<std::string>(),
-                            f.at("request_id").get<std::int64_t>(), f.at("message").get<std::string>()};
+      FaultRecord fault;
+      fault.seat = f.at("seat").get<int>();
+      fault.kind = f.at("kind").get<std::string>();
+      fault.request_id = f.at("request_id").get<std::int64_t>();
+      fault.message = f.at("message").get<std::string>();
+      fault.request = f.value("request", "");
+      fault.reply = f.value("reply", "");
+      r.fault = std::move(fault);
       if (r.fault->seat < 0 || static_cast<std::size_t>(r.fault->seat) >= r.seats.size()) {
         return fail(fmt::format("fault seat {} out of range", r.fault->seat));
       }

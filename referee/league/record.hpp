@@ -31,6 +31,11 @@ struct FaultRecord {
   std::string kind;  // timeout, malformed, illegal, crash, output_limit
   std::int64_t request_id = 0;
   std::string message;
+  // Excerpts of the request the bot was answering and of its reply (escaped bytes, as the match
+  // gives them, capped by the league runner). Optional in the journal: "" when absent, as in
+  // journals of earlier versions.
+  std::string request{};
+  std::string reply{};
 };
 
 struct MatchRecord {

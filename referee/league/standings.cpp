@@ -9,13 +9,9 @@
 #include <tuple>
 #include <utility>
 
-#include "referee/core/markup.hpp"
-
 namespace arena::league {
 
 namespace {
-
-constexpr std::string_view kPentanomialLabels = "LL / LD / DD+WL / WD / WW";
 
 // Accumulates one bot's games before they become a BotStanding.
 struct BotTally {
@@ -65,62 +61,27 @@ void count_game(PairStanding& p, double a_points) {
   }
 }
 
-double finite(double x) {
-  return std::isfinite(x) ? x : 0.0;
+// A fault of match `r`, counted for its offender, whose first kFaultEntriesPerBot faults are kept
+// whole (for JUnit).
+void note_fault(BotStanding& bs, const MatchRecord& r) {
+  const FaultRecord& f = *r.fault;
+  ++bs.faults[f.kind];
+  if (bs.fault_entries.size() >= kFaultEntriesPerBot) return;
+  bs.fault_entries.push_back(
+      FaultEntry{r.index, f.seat, f.kind, f.request_id, f.message, f.request, f.reply, r.replay, r.rerun});
 }
 
-nlohmann::json elo_json(const EloEstimate& e) {
-  return {{"elo", finite(e.elo)}, {"low", finite(e.low)}, {"high", finite(e.high)}};
+// The finishing order of match `r` for the multi-seat rating; `seat_bot` are its seats' bots.
+void add_order(PlackettLuce& ranking, const MatchRecord& r, const std::vector<std::size_t>& seat_bot) {
+  std::vector<int> ranks;
+  for (const SeatRecord& seat : r.seats) ranks.push_back(seat.rank);
+  ranking.add(seat_bot, ranks);
 }
 
-std::string faults_text(const BotStanding& b) {
-  std::string out;
-  for (const auto& [kind, n] : b.faults) {
-    if (!out.empty()) out += ", ";
-    out += fmt::format("{} {}", n, kind);
-  }
-  return out;
-}
-
-std::string pentanomial_text(const Pentanomial& p) {
-  return fmt::format("{} / {} / {} / {} / {}", p.counts[0], p.counts[1], p.counts[2], p.counts[3], p.counts[4]);
-}
-
-// Terminal width of UTF-8 text: its code points (continuation bytes do not count).
-std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-// Columns padded to their widest cell, two spaces apart; `right[i]` right-aligns column i.
-std::string render_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
-                         const std::vector<bool>& right) {
-  std::vector<std::size_t> width(header.size(), 0);
-  for (std::size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], display_width(row[c]));
-  }
-  std::string out;
-  const auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      const std::string pad(width[c] - display_width(cells[c]), ' ');
-      if (c > 0) text += "  ";
-      text += right[c] ? pad + cells[c] : cells[c] + pad;
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out += text + '\n';
-  };
-  line(header);
-  std::vector<std::string> rule;
-  for (std::size_t w : width) rule.emplace_back(w, '-');
-  line(rule);
-  for (const auto& row : rows) line(row);
-  return out;
-}
-
-std::string ms(double x) {
-  return fmt::format("{:.2f}", x);
+// The multi-seat rating of every bot, `bots` in index order (before sorting).
+void set_ratings(std::vector<BotStanding>& bots, const PlackettLuce& ranking) {
+  const std::vector<EloEstimate> ratings = ranking.fit(bots.size());
+  for (std::size_t b = 0; b < bots.size(); ++b) bots[b].rating = ratings[b];
 }
 
 // The order of the standings: bots with games first, by points per game, then by name.
@@ -136,12 +97,6 @@ int BotStanding::fault_count() const {
   int n = 0;
   for (const auto& [kind, count] : faults) n += count;
   return n;
-}
-
-std::string format_elo(const EloEstimate& e) {
-  // Rounded first, then + 0.0, so that -0.3 prints as "+0", never "-0".
-  const auto whole = [](double x) { return std::round(finite(x)) + 0.0; };
-  return fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", whole(e.elo), whole(e.low), whole(e.high));
 }
 
 std::string points_rule(int seats) {
@@ -185,6 +140,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
   // 2-seat legs keyed by (deal, a, b), for the pentanomial.
   std::map<std::tuple<std::uint64_t, std::size_t, std::size_t>, std::vector<Leg>> legs;
 
+  PlackettLuce ranking;
   bool first = true;
   for (const MatchRecord& r : records) {
     const int n = static_cast<int>(r.seats.size());
@@ -213,8 +169,9 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
       bs.stderr_bytes += seat.stderr_bytes;
     }
     if (r.fault && r.fault->seat >= 0 && r.fault->seat < n) {
-      ++bots[seat_bot[static_cast<std::size_t>(r.fault->seat)]].faults[r.fault->kind];
+      note_fault(bots[seat_bot[static_cast<std::size_t>(r.fault->seat)]], r);
     }
+    add_order(ranking, r, seat_bot);
     for (std::size_t i = 0; i < seat_bot.size(); ++i) {
       for (std::size_t j = i + 1; j < seat_bot.size(); ++j) {
         if (seat_bot[i] == seat_bot[j]) continue;  // self-play has no head to head
@@ -252,6 +209,7 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
     bs.decision_p99_ms = percentile(t.decisions, 0.99);
     bs.decision_max_ms = t.decisions.empty() ? 0.0 : *std::max_element(t.decisions.begin(), t.decisions.end());
   }
+  set_ratings(bots, ranking);
   for (auto& [key, p] : pairs) {
     p.a = bots[key.first].name;
     p.b = bots[key.second].name;
@@ -316,6 +274,7 @@ std::size_t StandingsAccumulator::held() const {
   std::size_t n = 0;
   for (const auto& [key, legs] : open_) n += legs.leg0.size() + legs.leg1.size();
   for (const BotTally& t : bots_) n += t.top.size();
+  n += ranking_.orders();
   return n;
 }
 
@@ -360,8 +319,9 @@ void StandingsAccumulator::add(const MatchRecord& r) {
     bs.stderr_bytes += seat.stderr_bytes;
   }
   if (r.fault && r.fault->seat >= 0 && r.fault->seat < n) {
-    ++bots_[seat_bot[static_cast<std::size_t>(r.fault->seat)]].standing.faults[r.fault->kind];
+    note_fault(bots_[seat_bot[static_cast<std::size_t>(r.fault->seat)]].standing, r);
   }
+  add_order(ranking_, r, seat_bot);
   for (std::size_t i = 0; i < seat_bot.size(); ++i) {
     for (std::size_t j = i + 1; j < seat_bot.size(); ++j) {
       if (seat_bot[i] == seat_bot[j]) continue;  // self-play has no head to head
@@ -528,6 +488,7 @@ Result<Standings> StandingsAccumulator::finish(const Pass& again) const {
     }
     bots.push_back(std::move(bs));
   }
+  set_ratings(bots, ranking_);
   for (const auto& [key, pair] : pairs_) {
     PairStanding p = pair;
     p.a = bots_[key.first].standing.name;
@@ -539,206 +500,6 @@ Result<Standings> StandingsAccumulator::finish(const Pass& again) const {
   st.bots = std::move(bots);
   st.points_rule = points_rule(st.seats_per_match);
   return st;
-}
-
-SprtTally::SprtTally(std::string bot, bool pairs, const SprtConfig& config)
-    : bot_(std::move(bot)), pairs_(pairs), config_(config) {}
-
-void SprtTally::add(const MatchRecord& r) {
-  double x = 0;  // the bot's rank points; 0 when it did not play
-  for (std::size_t s = 0; s < r.seats.size(); ++s) {
-    if (r.seats[s].bot == bot_) {
-      x = rank_points(r, static_cast<int>(s));
-      break;
-    }
-  }
-  if (!pairs_) {
-    (x > 0.75 ? wins_ : x < 0.25 ? losses_ : draws_) += 1;
-    return;
-  }
-  OpenDeal& deal = open_[r.deal];
-  deal.points += x;
-  if (++deal.games < 2) return;
-  pentanomial_.counts[static_cast<std::size_t>(deal.points * 2 + 0.5)] += 1;
-  open_.erase(r.deal);
-}
-
-SprtState SprtTally::state() const {
-  return pairs_ ? sprt_pentanomial(pentanomial_, config_) : sprt_trinomial(wins_, draws_, losses_, config_);
-}
-
-nlohmann::json standings_json(const Standings& s) {
-  nlohmann::json bots = nlohmann::json::array();
-  int place = 0;
-  for (const BotStanding& b : s.bots) {
-    bots.push_back({{"place", ++place},
-                    {"name", b.name},
-                    {"games", b.games},
-                    {"points", finite(b.points)},
-                    {"points_per_game", finite(b.points_per_game())},
-                    {"wins", b.wins},
-                    {"draws", b.draws},
-                    {"losses", b.losses},
-                    {"score_per_game", finite(b.score_per_game)},
-                    {"elo", elo_json(b.elo)},
-                    {"faults", b.faults},
-                    {"fault_count", b.fault_count()},
-                    {"decision_ms",
-                     {{"median", finite(b.decision_median_ms)},
-                      {"p99", finite(b.decision_p99_ms)},
-                      {"max", finite(b.decision_max_ms)},
-                      {"total", finite(b.decision_total_ms)}}},
-                    {"stderr_bytes", b.stderr_bytes}});
-  }
-  nlohmann::json pairs = nlohmann::json::array();
-  for (const PairStanding& p : s.pairs) {
-    pairs.push_back({{"a", p.a},
-                     {"b", p.b},
-                     {"games", p.games},
-                     {"a_points", finite(p.a_points)},
-                     {"a_wins", p.a_wins},
-                     {"draws", p.draws},
-                     {"b_wins", p.b_wins},
-                     {"pairs", p.a_pairs.pairs()},
-                     {"pentanomial", p.a_pairs.counts},
-                     {"elo_model", p.a_pairs.pairs() > 0 ? "pentanomial" : "trinomial"},
-                     {"elo", elo_json(p.elo)}});
-  }
-  return {{"standings_version", kStandingsVersion},
-          {"matches", s.matches},
-          {"seats_per_match", s.seats_per_match},
-          {"points_rule", s.points_rule},
-          {"elo_bound", kEloBound},
-          {"bots", bots},
-          {"pairs", pairs}};
-}
-
-std::string standings_markdown(const Standings& s) {
-  std::string out = "# Standings\n\n";
-  out += fmt::format(
-      "{} matches, {} seats per match. Points: {}. Elo is logistic, against the field, with a 95% "
-      "confidence interval (clamped to ±{:.0f}).\n\n",
-      s.matches, s.seats_per_match > 0 ? fmt::format("{}", s.seats_per_match) : "mixed", s.points_rule, kEloBound);
-  out +=
-      "| # | Bot | Games | Points | Points/game | W | D | L | Score/game | Elo [95% CI] | Faults "
-      "| Decision ms median / p99 / max | Stderr bytes |\n";
-  out += "|--:|:--|--:|--:|--:|--:|--:|--:|--:|:--|--:|--:|--:|\n";
-  int place = 0;
-  for (const BotStanding& b : s.bots) {
-    out += fmt::format("| {} | {} | {} | {:g} | {:.3f} | {} | {} | {} | {:.1f} | {} | {} | {} / {} / {} | {} |\n",
-                       ++place, markdown_escape(b.name), b.games, b.points, b.points_per_game(), b.wins, b.draws,
-                       b.losses, b.score_per_game, format_elo(b.elo), b.fault_count(), ms(b.decision_median_ms),
-                       ms(b.decision_p99_ms), ms(b.decision_max_ms), b.stderr_bytes);
-  }
-
-  out += "\n## Head to head\n\n";
-  if (s.pairs.empty()) {
-    out += "No two bots met.\n";
-  } else {
-    out += fmt::format(
-        "Pairs are duplicate deals (both legs of one deal); {} counts the pairs in which A scored "
-        "0, 0.5, 1, 1.5, 2 points. Elo of A is pentanomial when there are pairs, else from the "
-        "games.\n\n",
-        kPentanomialLabels);
-    out += fmt::format("| A | B | Games | A points | A wins / draws / B wins | Pairs {} | Elo of A [95% CI] |\n",
-                       kPentanomialLabels);
-    out += "|:--|:--|--:|--:|--:|--:|:--|\n";
-    for (const PairStanding& p : s.pairs) {
-      out +=
-          fmt::format("| {} | {} | {} | {:g} | {} / {} / {} | {} | {} |\n", markdown_escape(p.a), markdown_escape(p.b),
-                      p.games, p.a_points, p.a_wins, p.draws, p.b_wins, pentanomial_text(p.a_pairs), format_elo(p.elo));
-    }
-  }
-
-  out += "\n## Faults\n\n";
-  bool any = false;
-  for (const BotStanding& b : s.bots) {
-    if (b.faults.empty()) continue;
-    any = true;
-    out += fmt::format("- {}: {}\n", markdown_escape(b.name), faults_text(b));
-  }
-  if (!any) out += "No faults.\n";
-  return out;
-}
-
-std::string junit_xml(const Standings& s, const std::string& suite_name) {
-  const std::string suite = markup_escape(suite_name);
-  const int tests = static_cast<int>(s.bots.size());
-  const int failures = static_cast<int>(
-      std::count_if(s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); }));
-  double total_ms = 0;
-  for (const BotStanding& b : s.bots) total_ms += finite(b.decision_total_ms);
-
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", suite,
-                     tests, failures, total_ms / 1000);
-  out += fmt::format(
-      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" "
-      "time=\"{:.3f}\">\n",
-      suite, tests, failures, total_ms / 1000);
-  out += "    <properties>\n";
-  out += fmt::format("      <property name=\"matches\" value=\"{}\"/>\n", s.matches);
-  out += fmt::format("      <property name=\"seats_per_match\" value=\"{}\"/>\n", s.seats_per_match);
-  out += fmt::format("      <property name=\"points_rule\" value=\"{}\"/>\n", markup_escape(s.points_rule));
-  out += "    </properties>\n";
-  for (const BotStanding& b : s.bots) {
-    out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n", suite, markup_escape(b.name),
-                       finite(b.decision_total_ms) / 1000);
-    if (!b.faults.empty()) {
-      std::string body;
-      for (const auto& [kind, n] : b.faults) body += fmt::format("{}: {}\n", kind, n);
-      out += fmt::format("      <failure message=\"{}\" type=\"fault\">{}</failure>\n",
-                         markup_escape(fmt::format("{} committed {} fault{}: {}", b.name, b.fault_count(),
-                                                   b.fault_count() == 1 ? "" : "s", faults_text(b))),
-                         markup_escape(body));
-    }
-    out += fmt::format("      <system-out>{}</system-out>\n",
-                       markup_escape(fmt::format("games {}, points {:g} ({:.3f} per game), W/D/L {}/{}/{}, Elo {}, "
-                                                 "decision ms median {} p99 {} max {}, stderr bytes {}",
-                                                 b.games, b.points, b.points_per_game(), b.wins, b.draws, b.losses,
-                                                 format_elo(b.elo), ms(b.decision_median_ms), ms(b.decision_p99_ms),
-                                                 ms(b.decision_max_ms), b.stderr_bytes)));
-    out += "    </testcase>\n";
-  }
-  out += "  </testsuite>\n</testsuites>\n";
-  return out;
-}
-
-std::string standings_table(const Standings& s) {
-  std::string out = fmt::format("{} matches; points: {}\n\n", s.matches, s.points_rule);
-  std::vector<std::vector<std::string>> rows;
-  int place = 0;
-  for (const BotStanding& b : s.bots) {
-    rows.push_back({fmt::format("{}", ++place), terminal_safe(b.name), fmt::format("{}", b.games),
-                    fmt::format("{:g}", b.points), fmt::format("{:.3f}", b.points_per_game()),
-                    fmt::format("{}", b.wins), fmt::format("{}", b.draws), fmt::format("{}", b.losses),
-                    fmt::format("{:.1f}", b.score_per_game), format_elo(b.elo), fmt::format("{}", b.fault_count()),
-                    ms(b.decision_median_ms), ms(b.decision_p99_ms), ms(b.decision_max_ms)});
-  }
-  out += render_table({"#", "bot", "games", "points", "pts/game", "W", "D", "L", "score/game", "elo [95% CI]", "faults",
-                       "ms median", "ms p99", "ms max"},
-                      rows, {true, false, true, true, true, true, true, true, true, false, true, true, true, true});
-  if (!s.pairs.empty()) {
-    std::vector<std::vector<std::string>> pair_rows;
-    for (const PairStanding& p : s.pairs) {
-      pair_rows.push_back({terminal_safe(p.a), terminal_safe(p.b), fmt::format("{}", p.games),
-                           fmt::format("{:g}", p.a_points), fmt::format("{}/{}/{}", p.a_wins, p.draws, p.b_wins),
-                           pentanomial_text(p.a_pairs), format_elo(p.elo)});
-    }
-    out += "\n";
-    out +=
-        render_table({"a", "b", "games", "a points", "a/draw/b", std::string(kPentanomialLabels), "elo of a [95% CI]"},
-                     pair_rows, {false, false, true, true, true, true, false});
-  }
-  const auto faulted =
-      std::count_if(s.bots.begin(), s.bots.end(), [](const BotStanding& b) { return !b.faults.empty(); });
-  if (faulted > 0) {
-    out += "\nfaults:\n";
-    for (const BotStanding& b : s.bots) {
-      if (!b.faults.empty()) out += fmt::format("  {}: {}\n", terminal_safe(b.name), faults_text(b));
-    }
-  }
-  return out;
 }
 
 }  // namespace arena::league

@@ -3,7 +3,7 @@
 // writers that turn them into JSON, Markdown, JUnit XML and a terminal table. Pure: the writers
 // return strings; the CLI decides where they go.
 //
-// Rules used throughout (see also docs/league.md):
+// Rules used throughout (see also docs/league.md and docs/statistics.md):
 // - Points: rank_points() per seat, so 2 seats give win 1, draw 0.5, loss 0.
 // - W/D/L of a seat: win = sole rank 1, draw = rank 1 shared with another seat, loss otherwise
 //   (for 2 seats the usual meaning; for more seats, second place of three is a loss).
@@ -21,12 +21,32 @@
 #include <vector>
 
 #include "referee/core/result.hpp"
+#include "referee/league/ranking.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/stats.hpp"
 
 namespace arena::league {
 
-inline constexpr int kStandingsVersion = 1;
+// 2: Elo intervals may be null (too few games), nElo/LOS/draw and pairs ratios, the multi-seat
+// rating, fault entries, completion and not_counted.
+inline constexpr int kStandingsVersion = 2;
+
+// A bot keeps this many of its faults whole (match, message, excerpts, replay, re-run command);
+// the rest are only counted.
+inline constexpr std::size_t kFaultEntriesPerBot = 100;
+
+// One fault a bot committed, as the journal recorded it.
+struct FaultEntry {
+  std::uint64_t index = 0;  // the match
+  int seat = 0;
+  std::string kind;
+  std::int64_t request_id = 0;
+  std::string message;
+  std::string request;  // excerpts, "" when the journal has none
+  std::string reply;
+  std::string replay;  // path of the match's replay
+  std::string rerun;   // one shell command that re-runs the match
+};
 
 // One bot over the whole league, counted per seat it played (a bot in two seats of one match,
 // self-play, counts two games).
@@ -37,10 +57,12 @@ struct BotStanding {
   int wins = 0;
   int draws = 0;
   int losses = 0;
-  double score_per_game = 0;          // mean of the game's own score (Stellar points), 0 with no games
-  EloEstimate elo;                    // vs the field, from its rank points per game (elo_from_scores)
-  std::map<std::string, int> faults;  // fault kind -> count, only faults this bot committed
-  double decision_median_ms = 0;      // over all its decisions in all its games; 0 if none
+  double score_per_game = 0;              // mean of the game's own score (Stellar points), 0 with no games
+  EloEstimate elo;                        // vs the field, from its rank points per game (elo_from_scores)
+  EloEstimate rating;                     // Plackett-Luce rating vs the field's mean (ranking.hpp)
+  std::map<std::string, int> faults;      // fault kind -> count, only faults this bot committed
+  std::vector<FaultEntry> fault_entries;  // its first kFaultEntriesPerBot faults, in the order fed
+  double decision_median_ms = 0;          // over all its decisions in all its games; 0 if none
   double decision_p99_ms = 0;
   double decision_max_ms = 0;
   double decision_total_ms = 0;
@@ -65,13 +87,30 @@ struct PairStanding {
   EloEstimate elo;  // of a vs b: pentanomial if a_pairs has pairs, else trinomial of the games
 };
 
+// Whether the standings cover the whole league; set by the caller (the league runner knows).
+struct Completion {
+  bool partial = false;
+  std::string reason;           // "interrupted", "shard", ... ("" reads as "interrupted")
+  std::uint64_t journaled = 0;  // matches in the journal
+  std::uint64_t total = 0;      // matches in the schedule
+};
+
 struct Standings {
   std::vector<BotStanding> bots;    // by points per game desc, then name; bots without games last
   std::vector<PairStanding> pairs;  // pairs that met, in league bot order (a, then b)
   int matches = 0;
   int seats_per_match = 0;  // 0 when the records differ in seat count, or there are none
   std::string points_rule;  // one sentence, e.g. "win 1, draw 0.5, loss 0"
+  Completion completion;    // set by the caller
+  // Matches journaled after an SPRT decided, which these standings do not count (set by the
+  // caller, which also leaves them out of the records).
+  std::uint64_t not_counted = 0;
 };
+
+// The line every report prints for a partial league, e.g. "PARTIAL: 37 of 120 matches
+// (interrupted); finish with --resume"; "" when complete. And the line about matches not counted.
+std::string completion_text(const Standings& s);
+std::string not_counted_text(const Standings& s);
 
 // Standings over `records`. Every name in `bot_names` is listed, with or without games; a bot
 // found in the records but not in `bot_names` is added after them (never silently dropped).
@@ -136,6 +175,7 @@ class StandingsAccumulator {
   std::map<std::string, std::size_t> index_of_;
   std::map<std::pair<std::size_t, std::size_t>, PairStanding> pairs_;
   std::map<std::tuple<std::uint64_t, std::size_t, std::size_t>, OpenLegs> open_;  // (deal, a, b)
+  PlackettLuce ranking_;
   int matches_ = 0;
   int seats_per_match_ = 0;
   bool deals_in_order_ = false;
@@ -143,48 +183,32 @@ class StandingsAccumulator {
   std::uint64_t last_deal_ = 0;
 };
 
-// The SPRT of a two-bot league on its journaled matches, fed one at a time, from bot `bot`'s point
-// of view: on complete duplicate pairs with `pairs` (a deal's two legs, counted once both are in:
-// only deals still missing a leg are held; a deal journaled more than twice, which only an edited
-// journal has, pairs its first two), else on games.
-class SprtTally {
- public:
-  SprtTally(std::string bot, bool pairs, const SprtConfig& config);
-  void add(const MatchRecord& record);
-  SprtState state() const;
-  std::size_t open_deals() const { return open_.size(); }
-
- private:
-  struct OpenDeal {
-    int games = 0;
-    double points = 0;
-  };
-  std::string bot_;
-  bool pairs_ = false;
-  SprtConfig config_;
-  Pentanomial pentanomial_{};
-  int wins_ = 0;
-  int draws_ = 0;
-  int losses_ = 0;
-  std::map<std::uint64_t, OpenDeal> open_;
-};
-
 // The sentence explaining rank points for `seats` seats.
 std::string points_rule(int seats);
 
-// Versioned machine-readable standings ("standings_version": 1); every number is finite.
+// Versioned machine-readable standings ("standings_version": 2); every number is finite, and an
+// interval end, nElo or LOS that is not known is null.
 nlohmann::json standings_json(const Standings& s);
 
-// A Markdown report: the bot table, head-to-head pairs with their pentanomial, then faults.
+// A Markdown report: the partial marker, the bot table (with the multi-seat rating when matches
+// have more than 2 seats), the crosstable, head-to-head pairs (with their pentanomial for 2 seats),
+// then faults.
 std::string standings_markdown(const Standings& s);
 
-// JUnit XML for CI: one <testcase> per bot, with a <failure> listing its faults if it faulted.
+// JUnit XML for CI (standings_junit.cpp): one <testsuite> per bot, one failing <testcase> per
+// match in which it faulted (its first kFaultEntriesPerBot, then one saying how many more), or one
+// passing testcase when it is clean; and a suite "league" whose testcase "league complete" fails
+// when the league is partial.
 std::string junit_xml(const Standings& s, const std::string& suite_name);
 
 // An aligned plain-text table for a terminal.
 std::string standings_table(const Standings& s);
 
-// Elo as "+147 [+86, +218]" (rounded to whole Elo).
+// Elo as "+147 [+86, +218]" (rounded to whole Elo); "+1000 [not enough games]" without an
+// interval; "+1000 [+147, +1000] exact" for the exact bound of constant results.
 std::string format_elo(const EloEstimate& e);
+
+// Points with two decimals ("1.83"), as every text report prints them.
+std::string format_points(double points);
 
 }  // namespace arena::league

@@ -19,11 +19,8 @@ struct Moments {
   double var = 0;
 };
 
-// `pseudo` is added to every count: 0 normally; see regularized_sprt.
 template <std::size_t K>
-Moments moments(const std::array<double, K>& values, const std::array<int, K>& int_counts, double pseudo = 0) {
-  std::array<double, K> counts{};
-  for (std::size_t k = 0; k < K; ++k) counts[k] = int_counts[k] + pseudo;
+Moments moments(const std::array<double, K>& values, const std::array<int, K>& counts) {
   Moments m;
   for (std::size_t k = 0; k < K; ++k) m.n += counts[k];
   if (m.n <= 0) return m;
@@ -34,20 +31,85 @@ Moments moments(const std::array<double, K>& values, const std::array<int, K>& i
   return m;
 }
 
-EloEstimate estimate(const Moments& m) {
-  if (m.n <= 0) return EloEstimate{0, -kEloBound, kEloBound};
-  const double se = std::sqrt(std::max(0.0, m.var) / m.n);
-  return EloEstimate{elo_from_score(m.mean), elo_from_score(m.mean - kZ95 * se), elo_from_score(m.mean + kZ95 * se)};
+// 800 / ln 10: one unit of the logistic's natural scale in Elo, times two (nElo's constant).
+constexpr double kNeloScale = 800.0 / 2.302585092994046;
+// A variance this small is rounding of a constant sample (e.g. rank points of 1/3 summed).
+constexpr double kZeroVariance = 1e-12;
+// One-sided tail of the exact bound: the two-sided 95% interval leaves 2.5% on each side.
+constexpr double kTail = 0.025;
+
+// `pairs`: the samples are pairs of games, whose per-game standard deviation is sqrt(2 var).
+EloEstimate estimate(const Moments& m, bool pairs) {
+  EloEstimate e;
+  e.samples = static_cast<std::uint64_t>(m.n);
+  if (m.n <= 0) return e;
+  e.score = m.mean;
+  e.elo = elo_from_score(m.mean);
+  if (e.samples < kEloMinSamples) return e;
+  if (!(m.var > kZeroVariance)) {
+    // Every sample scored c = mean. P(a sample scores c) = q is at least 0.025^(1/n) with 97.5%
+    // confidence, and the mean score is then between c q (the rest scoring 0) and c q + 1 - q.
+    const double q = std::pow(kTail, 1.0 / m.n);
+    e.interval = IntervalKind::exact;
+    e.low = elo_from_score(m.mean * q);
+    e.high = elo_from_score(m.mean * q + 1 - q);
+    e.elo = std::clamp(e.elo, e.low, e.high);
+    return e;
+  }
+  const double se = std::sqrt(m.var / m.n);
+  const double game_sd = std::sqrt(pairs ? 2 * m.var : m.var);
+  e.interval = IntervalKind::normal;
+  e.low = elo_from_score(m.mean - kZ95 * se);
+  e.high = elo_from_score(m.mean + kZ95 * se);
+  e.nelo = (m.mean - 0.5) / game_sd * kNeloScale;
+  e.nelo_error = kZ95 * se / game_sd * kNeloScale;
+  e.los = 0.5 * (1 + std::erf((m.mean - 0.5) / (se * std::sqrt(2.0))));
+  return e;
 }
 
-SprtState sprt(const Moments& m, const SprtConfig& c) {
+// theta of the maximum-likelihood distribution with mean s (see sprt_trinomial): the root of
+// f(theta) = sum_i p_i (a_i - s) / (1 + theta (a_i - s)), which decreases from +inf to -inf on
+// (-1 / (a_max - s), -1 / (a_min - s)) when every p_i > 0; found by bisection to the last bit.
+template <std::size_t K>
+double mle_theta(const std::array<double, K>& a, const std::array<double, K>& p, double s) {
+  double lo = -1.0 / (a[K - 1] - s);
+  double hi = -1.0 / (a[0] - s);
+  for (int step = 0; step < 2000; ++step) {
+    const double mid = lo + (hi - lo) / 2;
+    if (!(mid > lo && mid < hi)) break;
+    double f = 0;
+    for (std::size_t i = 0; i < K; ++i) f += p[i] * (a[i] - s) / (1 + mid * (a[i] - s));
+    (f > 0 ? lo : hi) = mid;
+  }
+  return lo + (hi - lo) / 2;
+}
+
+template <std::size_t K>
+SprtState gsprt(const std::array<double, K>& a, const std::array<int, K>& counts, int min_samples,
+                const SprtConfig& c) {
   SprtState st;
   st.lower = std::log(c.beta / (1 - c.alpha));
   st.upper = std::log((1 - c.beta) / c.alpha);
-  if (m.n <= 0 || !(m.var > 0)) return st;
+  st.samples = std::accumulate(counts.begin(), counts.end(), 0);
+  st.min_samples = min_samples;
+  st.below_minimum = st.samples < min_samples;
+  if (st.samples <= 0) return st;
+  std::array<double, K> p{};
+  double total = 0;
+  for (std::size_t i = 0; i < K; ++i) {
+    p[i] = counts[i] > 0 ? static_cast<double>(counts[i]) : kSprtEmptyCell;
+    total += p[i];
+  }
+  for (double& x : p) x /= total;
   const double s0 = score_from_elo(c.elo0);
   const double s1 = score_from_elo(c.elo1);
-  st.llr = m.n * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.var);
+  const double t0 = mle_theta(a, p, s0);
+  const double t1 = mle_theta(a, p, s1);
+  // log(q1_i / q0_i) = log(1 + t0 (a_i - s0)) - log(1 + t1 (a_i - s1)).
+  double sum = 0;
+  for (std::size_t i = 0; i < K; ++i) sum += p[i] * (std::log1p(t0 * (a[i] - s0)) - std::log1p(t1 * (a[i] - s1)));
+  st.llr = total * sum;
+  if (st.below_minimum) return st;
   if (st.llr >= st.upper) {
     st.decision = SprtState::Decision::accept_h1;
   } else if (st.llr <= st.lower) {
@@ -59,15 +121,9 @@ SprtState sprt(const Moments& m, const SprtConfig& c) {
 constexpr std::array<double, 3> kTrinomialScores = {0.0, 0.5, 1.0};
 constexpr std::array<double, 5> kPentanomialScores = {0.0, 0.25, 0.5, 0.75, 1.0};
 
-Moments trinomial(int wins, int draws, int losses, double pseudo = 0) {
-  return moments(kTrinomialScores, std::array<int, 3>{losses, draws, wins}, pseudo);
+Moments trinomial(int wins, int draws, int losses) {
+  return moments(kTrinomialScores, std::array<int, 3>{losses, draws, wins});
 }
-
-// When every game (pair) so far has the same outcome the variance is 0 and the LLR undefined, so
-// a test between a strong and a weak bot would never stop. As fishtest does, a tiny pseudo-count
-// (1e-3) is then added to every outcome: the variance becomes small but positive and the LLR
-// grows with the evidence. With any variance in the data the counts are used as they are.
-constexpr double kPseudoCount = 1e-3;
 
 }  // namespace
 
@@ -101,14 +157,14 @@ double add_squared_deviation(double squared_deviations, double x, double mean) {
 EloEstimate elo_from_score_sums(std::uint64_t n, double sum, double squared_deviations) {
   Moments m;
   m.n = static_cast<double>(n);
-  if (n == 0) return estimate(m);
+  if (n == 0) return estimate(m, false);
   m.mean = score_mean(n, sum);
   m.var = squared_deviations / m.n;
-  return estimate(m);
+  return estimate(m, false);
 }
 
 EloEstimate elo_from_wdl(int wins, int draws, int losses) {
-  return estimate(trinomial(wins, draws, losses));
+  return estimate(trinomial(wins, draws, losses), false);
 }
 
 int Pentanomial::pairs() const {
@@ -116,7 +172,22 @@ int Pentanomial::pairs() const {
 }
 
 EloEstimate elo_from_pentanomial(const Pentanomial& p) {
-  return estimate(moments(kPentanomialScores, p.counts));
+  return estimate(moments(kPentanomialScores, p.counts), true);
+}
+
+double draw_ratio(int wins, int draws, int losses) {
+  const int n = wins + draws + losses;
+  return n > 0 ? static_cast<double>(draws) / n : 0.0;
+}
+
+double draw_ratio(const Pentanomial& p) {
+  return p.pairs() > 0 ? static_cast<double>(p.counts[2]) / p.pairs() : 0.0;
+}
+
+std::optional<double> pairs_ratio(const Pentanomial& p) {
+  const int lost = p.counts[0] + p.counts[1];
+  if (lost == 0) return std::nullopt;
+  return static_cast<double>(p.counts[3] + p.counts[4]) / lost;
 }
 
 std::string_view to_string(SprtState::Decision d) {
@@ -132,13 +203,11 @@ std::string_view to_string(SprtState::Decision d) {
 }
 
 SprtState sprt_trinomial(int wins, int draws, int losses, const SprtConfig& config) {
-  const Moments m = trinomial(wins, draws, losses);
-  return sprt(m.n > 0 && !(m.var > 0) ? trinomial(wins, draws, losses, kPseudoCount) : m, config);
+  return gsprt(kTrinomialScores, std::array<int, 3>{losses, draws, wins}, kSprtMinGames, config);
 }
 
 SprtState sprt_pentanomial(const Pentanomial& p, const SprtConfig& config) {
-  const Moments m = moments(kPentanomialScores, p.counts);
-  return sprt(m.n > 0 && !(m.var > 0) ? moments(kPentanomialScores, p.counts, kPseudoCount) : m, config);
+  return gsprt(kPentanomialScores, p.counts, kSprtMinPairs, config);
 }
 
 double percentile(std::vector<double> values, double p) {

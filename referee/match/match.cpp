@@ -1,9 +1,12 @@
 #include "referee/match/match.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 
 #include "referee/bots/process.hpp"
 #include "referee/core/bounds.hpp"
@@ -22,7 +25,12 @@ using bots::Clock;
 using bots::Deadline;
 
 constexpr std::size_t kStderrTailLines = 20;
+constexpr std::size_t kRequestExcerpt = 400;  // bytes of the request a fault record quotes
 constexpr auto kGameOverWrite = std::chrono::milliseconds(100);
+// How long a bot's death by a scheduler's signal (SIGTERM, ...) waits for the referee's own stop
+// before it counts as the bot's crash: a job-wide signal reaches every process within moments,
+// in any order.
+constexpr auto kStopAfterSignal = std::chrono::milliseconds(1000);
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -69,7 +77,7 @@ class Match {
     writer_ = std::make_unique<replay::Writer>(std::move(writer).value());
 
     start_bots();
-    if (!fault_) handshake();
+    if (!fault_ && !stop_requested()) handshake();
     for (Seat_& s : seats_) {
       if (!s.process) continue;
       s.cpu_mark = s.process->cpu_ms();  // idle time is counted from the end of the handshake
@@ -79,7 +87,7 @@ class Match {
       teardown();
       return fail(st.error());
     }
-    if (!fault_) play_decisions();
+    if (!fault_ && !interrupted_) play_decisions();
     return finish();
   }
 
@@ -138,6 +146,32 @@ class Match {
         s.kept->matches = 0;
       }
     }
+  }
+
+  bool stop_requested() {
+    if (o_.stop != nullptr && o_.stop->requested()) interrupted_ = true;
+    return interrupted_;
+  }
+  int stop_fd() const { return o_.stop != nullptr ? o_.stop->fd() : -1; }
+
+  // A crash that is the referee's stop, not the bot's doing: the bot died by a signal a scheduler
+  // sends to a whole job (the referee sends only SIGKILL, and knows when it did), and the
+  // referee's own stop is requested by now or within kStopAfterSignal. Any crash while the stop
+  // is already requested counts too (a bot may turn SIGTERM into an exit code).
+  bool crash_is_the_stop(const bots::ExitStatus& exit) const {
+    if (o_.stop == nullptr) return false;
+    if (o_.stop->requested()) return true;
+    const bool job_signal = exit.kind == bots::ExitStatus::Kind::signaled && !exit.killed_by_referee &&
+                            (exit.code == SIGTERM || exit.code == SIGINT || exit.code == SIGHUP ||
+                             exit.code == SIGQUIT || exit.code == SIGKILL);
+    if (!job_signal || o_.stop->fd() < 0) return false;
+    pollfd p{o_.stop->fd(), POLLIN, 0};
+    const auto until = Clock::now() + kStopAfterSignal;
+    while (!o_.stop->requested() && Clock::now() < until) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+      if (::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left, 0))) < 0 && errno != EINTR) break;
+    }
+    return o_.stop->requested();
   }
 
   const BotSpec& spec_of(const Seat_& s) const { return o_.bots[static_cast<std::size_t>(s.seat)]; }
@@ -235,10 +269,7 @@ class Match {
   void play_decisions() {
     std::int64_t request_id = 0;
     while (!state_->is_over()) {
-      if (o_.stop != nullptr && o_.stop->load()) {
-        interrupted_ = true;
-        return;
-      }
+      if (stop_requested()) return;
       Seat_& s = seats_[static_cast<std::size_t>(state_->to_act())];
       ++request_id;
       // Output nobody asked for (a second answer, an early one) is a protocol violation.
@@ -257,7 +288,7 @@ class Match {
       state_->write_legal(legal_text_);
       const std::string v1_view = s.protocol == 1 ? games::dump_line(state_->view(s.seat)) : std::string();
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
-      const std::string request = protocol::request_line(
+      request_ = protocol::request_line(
           s.protocol, request_id, s.seat, s.protocol == 1 ? std::string_view(v1_view) : std::string_view(view_text_),
           legal_text_, static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
       if (o_.sandbox.freeze_idle) {
@@ -274,7 +305,7 @@ class Match {
       if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
       const auto sent_at = Clock::now();
       const Deadline deadline = deadline_after(sent_at, allowed);
-      if (!send_line(s, request, deadline, request_id)) return;
+      if (!send_line(s, request_, deadline, request_id)) return;
       auto message = receive(s, deadline, request_id);
       const double took = ms_between(sent_at, Clock::now());
       const double cpu_after = s.cpu_mark;  // taken by receive() the moment the line arrived
@@ -323,9 +354,12 @@ class Match {
   }
 
   bool send_line(Seat_& s, const std::string& line, Deadline deadline, std::int64_t request_id) {
-    switch (s.process->write_line(line, deadline)) {
+    switch (s.process->write_line(line, deadline, stop_fd())) {
       case bots::WriteStatus::ok:
         return true;
+      case bots::WriteStatus::interrupted:
+        interrupted_ = true;
+        return false;
       case bots::WriteStatus::timeout:
         record_fault(s, FaultKind::timeout, request_id, "did not read its input before the deadline", "");
         return false;
@@ -338,7 +372,7 @@ class Match {
 
   // One line from the bot, parsed as a JSON object, or a recorded fault.
   std::optional<json> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
-    auto r = s.process->read_line(deadline);
+    auto r = s.process->read_line(deadline, stop_fd());
     // The bot's turn ends here: its CPU time from now on is idle time. (--freeze-idle stops it
     // before another seat is asked: play_decisions.)
     if (request_id > 0) s.cpu_mark = s.process->cpu_ms();
@@ -357,6 +391,9 @@ class Match {
         return std::nullopt;
       case bots::ReadStatus::eof:
         record_fault(s, FaultKind::crash, request_id, "closed its output", r.partial);
+        return std::nullopt;
+      case bots::ReadStatus::interrupted:  // the referee is stopping: nobody's fault
+        interrupted_ = true;
         return std::nullopt;
       case bots::ReadStatus::line:
         break;
@@ -377,6 +414,8 @@ class Match {
     f.request_id = request_id;
     f.message = std::move(message);
     f.raw = protocol::escape_bytes(raw);
+    // The request it was answering (not the handshake's hello, which is the same for everyone).
+    if (request_id > 0) f.request = protocol::escape_bytes(std::string_view(request_).substr(0, kRequestExcerpt));
     fault_ = std::move(f);
   }
 
@@ -393,9 +432,11 @@ class Match {
         continue;
       }
       const bool offender = fault_ && fault_->seat == s.seat;
-      // A bot that hung gets no grace; one that crashed gets time to report how it ended.
+      // A bot that hung gets no grace, nor does any bot of an interrupted match (the referee is
+      // stopping); one that crashed gets time to report how it ended.
       const bool hung = offender && fault_->kind != FaultKind::crash;
-      const auto status = s.process->shutdown(hung ? std::chrono::milliseconds(0) : o_.grace);
+      const auto status = s.process->shutdown(hung || interrupted_ ? std::chrono::milliseconds(0) : o_.grace);
+      if (offender) offender_exit_ = status;
       s.report.exit = status.describe();
       s.report.stderr_bytes = s.process->stderr_bytes();
       if (offender) {
@@ -490,6 +531,11 @@ class Match {
       if (!s.keep) s.process->close_stdin();
     }
     teardown();
+    if (fault_ && fault_->kind == FaultKind::crash && crash_is_the_stop(offender_exit_)) {
+      fault_.reset();  // not the bot's fault: the match was interrupted, as if before it crashed
+      interrupted_ = true;
+      end_ = End::interrupted;
+    }
 
     json result = public_result();
     result["game"] = game_.info().name;
@@ -525,11 +571,13 @@ class Match {
   std::unique_ptr<games::GameState> state_;
   json cards_;  // the game's card table (null: none), sent in hello
   protocol::Limits limits_;
-  std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
+  std::string view_text_, legal_text_;
+  std::string request_;  // the last request line sent  // the request's parts, reused from one decision to the next
   std::unique_ptr<replay::Writer> writer_;
   std::vector<Seat_> seats_;
   Deadline init_deadline_{};
   std::optional<Fault> fault_;
+  bots::ExitStatus offender_exit_;  // how the offender's process ended (teardown)
   bool interrupted_ = false;
   std::string write_error_;
   End end_ = End::finished;
@@ -552,59 +600,6 @@ const char* fault_name(FaultKind kind) {
       return "output_limit";
   }
   return "unknown";
-}
-
-Result<std::vector<std::string>> split_command(const std::string& command) {
-  std::vector<std::string> argv;
-  std::string current;
-  bool in_word = false;
-  char quote = 0;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (quote != 0) {
-      if (c == quote) {
-        quote = 0;
-      } else if (c == '\\' && quote == '"' && i + 1 < command.size()) {
-        current += command[++i];
-      } else {
-        current += c;
-      }
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      current += command[++i];
-      in_word = true;
-    } else if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) argv.push_back(std::move(current));
-      current.clear();
-      in_word = false;
-    } else {
-      current += c;
-      in_word = true;
-    }
-  }
-  if (quote != 0) return fail(fmt::format("unterminated {} quote in the command \"{}\"", quote, command));
-  if (in_word) argv.push_back(std::move(current));
-  if (argv.empty()) return fail(std::string("an empty bot command"));
-  return argv;
-}
-
-std::string program_name(const std::vector<std::string>& argv) {
-  if (argv.empty()) return "bot";
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby",  "perl", "java",
-                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
-  std::size_t i = 0;
-  auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
-  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
-    for (std::size_t k = 1; k < argv.size(); ++k) {
-      if (!argv[k].empty() && argv[k][0] != '-') {
-        i = k;
-        break;
-      }
-    }
-  }
-  return base(i);
 }
 
 Result<MatchResult> play(const Options& o) {

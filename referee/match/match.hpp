@@ -21,7 +21,9 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/core/stop.hpp"
 #include "referee/games/game.hpp"
+#include "referee/match/command.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::match {
@@ -36,7 +38,8 @@ struct Fault {
   FaultKind kind = FaultKind::crash;
   std::int64_t request_id = 0;  // 0 = during the handshake
   std::string message;
-  std::string raw;  // the offending bytes, escaped
+  std::string raw;      // the offending bytes, escaped
+  std::string request;  // the start of the request it answered (escaped); empty in the handshake
   std::vector<std::string> stderr_tail;
   std::string exit;  // how the process ended, when known ("exit code 3", "killed by signal SIGSEGV")
 };
@@ -85,9 +88,12 @@ struct Options {
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
   std::vector<std::string> env;  // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
-  std::chrono::milliseconds grace{200};     // after game over, before the process group is killed
-  const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT) to end the match as interrupted
-  json replay_extra = json::object();       // extra header fields (e.g. the sandbox in force)
+  std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
+  // Requested (SIGINT, SIGTERM, SIGHUP): the match ends as interrupted at once, also in the middle of
+  // a wait for a bot. A bot that died by a signal the referee did not send while the stop came
+  // (a scheduler signals every process of a job) is not charged: the match is interrupted too.
+  const StopSignal* stop = nullptr;
+  json replay_extra = json::object();  // extra header fields (e.g. the sandbox in force)
   // One per seat (null: start that seat's bot), or empty: every bot starts for this match alone.
   std::vector<KeptBot*> kept;
 };
@@ -124,12 +130,5 @@ struct MatchResult {
 // Plays one match. An error is a set-up problem of the caller (unknown game, refused config,
 // unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.
 Result<MatchResult> play(const Options& options);
-
-// A bot's default name from its argv: "random_bot" for "build/sample_bots/random_bot", "bot.py"
-// for "python3 -u bot.py" (an interpreter's first non-flag argument).
-std::string program_name(const std::vector<std::string>& argv);
-
-// Splits a command line into argv: whitespace separates, '...' and "..." quote, \ escapes.
-Result<std::vector<std::string>> split_command(const std::string& command);
 
 }  // namespace arena::match

@@ -1,7 +1,7 @@
 // A league's standings without its records in memory: StandingsAccumulator (one record at a time,
 // then a pass or a few more) against compute_standings over the same records in hand, byte for
 // byte in every output; 200,000 synthetic matches through it, checked against tallies kept here,
-// with its held state bounded; the SPRT tally against the SPRT over the whole list; the journal
+// with its held state bounded (and the multi-seat rating's orders with it); the journal
 // streamed in index order (nearly sorted, scrambled, with a far-off block, a repeated index, a
 // torn last line, deals out of order); and the index ranges the runner keeps.
 
@@ -361,87 +361,6 @@ TEST_CASE("200,000 synthetic matches through the accumulator: exact, in bounded 
   }
   CHECK(in_order.held() < 1000);
   CHECK(any_order.held() >= 20000);
-}
-
-namespace {
-
-// The SPRT as the runner computed it over every journaled record (before it kept a tally).
-SprtState sprt_over(const std::vector<MatchRecord>& records, const std::string& a, bool pairs, const SprtConfig& c) {
-  const auto points_of = [&](const MatchRecord& r) {
-    for (std::size_t s = 0; s < r.seats.size(); ++s) {
-      if (r.seats[s].bot == a) return rank_points(r, static_cast<int>(s));
-    }
-    return 0.0;
-  };
-  if (pairs) {
-    Pentanomial p{};
-    std::map<std::uint64_t, std::vector<const MatchRecord*>> by_deal;
-    for (const MatchRecord& r : records) by_deal[r.deal].push_back(&r);
-    for (const auto& [deal, games] : by_deal) {
-      if (games.size() != 2) continue;
-      double points = 0;
-      for (const MatchRecord* r : games) points += points_of(*r);
-      p.counts[static_cast<std::size_t>(points * 2 + 0.5)] += 1;
-    }
-    return sprt_pentanomial(p, c);
-  }
-  int w = 0, d = 0, l = 0;
-  for (const MatchRecord& r : records) {
-    const double x = points_of(r);
-    (x > 0.75 ? w : x < 0.25 ? l : d) += 1;
-  }
-  return sprt_trinomial(w, d, l, c);
-}
-
-// Two bots, duplicate deals, in the order a league of `workers` finishes them: deals taken in
-// turn, each worker's legs one after the other, finishing out of index order; some deals lack a leg.
-std::vector<MatchRecord> two_bot_journal(std::uint64_t deals, int workers) {
-  std::vector<MatchRecord> out;
-  Draw d{99};
-  for (std::uint64_t first = 0; first < deals; first += static_cast<std::uint64_t>(workers)) {
-    std::vector<MatchRecord> round;
-    for (std::uint64_t deal = first; deal < std::min(deals, first + static_cast<std::uint64_t>(workers)); ++deal) {
-      for (int leg = 0; leg < 2; ++leg) {
-        if (deal % 17 == 5 && leg == 1) continue;  // cut short
-        MatchRecord r = synthetic(Kind::duplicate, deal * 2 + static_cast<std::uint64_t>(leg));
-        const std::string x = leg == 0 ? "alpha" : "beta";
-        r.seats[0].bot = x;
-        r.seats[1].bot = x == "alpha" ? "beta" : "alpha";
-        round.push_back(std::move(r));
-      }
-    }
-    std::shuffle(round.begin(), round.end(), std::mt19937_64(d.next()));
-    for (MatchRecord& r : round) out.push_back(std::move(r));
-  }
-  return out;
-}
-
-}  // namespace
-
-TEST_CASE("SPRT tally: one match at a time equals the SPRT over all of them", "[sprt][accumulator]") {
-  const std::vector<MatchRecord> journal = two_bot_journal(3000, 3);
-  for (bool pairs : {true, false}) {
-    for (const SprtConfig& c : {SprtConfig{0, 5, 0.05, 0.05}, SprtConfig{-20, 20, 0.1, 0.05}}) {
-      SprtTally tally("alpha", pairs, c);
-      std::vector<MatchRecord> so_far;
-      std::size_t most_open = 0;
-      for (std::size_t i = 0; i < journal.size(); ++i) {
-        tally.add(journal[i]);
-        so_far.push_back(journal[i]);
-        most_open = std::max(most_open, tally.open_deals());
-        if (i % 97 != 0 && i + 1 != journal.size()) continue;
-        const SprtState a = tally.state();
-        const SprtState b = sprt_over(so_far, "alpha", pairs, c);
-        INFO("pairs " << pairs << " after " << i + 1);
-        CHECK(a.llr == b.llr);
-        CHECK(a.lower == b.lower);
-        CHECK(a.upper == b.upper);
-        CHECK(a.decision == b.decision);
-      }
-      // Held: the deals in play and those cut short (one in 17), never the finished ones.
-      CHECK(most_open <= 3000 / 17 + 10);
-    }
-  }
 }
 
 TEST_CASE("IndexSet: journaled indices as ranges", "[journal]") {

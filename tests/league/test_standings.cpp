@@ -2,6 +2,8 @@
 // writers: JSON (finite, versioned), Markdown, the terminal table and JUnit XML (checked by a
 // small well-formedness parser, since the project has no XML library).
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cmath>
@@ -55,6 +57,10 @@ std::vector<MatchRecord> two_seat_league() {
   MatchRecord fault = match(4, 2, 0, {seat("alpha", 15, 1, {10, 0.5}, 20), seat("gamma", 0, 2, {3}, 5000)});
   fault.end = replay::End::fault;
   fault.fault = FaultRecord{1, "timeout", 7, "no reply within 1000 ms"};
+  fault.fault->request = "{\"type\":\"act\",\"id\":7}";
+  fault.fault->reply = "";
+  fault.replay = "replays/m000004.jsonl";
+  fault.rerun = "referee play --seed 1002 --bot ./alpha --bot ./gamma";
   r.push_back(fault);
   r.push_back(match(5, 2, 1, {seat("beta", 19, 1), seat("gamma", 12, 2, {2, 2})}));
   return r;
@@ -221,28 +227,38 @@ Element parse_xml(const std::string& text) {
 }
 
 // Checks the JUnit shape and that every count attribute matches the elements, for any suite.
-void check_junit(const Element& root, const Standings& st) {
+// The JUnit shape: a suite "league" and one suite per bot, the counts adding up at both levels;
+// every failure has a message. Returns the suites by name.
+std::map<std::string, const Element*> check_junit(const Element& root, const Standings& st) {
   REQUIRE(root.name == "testsuites");
   const auto suites = root.all("testsuite");
-  REQUIRE(suites.size() == 1);
-  const Element& suite = *suites[0];
-  const auto cases = suite.all("testcase");
+  REQUIRE(suites.size() == st.bots.size() + 1);
+  std::map<std::string, const Element*> by_name;
+  int tests = 0;
   int failed = 0;
-  for (const Element* c : cases) {
-    const auto failures = c->all("failure");
-    CHECK(failures.size() <= 1);
-    if (!failures.empty()) {
-      ++failed;
-      CHECK(failures[0]->attrs.count("message") == 1);
+  for (const Element* suite : suites) {
+    by_name[suite->attrs.at("name")] = suite;
+    const auto cases = suite->all("testcase");
+    int suite_failed = 0;
+    for (const Element* c : cases) {
+      const auto failures = c->all("failure");
+      CHECK(failures.size() <= 1);
+      if (!failures.empty()) {
+        ++suite_failed;
+        CHECK(failures[0]->attrs.count("message") == 1);
+      }
+      CHECK(c->attrs.count("name") == 1);
+      CHECK(c->attrs.count("classname") == 1);
     }
-    CHECK(c->attrs.count("name") == 1);
-    CHECK(c->attrs.count("classname") == 1);
+    CHECK(suite->attrs.at("tests") == std::to_string(cases.size()));
+    CHECK(suite->attrs.at("failures") == std::to_string(suite_failed));
+    tests += static_cast<int>(cases.size());
+    failed += suite_failed;
   }
-  CHECK(cases.size() == st.bots.size());
-  for (const Element* e : {&root, &suite}) {
-    CHECK(e->attrs.at("tests") == std::to_string(cases.size()));
-    CHECK(e->attrs.at("failures") == std::to_string(failed));
-  }
+  CHECK(suites[0]->attrs.at("name") == "league");
+  CHECK(root.attrs.at("tests") == std::to_string(tests));
+  CHECK(root.attrs.at("failures") == std::to_string(failed));
+  return by_name;
 }
 
 // True if every number anywhere in `j` is finite.
@@ -277,11 +293,10 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(alpha.draws == 1);
   CHECK(alpha.losses == 1);
   CHECK(alpha.score_per_game == Approx(22.4));  // (30 + 22 + 21 + 24 + 15) / 5
-  // Rank points {1, 0, 0.5, 1, 1}: s = 0.7 -> 147.19; var = (3*0.09 + 0.04 + 0.49)/5 = 0.16,
-  // se = sqrt(0.16/5) = 0.17889, s -/+ 1.96 se = [0.34939, 1.0506] -> [-108.00, +bound].
+  // Rank points {1, 0, 0.5, 1, 1}: s = 0.7 -> 147.19; 5 games are too few for an interval.
   CHECK(alpha.elo.elo == elo(147.19));
-  CHECK(alpha.elo.low == elo(-108.00));
-  CHECK(alpha.elo.high == kEloBound);
+  CHECK(alpha.elo.interval == IntervalKind::none);
+  CHECK(alpha.elo.samples == 5);
   CHECK(alpha.faults.empty());
   // Decisions {1,2,3, 2,4, 5, 1, 10,0.5} sorted: 0.5 1 1 2 2 3 4 5 10. Median: h = 4 -> 2.
   // p99: h = 0.99 * 8 = 7.92 -> 5 + 0.92 * (10 - 5) = 9.6. Total 28.5.
@@ -298,10 +313,9 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(beta.draws == 1);
   CHECK(beta.losses == 2);
   CHECK(beta.score_per_game == Approx(20.6));  // (20 + 25 + 21 + 18 + 19) / 5
-  // {0, 1, 0.5, 0, 1}: s = 0.5, var = 0.2, se = 0.2 -> [0.108, 0.892] -> 0 [-366.76, +366.76].
+  // {0, 1, 0.5, 0, 1}: s = 0.5 -> 0, no interval.
   CHECK(beta.elo.elo == 0);
-  CHECK(beta.elo.low == elo(-366.76));
-  CHECK(beta.elo.high == elo(366.76));
+  CHECK_FALSE(beta.elo.known());
   // Decisions 1 2 4 5 6: median 4, p99 h = 3.96 -> 5 + 0.96 = 5.96.
   CHECK(beta.decision_median_ms == Approx(4));
   CHECK(beta.decision_p99_ms == Approx(5.96));
@@ -316,7 +330,7 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(gamma.faults == std::map<std::string, int>{{"timeout", 1}});
   CHECK(gamma.fault_count() == 1);
   CHECK(gamma.elo.elo == -kEloBound);
-  CHECK(gamma.elo.high == -kEloBound);
+  CHECK_FALSE(gamma.elo.known());                // 2 games, both lost: no "[-1000, -1000]"
   CHECK(gamma.decision_p99_ms == Approx(2.98));  // 2 2 3: h = 1.98 -> 2 + 0.98
   CHECK(gamma.stderr_bytes == 5000);
 
@@ -325,8 +339,9 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(delta.points == 0);
   CHECK(delta.score_per_game == 0);
   CHECK(delta.elo.elo == 0);
-  CHECK(delta.elo.low == -kEloBound);
-  CHECK(delta.elo.high == kEloBound);
+  CHECK(delta.elo.samples == 0);
+  CHECK_FALSE(delta.elo.known());
+  CHECK_FALSE(delta.rating.known());
   CHECK(delta.decision_max_ms == 0);
 
   REQUIRE(st.pairs.size() == 3);
@@ -340,21 +355,21 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(ab.b_wins == 1);
   // Deal 0: 1 + 0 = 1 point (index 2); deal 1: 0.5 + 1 = 1.5 points (index 3).
   CHECK(ab.a_pairs.counts == std::array<int, 5>{0, 0, 1, 1, 0});
-  // Pentanomial: samples {0.5, 0.75}: s = 0.625 -> 88.74; var = 0.015625, se = sqrt(var/2)
-  // = 0.088388, s -/+ 1.96 se = [0.45176, 0.79824] -> [-33.62, 238.92].
+  // Pentanomial: samples {0.5, 0.75}: s = 0.625 -> 88.74; 2 pairs give no interval.
   CHECK(ab.elo.elo == elo(88.74));
-  CHECK(ab.elo.low == elo(-33.62));
-  CHECK(ab.elo.high == elo(238.92));
+  CHECK(ab.elo.samples == 2);
+  CHECK_FALSE(ab.elo.known());
 
   // alpha-gamma played only leg 0 of deal 2; beta-gamma only leg 1 of it: no complete pair,
-  // so their Elo is trinomial (1 win: +bound).
+  // so their Elo is trinomial (1 win: +bound, and no interval).
   const PairStanding& ag = st.pairs[1];
   CHECK(ag.a == "alpha");
   CHECK(ag.b == "gamma");
   CHECK(ag.games == 1);
   CHECK(ag.a_points == 1);
   CHECK(ag.a_pairs.pairs() == 0);
-  CHECK(ag.elo.low == kEloBound);
+  CHECK(ag.elo.elo == kEloBound);
+  CHECK_FALSE(ag.elo.known());
   const PairStanding& bg = st.pairs[2];
   CHECK(bg.a == "beta");
   CHECK(bg.b == "gamma");
@@ -384,30 +399,29 @@ TEST_CASE("Standings: a 3-seat league uses linear rank points and head to head")
   CHECK(x.wins == 1);
   CHECK(x.draws == 1);
   CHECK(x.losses == 1);
-  // {1, 0.75, 0.25}: s = 2/3 -> 120.41; var = ((1/3)^2 + (1/12)^2 + (5/12)^2)/3 = 0.097222,
-  // se = 0.18002, s -/+ 1.96 se = [0.31383, 1.0195] -> [-135.89, +bound].
+  // {1, 0.75, 0.25}: s = 2/3 -> 120.41 (3 games: no interval).
   CHECK(x.elo.elo == elo(120.41));
-  CHECK(x.elo.low == elo(-135.89));
-  CHECK(x.elo.high == kEloBound);
+  CHECK_FALSE(x.elo.known());
   CHECK(y.name == "y");
   CHECK(y.points == 1.5);
   CHECK(y.wins == 0);
   CHECK(y.draws == 1);
   CHECK(y.losses == 2);
-  // {0.5, 0.75, 0.25}: s = 0.5, var = 1/24, se = 0.11785 -> [-173.65, +173.65].
+  // {0.5, 0.75, 0.25}: s = 0.5.
   CHECK(y.elo.elo == 0);
-  CHECK(y.elo.low == elo(-173.65));
-  CHECK(y.elo.high == elo(173.65));
   CHECK(z.name == "z");
   CHECK(z.points == 1.0);
   CHECK(z.wins == 1);
   CHECK(z.draws == 0);
   CHECK(z.losses == 2);
   CHECK(z.score_per_game == Approx(20.0 / 3.0));
-  // {0, 0, 1}: s = 1/3 -> -120.41, var = 2/9, se = 0.27217 -> [-bound, 325.32].
+  // {0, 0, 1}: s = 1/3 -> -120.41.
   CHECK(z.elo.elo == elo(-120.41));
-  CHECK(z.elo.low == -kEloBound);
-  CHECK(z.elo.high == elo(325.32));
+  // The Plackett-Luce rating orders them as the points do: x above y above z? x finished
+  // first, tied first and tied second; y second, tied first, tied second; z last, last, first.
+  CHECK(x.rating.elo > y.rating.elo);
+  CHECK(x.rating.samples == 3);
+  CHECK(x.rating.elo + y.rating.elo + z.rating.elo == Approx(0).margin(1e-9));
 
   // Pairs in league order (z, y, x); head to head per match: better rank 1, equal 0.5.
   REQUIRE(st.pairs.size() == 3);
@@ -467,7 +481,7 @@ TEST_CASE("Standings: edge cases") {
 TEST_CASE("Standings JSON: versioned, complete, finite") {
   const Standings st = compute_standings(two_seat_league(), kBots);
   const nlohmann::json j = standings_json(st);
-  CHECK(j.at("standings_version") == 1);
+  CHECK(j.at("standings_version") == 2);
   CHECK(j.at("matches") == 6);
   CHECK(j.at("points_rule") == "win 1, draw 0.5, loss 0");
   REQUIRE(j.at("bots").size() == 4);
@@ -475,7 +489,23 @@ TEST_CASE("Standings JSON: versioned, complete, finite") {
   CHECK(alpha.at("place") == 1);
   CHECK(alpha.at("name") == "alpha");
   CHECK(alpha.at("points") == 3.5);
-  CHECK(alpha.at("elo").at("high") == kEloBound);
+  // 5 games: no interval, so its ends are null (never a made-up number), as are nElo and LOS.
+  CHECK(alpha.at("elo").at("elo").get<double>() == elo(147.19));
+  CHECK(alpha.at("elo").at("high").is_null());
+  CHECK(alpha.at("elo").at("low").is_null());
+  CHECK(alpha.at("elo").at("los").is_null());
+  CHECK(alpha.at("elo").at("interval") == "none");
+  CHECK(alpha.at("elo").at("samples") == 5);
+  CHECK(alpha.at("rating").at("samples") == 5);
+  CHECK(j.at("completion").at("partial") == false);
+  CHECK(j.at("completion").at("message") == "");
+  CHECK(j.at("not_counted") == 0);
+  // gamma's timeout, whole, for JUnit and for machines.
+  const nlohmann::json& entry = j.at("bots").at(2).at("fault_entries").at(0);
+  CHECK(entry.at("match") == 4);
+  CHECK(entry.at("kind") == "timeout");
+  CHECK(entry.at("message") == "no reply within 1000 ms");
+  CHECK(entry.at("replay") == "replays/m000004.jsonl");
   CHECK(alpha.at("decision_ms").at("p99").get<double>() == Approx(9.6));
   CHECK(j.at("bots").at(2).at("faults") == nlohmann::json{{"timeout", 1}});
   CHECK(j.at("bots").at(2).at("fault_count") == 1);
@@ -483,6 +513,8 @@ TEST_CASE("Standings JSON: versioned, complete, finite") {
   CHECK(ab.at("pentanomial") == nlohmann::json::array({0, 0, 1, 1, 0}));
   CHECK(ab.at("elo_model") == "pentanomial");
   CHECK(j.at("pairs").at(1).at("elo_model") == "trinomial");
+  CHECK(ab.at("draw_ratio") == 0.5);      // one pair of two scored exactly 1 point
+  CHECK(ab.at("pairs_ratio").is_null());  // no pair lost: infinite
   CHECK(all_finite(j));
   // It round-trips through text (a NaN or inf would dump as null).
   CHECK(nlohmann::json::parse(j.dump()) == j);
@@ -492,11 +524,20 @@ TEST_CASE("Standings Markdown and terminal table") {
   const Standings st = compute_standings(two_seat_league(), kBots);
   const std::string md = standings_markdown(st);
   CHECK_THAT(md, Contains("6 matches, 2 seats per match. Points: win 1, draw 0.5, loss 0."));
-  CHECK_THAT(md, Contains("| 1 | alpha | 5 | 3.5 | 0.700 | 3 | 1 | 1 | 22.4 | +147 [-108, +1000] | 0 | "
+  // 5 games: the Elo says so instead of a made-up interval; points with two decimals.
+  CHECK_THAT(md, Contains("| 1 | alpha | 5 | 3.50 | 0.700 | 3 | 1 | 1 | 22.4 | +147 [not enough games] | 0 | "
                           "2.00 / 9.60 / 10.00 | 120 |"));
-  CHECK_THAT(md, Contains("| 4 | delta | 0 | 0 | 0.000 | 0 | 0 | 0 | 0.0 | +0 [-1000, +1000] | 0 |"));
-  CHECK_THAT(md, Contains("| alpha | beta | 4 | 2.5 | 2 / 1 / 1 | 0 / 0 / 1 / 1 / 0 | +89 [-34, +239] |"));
+  CHECK_THAT(md, Contains("| 4 | delta | 0 | 0.00 | 0.000 | 0 | 0 | 0 | 0.0 | - | 0 |"));
+  CHECK_THAT(md, Contains("| alpha | beta | 4 | 2.50 | 2 / 1 / 1 | 0 / 0 / 1 / 1 / 0 | +89 [not enough games] | - |"));
   CHECK_THAT(md, Contains("## Faults\n\n- gamma: 1 timeout\n"));
+  // The crosstable: row bot's head-to-head points against the column bot, in standings order.
+  CHECK_THAT(md, Contains("| | alpha | beta | gamma | delta |\n|:--|--:|--:|--:|--:|\n"));
+  CHECK_THAT(md, Contains("| alpha | - | 2.5/4 | 1/1 |  |\n"));
+  CHECK_THAT(md, Contains("| beta | 1.5/4 | - | 1/1 |  |\n"));
+  CHECK_THAT(md, Contains("| gamma | 0/1 | 0/1 | - |  |\n"));
+  // A 2-seat league has no rating column, and a complete one no PARTIAL line.
+  CHECK(md.find("Rating") == std::string::npos);
+  CHECK(md.find("PARTIAL") == std::string::npos);
   // Names cannot break the table.
   const Standings odd = compute_standings({}, {"a|b"});
   CHECK_THAT(standings_markdown(odd), Contains("| a\\|b |"));
@@ -521,7 +562,109 @@ TEST_CASE("Standings Markdown and terminal table") {
     CHECK(line.find("  ") == lines[0].find("  "));
   }
   CHECK_THAT(lines[2], Contains("alpha"));
-  CHECK_THAT(lines[2], Contains("+147 [-108, +1000]"));
+  CHECK_THAT(lines[2], Contains("+147 [not enough games]"));
+  CHECK_THAT(lines[2], Contains("3.50"));
+}
+
+TEST_CASE("Standings: intervals from kEloMinSamples games on, exact bounds for constant results") {
+  // hare beats tortoise 6 times, draws 2, loses 2: 10 games, the trinomial of elo_from_wdl.
+  std::vector<MatchRecord> r;
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    const int hare = i < 6 ? 1 : i < 8 ? 1 : 2;
+    const int tortoise = i < 6 ? 2 : i < 8 ? 1 : 1;
+    r.push_back(match(i, i, 0, {seat("hare", 1, hare), seat("tortoise", 1, tortoise)}));
+  }
+  const Standings st = compute_standings(r, {"hare", "tortoise"});
+  const EloEstimate expected = elo_from_wdl(6, 2, 2);
+  REQUIRE(expected.interval == IntervalKind::normal);
+  CHECK(st.bots[0].elo.low == expected.low);
+  CHECK(st.bots[0].elo.high == expected.high);
+  CHECK(st.pairs[0].elo.los == expected.los);
+  CHECK_THAT(standings_table(st), Contains(format_elo(expected)));
+  // 10 wins in 10: +1000 with the exact bound [+140, +1000], never "[+1000, +1000]".
+  std::vector<MatchRecord> sweep;
+  for (std::uint64_t i = 0; i < 10; ++i) sweep.push_back(match(i, i, 0, {seat("hare", 1, 1), seat("tortoise", 0, 2)}));
+  const Standings swept = compute_standings(sweep, {"hare", "tortoise"});
+  CHECK(format_elo(swept.bots[0].elo) == "+1000 [+140, +1000] exact");
+  CHECK(format_elo(swept.bots[1].elo) == "-1000 [-1000, -140] exact");
+  const nlohmann::json j = standings_json(swept);
+  CHECK(j.at("bots").at(0).at("elo").at("interval") == "exact");
+  CHECK(j.at("bots").at(0).at("elo").at("low").get<double>() == Approx(140.22).margin(0.01));
+  CHECK(j.at("bots").at(0).at("elo").at("nelo").is_null());
+  // 4 games: the complaint's case.
+  sweep.resize(4);
+  CHECK(format_elo(compute_standings(sweep, {"hare", "tortoise"}).bots[0].elo) == "+1000 [not enough games]");
+}
+
+TEST_CASE("Standings of 3 and 4 seats: the rating column, no pentanomial, points to 2 decimals") {
+  // Four bots, 4 seats, 12 matches in which the finishing order rotates but a is ahead of b ahead
+  // of c ahead of d twice as often as not; one 3-way tie.
+  std::vector<MatchRecord> r;
+  const std::vector<std::vector<int>> ranks = {{1, 2, 3, 4}, {1, 2, 3, 4}, {2, 1, 4, 3}, {1, 3, 2, 4},
+                                               {1, 2, 3, 4}, {4, 1, 2, 3}, {1, 2, 4, 3}, {2, 2, 2, 1},
+                                               {1, 2, 3, 4}, {3, 4, 1, 2}, {1, 2, 3, 4}, {1, 3, 2, 4}};
+  for (std::uint64_t i = 0; i < ranks.size(); ++i) {
+    r.push_back(match(
+        i, i, 0,
+        {seat("a", 0, ranks[i][0]), seat("b", 0, ranks[i][1]), seat("c", 0, ranks[i][2]), seat("d", 0, ranks[i][3])}));
+  }
+  const Standings st = compute_standings(r, {"a", "b", "c", "d"});
+  REQUIRE(st.seats_per_match == 4);
+  CHECK(st.bots[0].name == "a");
+  // The rating agrees with PlackettLuce fed the same orders, and has a 95% interval (12 games).
+  PlackettLuce pl;
+  for (const auto& rk : ranks) pl.add({0, 1, 2, 3}, rk);
+  const std::vector<EloEstimate> fitted = pl.fit(4);
+  CHECK(st.bots[0].rating.elo == fitted[0].elo);
+  CHECK(st.bots[0].rating.interval == IntervalKind::normal);
+  CHECK(st.bots[0].rating.elo > 0);
+  const std::string table = standings_table(st);
+  CHECK_THAT(table, Contains("rating [95% CI]"));
+  CHECK_THAT(table, Contains(format_elo(st.bots[0].rating)));
+  CHECK(table.find("LL / LD") == std::string::npos);
+  const std::string md = standings_markdown(st);
+  CHECK_THAT(md, Contains("Rating [95% CI]"));
+  CHECK(md.find("LL / LD") == std::string::npos);
+  CHECK(md.find("0 / 0 / 0 / 0 / 0") == std::string::npos);
+  // Rank points in thirds print with two decimals: d has 1/3 + 0 + 1/3 + 0 + 0 + 2/3 + 1/3 + 1 + 0
+  //   + 1/3 + 0 + 0 = 3.
+  for (const BotStanding& b : st.bots) {
+    CHECK_THAT(table, Contains(format_points(b.points)));
+  }
+  CHECK(format_points(1.0 + 5.0 / 6.0) == "1.83");
+  CHECK(standings_json(st).at("bots").at(0).at("rating").at("interval") == "normal");
+}
+
+TEST_CASE("Standings: a partial league and uncounted matches say so in every format") {
+  Standings st = compute_standings(two_seat_league(), kBots);
+  st.completion = Completion{true, "interrupted", 37, 120};
+  st.not_counted = 3;
+  const std::string line = "PARTIAL: 37 of 120 matches (interrupted); finish with --resume";
+  CHECK(completion_text(st) == line);
+  CHECK(not_counted_text(st) == "3 matches journaled after the SPRT decided are not counted");
+  CHECK_THAT(standings_markdown(st), Contains(fmt::format("**{}**", line)));
+  CHECK_THAT(standings_table(st), Catch::StartsWith(line));
+  CHECK_THAT(standings_table(st), Contains("3 matches journaled after the SPRT decided are not counted"));
+  const nlohmann::json j = standings_json(st);
+  CHECK(j.at("completion").at("partial") == true);
+  CHECK(j.at("completion").at("journaled") == 37);
+  CHECK(j.at("completion").at("total") == 120);
+  CHECK(j.at("completion").at("message") == line);
+  CHECK(j.at("not_counted") == 3);
+  // JUnit: the "league complete" testcase fails with the line, so CI shows it.
+  Element root;
+  REQUIRE_NOTHROW(root = parse_xml(junit_xml(st, "ci")));
+  const auto suites = check_junit(root, st);
+  const auto cases = suites.at("league")->all("testcase");
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0]->attrs.at("name") == "league complete");
+  const auto failure = cases[0]->all("failure");
+  REQUIRE(failure.size() == 1);
+  CHECK(failure[0]->attrs.at("message") == line);
+  CHECK_THAT(failure[0]->text, Contains("not counted"));
+  // Another reason has no resume hint.
+  st.completion.reason = "shard";
+  CHECK(completion_text(st) == "PARTIAL: 37 of 120 matches (shard); combine the shards with `referee league merge`");
 }
 
 TEST_CASE("JUnit XML: the well-formedness checker rejects broken XML") {
@@ -537,25 +680,64 @@ TEST_CASE("JUnit XML: the well-formedness checker rejects broken XML") {
   CHECK_THROWS(parse_xml("<a></a><b></b>"));           // two roots
 }
 
-TEST_CASE("JUnit XML: one testcase per bot, a failure for each bot that faulted") {
+TEST_CASE("JUnit XML: a suite per bot, a failing testcase per faulty match") {
   const Standings st = compute_standings(two_seat_league(), kBots);
   const std::string xml = junit_xml(st, "league & co");
   Element root;
   REQUIRE_NOTHROW(root = parse_xml(xml));
-  check_junit(root, st);
-  const Element& suite = *root.all("testsuite")[0];
-  CHECK(suite.attrs.at("name") == "league & co");
-  CHECK(suite.attrs.at("tests") == "4");
-  CHECK(suite.attrs.at("failures") == "1");
-  const auto cases = suite.all("testcase");
-  CHECK(cases[0]->attrs.at("name") == "alpha");
-  CHECK(std::stod(cases[0]->attrs.at("time")) == Approx(0.0285).margin(0.001));  // 28.5 ms
-  CHECK(cases[0]->all("failure").empty());
-  const auto failure = cases[2]->all("failure");
+  const auto suites = check_junit(root, st);
+  CHECK(root.attrs.at("name") == "league & co");
+  CHECK(root.attrs.at("tests") == "5");  // league complete + 4 bots, one testcase each
+  CHECK(root.attrs.at("failures") == "1");
+  // A complete league: "league complete" passes.
+  CHECK(suites.at("league")->all("testcase")[0]->all("failure").empty());
+  // A clean bot: one passing testcase, its summary in system-out, its decision time as the time.
+  const Element& alpha = *suites.at("alpha");
+  CHECK(std::stod(alpha.attrs.at("time")) == Approx(0.0285).margin(0.001));  // 28.5 ms
+  REQUIRE(alpha.all("testcase").size() == 1);
+  CHECK(alpha.all("testcase")[0]->attrs.at("name") == "no faults");
+  CHECK(alpha.all("testcase")[0]->all("failure").empty());
+  CHECK_THAT(alpha.all("system-out")[0]->text, Contains("W/D/L 3/1/1"));
+  // gamma's timeout: the match, the message, the request, the replay and the re-run command.
+  const auto cases = suites.at("gamma")->all("testcase");
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0]->attrs.at("name") == "m000004 timeout");
+  CHECK(cases[0]->attrs.at("classname") == "league & co.gamma");
+  const auto failure = cases[0]->all("failure");
   REQUIRE(failure.size() == 1);
-  CHECK(cases[2]->attrs.at("name") == "gamma");
-  CHECK(failure[0]->attrs.at("message") == "gamma committed 1 fault: 1 timeout");
-  CHECK(failure[0]->text == "timeout: 1\n");
+  CHECK(failure[0]->attrs.at("type") == "timeout");
+  CHECK(failure[0]->attrs.at("message") == "gamma timeout in match m000004: no reply within 1000 ms");
+  CHECK(failure[0]->text ==
+        "bot: gamma\nmatch: m000004 (seat 1)\nfault: timeout\nmessage: no reply within 1000 ms\n"
+        "request (id 7): {\"type\":\"act\",\"id\":7}\nreplay: replays/m000004.jsonl\n"
+        "re-run: referee play --seed 1002 --bot ./alpha --bot ./gamma\n");
+}
+
+TEST_CASE("JUnit XML: the fault testcases of a bot are bounded") {
+  // 130 crashes of one bot: the first kFaultEntriesPerBot (100) listed, then one "30 more faults".
+  std::vector<MatchRecord> r;
+  for (std::uint64_t i = 0; i < 130; ++i) {
+    MatchRecord m = match(i, i, 0, {seat("crashy", 0, 2), seat("steady", 1, 1)});
+    m.end = replay::End::fault;
+    m.fault = FaultRecord{0, "crash", 1, fmt::format("exit {}", i)};
+    m.replay = fmt::format("replays/m{:06}.jsonl", i);
+    r.push_back(std::move(m));
+  }
+  const Standings st = compute_standings(r, {"crashy", "steady"});
+  REQUIRE(st.bots[1].name == "crashy");
+  CHECK(st.bots[1].fault_count() == 130);
+  CHECK(st.bots[1].fault_entries.size() == kFaultEntriesPerBot);
+  CHECK(st.bots[1].fault_entries.back().index == 99);
+  Element root;
+  REQUIRE_NOTHROW(root = parse_xml(junit_xml(st, "bounded")));
+  const auto suites = check_junit(root, st);
+  const auto cases = suites.at("crashy")->all("testcase");
+  REQUIRE(cases.size() == kFaultEntriesPerBot + 1);
+  CHECK(cases[0]->attrs.at("name") == "m000000 crash");
+  CHECK(cases[99]->attrs.at("name") == "m000099 crash");
+  CHECK(cases[100]->attrs.at("name") == "30 more faults");
+  CHECK_THAT(cases[100]->all("failure")[0]->attrs.at("message"), Contains("130 faults (130 crash)"));
+  CHECK(suites.at("crashy")->attrs.at("failures") == "101");
 }
 
 TEST_CASE("JUnit XML: names with markup characters are escaped") {
@@ -571,20 +753,60 @@ TEST_CASE("JUnit XML: names with markup characters are escaped") {
   const std::string xml = junit_xml(st, "suite \"q\" <x>");
   Element root;
   REQUIRE_NOTHROW(root = parse_xml(xml));
-  check_junit(root, st);
-  CHECK(root.attrs.at("failures") == "1");
-  const Element& suite = *root.all("testsuite")[0];
-  const auto cases = suite.all("testcase");
-  REQUIRE(cases.size() == 2);
+  const auto suites = check_junit(root, st);
+  CHECK(root.attrs.at("failures") == "2");  // two faulty matches
   // Decoded back, the name is the original but for the forbidden control character.
-  CHECK(cases[1]->attrs.at("name") == "a&b <\"q'>\tz?");
+  REQUIRE(suites.count("a&b <\"q'>\tz?") == 1);
+  const auto cases = suites.at("a&b <\"q'>\tz?")->all("testcase");
+  REQUIRE(cases.size() == 2);
+  CHECK(cases[0]->attrs.at("name") == "m000000 crash");
+  CHECK(cases[1]->attrs.at("name") == "m000001 malformed");
   const auto failure = cases[1]->all("failure");
   REQUIRE(failure.size() == 1);
-  CHECK_THAT(failure[0]->attrs.at("message"), Contains("2 faults: 1 crash, 1 malformed"));
-  CHECK(failure[0]->text == "crash: 1\nmalformed: 1\n");
+  CHECK_THAT(failure[0]->attrs.at("message"), Contains("malformed in match m000001: exit 1"));
+  CHECK_THAT(failure[0]->text, Contains("bot: a&b <\"q'>\tz?\n"));
   // Empty standings are still a valid report.
   const Standings none = compute_standings({}, {});
   Element empty_root;
   REQUIRE_NOTHROW(empty_root = parse_xml(junit_xml(none, "empty")));
   check_junit(empty_root, none);
+  CHECK(empty_root.attrs.at("tests") == "1");
+}
+
+TEST_CASE("Journal record: the fault's request and reply excerpts are optional keys") {
+  MatchRecord r = match(3, 1, 1, {seat("a", 0, 2), seat("b", 1, 1)});
+  r.end = replay::End::fault;
+  r.fault = FaultRecord{0, "illegal", 12, "not a legal action"};
+  r.fault->request = "{\"type\":\"act\",\"id\":12,\"legal\":[\"take 1\"]}";
+  r.fault->reply = "{\"action\":\"take 9\"}";
+  const json j = to_json(r);
+  CHECK(j.at("fault").at("request") == r.fault->request);
+  CHECK(j.at("fault").at("reply") == r.fault->reply);
+  auto back = record_from_json(j);
+  REQUIRE(back.ok());
+  REQUIRE(back->fault.has_value());
+  CHECK(back->fault->request == r.fault->request);
+  CHECK(back->fault->reply == r.fault->reply);
+  // A line of an earlier version, written before the excerpts existed, still reads, with "".
+  const json old = json::parse(
+      R"({"journal":1,"index":3,"deal":1,"leg":1,"seed":1001,"end":"fault",)"
+      R"("seats":[{"bot":"a","score":0,"rank":2,"decision_ms":[1.5]},{"bot":"b","score":1,"rank":1,"decision_ms":[]}],)"
+      R"("fault":{"seat":0,"kind":"timeout","request_id":4,"message":"no reply"},)"
+      R"("replay":"replays/m000003.jsonl","rerun":"referee play"})");
+  auto earlier = record_from_json(old);
+  REQUIRE(earlier.ok());
+  REQUIRE(earlier->fault.has_value());
+  CHECK(earlier->fault->kind == "timeout");
+  CHECK(earlier->fault->request.empty());
+  CHECK(earlier->fault->reply.empty());
+  // Without excerpts, none are written (the journal stays as it was).
+  r.fault->request.clear();
+  r.fault->reply.clear();
+  CHECK_FALSE(to_json(r).at("fault").contains("request"));
+  CHECK_FALSE(to_json(r).at("fault").contains("reply"));
+  // Standings from the old record: the fault entry has empty excerpts, and JUnit leaves them out.
+  const Standings st = compute_standings({*earlier}, {"a", "b"});
+  REQUIRE(st.bots[1].fault_entries.size() == 1);
+  CHECK(st.bots[1].fault_entries[0].request.empty());
+  CHECK(junit_xml(st, "old").find("request (id") == std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 #include "referee/league/league.hpp"
@@ -157,11 +158,11 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
 
   // Stop after 5 matches, as Ctrl-C would; then resume.
   const auto part_dir = fresh_dir("part");
-  std::atomic<bool> stop{false};
+  StopSignal stop;
   auto o = testing::league_options(part_dir);
   o.stop = &stop;
   o.on_match = [&](const league::MatchRecord&, std::uint64_t done, std::uint64_t) {
-    if (done >= 5) stop = true;
+    if (done >= 5) stop.request();
   };
   auto part = league::run(spec, o);
   REQUIRE(part.ok());
@@ -232,16 +233,34 @@ TEST_CASE("the schedule is lazy, fair and reproducible", "[league]") {
   CHECK(schedule.at(123456).seed == league::Schedule(spec).at(123456).seed);
 }
 
-TEST_CASE("an SPRT between a strong and a weak bot stops early with H1 accepted", "[league]") {
-  auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 100, 2);
-  spec.sprt = league::SprtConfig{0, 50, 0.05, 0.05};
-  auto result = league::run(spec, testing::league_options(fresh_dir("sprt")));
-  REQUIRE(result.ok());
-  REQUIRE(result->sprt.has_value());
-  CHECK(result->sprt->decision == league::SprtState::Decision::accept_h1);
-  CHECK(result->sprt_stopped);
-  CHECK(result->records.size() < 60);
-  CHECK(result->journaled == result->records.size());
+TEST_CASE("an SPRT between a strong and a weak bot stops early, at the same match at any concurrency", "[league]") {
+  std::optional<league::LeagueOutcome> first;
+  for (int concurrency : {1, 2}) {
+    auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 100, concurrency);
+    spec.sprt = league::SprtConfig{0, 50, 0.05, 0.05};
+    auto result = league::run(spec, testing::league_options(fresh_dir(fmt::format("sprt-j{}", concurrency))));
+    REQUIRE(result.ok());
+    REQUIRE(result->sprt.has_value());
+    CHECK(result->sprt->decision == league::SprtState::Decision::accept_h1);
+    CHECK(result->sprt_stopped);
+    // Decided at the end of a block of deals, on exactly those deals.
+    const auto block_matches = league::kSprtBlockDeals * 2;
+    CHECK(result->sprt_counted_matches % block_matches == 0);
+    CHECK(result->sprt_counted_matches < 200);
+    // Every counted match is journaled; other workers may have added a few after the block.
+    CHECK(result->journaled >= result->sprt_counted_matches);
+    CHECK(result->journaled < result->sprt_counted_matches + block_matches);
+    if (!first) {
+      first = std::move(result).value();
+      continue;
+    }
+    CHECK(result->sprt_counted_matches == first->sprt_counted_matches);
+    CHECK(result->sprt->llr == first->sprt->llr);
+    json a = essence(first->records), b = essence(result->records);
+    a.erase(a.begin() + static_cast<std::ptrdiff_t>(first->sprt_counted_matches), a.end());
+    b.erase(b.begin() + static_cast<std::ptrdiff_t>(result->sprt_counted_matches), b.end());
+    CHECK(a == b);
+  }
 }
 
 TEST_CASE("referee league: a league file, standings in three formats, exit codes", "[league][cli]") {

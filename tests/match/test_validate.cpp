@@ -1,11 +1,16 @@
 // `referee validate`: the sample bots pass; every faulty bot fails with the right fault, its reply,
-// the request it was answering and exit code 1; usage errors exit with 2.
+// the request it was answering and exit code 1; --seats checks every seat of larger matches; the
+// report states each seat's sandbox tier; usage errors exit with 2 and readable limits.
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "tests/match/harness.hpp"
 
@@ -195,4 +200,229 @@ TEST_CASE("validate: usage errors exit with 2", "[validate]") {
                                testing::random_bot(), out));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("facedown_step3"));
+}
+
+namespace {
+
+// The replay header's record of the sandbox tier of each seat (sandbox.seats[i].tier).
+std::vector<std::string> header_tiers(const json& replay) {
+  std::ifstream in(replay.get<std::string>());
+  std::string line;
+  std::getline(in, line);
+  const json header = json::parse(line);
+  std::vector<std::string> tiers;
+  for (const auto& seat : header.at("extra").at("sandbox").at("seats")) tiers.push_back(seat.at("tier"));
+  return tiers;
+}
+
+// The longest run of digits in `text`: a range error names its limits, never a 300-digit number.
+std::size_t longest_digit_run(const std::string& text) {
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : text) {
+    run = std::isdigit(static_cast<unsigned char>(c)) != 0 ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
+
+}  // namespace
+
+TEST_CASE("validate: --seats checks the bot in every seat of a 3- and a 4-seat Stella Quest match", "[validate]") {
+  for (const int seats : {3, 4}) {
+    INFO(seats);
+    const auto v = validate(testing::random_bot(),
+                            fmt::format("--game stella_quest --seats {} --opponent {} --games 1 --seed 7 "
+                                        "--decision-ms 5000 --init-ms 20000",
+                                        seats, ARENA_RANDOM_BOT),
+                            fmt::format("seats-{}", seats));
+    INFO(v.text);
+    CHECK(v.exit_code == 0);
+    REQUIRE(v.report.is_object());
+    CHECK(v.report.at("verdict") == "PASS");
+    CHECK(v.report.at("seats") == seats);
+    CHECK(v.report.at("seat_counts") == json::array({seats}));
+    CHECK(v.report.at("handshake").at("seats") == seats);
+    const auto& results = v.report.at("results");
+    REQUIRE(results.size() == static_cast<std::size_t>(seats));  // the bot in each seat in turn
+    for (int seat = 0; seat < seats; ++seat) {
+      CHECK(results[static_cast<std::size_t>(seat)].at("seat") == seat);
+      CHECK(results[static_cast<std::size_t>(seat)].at("seats") == seats);
+      CHECK(results[static_cast<std::size_t>(seat)].at("games") == 1);
+    }
+    for (const auto& m : v.report.at("matches")) {
+      // The replay is a match of that many seats: the bot in one, the opponent in all the others.
+      std::ifstream in(m.at("replay").get<std::string>());
+      std::string line;
+      std::getline(in, line);
+      const json header = json::parse(line);
+      CHECK(header.at("seats") == seats);
+      REQUIRE(header.at("bots").size() == static_cast<std::size_t>(seats));
+      const auto bot_seat = m.at("seat").get<std::size_t>();
+      for (std::size_t i = 0; i < header.at("bots").size(); ++i) {
+        CHECK(header.at("bots")[i].at("name") == "random_bot");
+        CHECK_THAT(header.at("bots")[i].at("command").get<std::string>(), Contains("random_bot"));
+      }
+      CHECK(m.at("seats") == seats);
+      CHECK(bot_seat < static_cast<std::size_t>(seats));
+    }
+    CHECK(v.report.at("replays").at("verified") == seats);
+    CHECK_THAT(v.text, Contains(fmt::format("game stella_quest ({} seats)", seats)));
+    CHECK_THAT(v.text, Contains(fmt::format("as seat {} of {}:", seats - 1, seats)));
+  }
+}
+
+TEST_CASE("validate: --seats all plays each seat count of the game, every seat, the same deals", "[validate]") {
+  const auto v =
+      validate(testing::random_bot(),
+               fmt::format("--game stella_quest --seats all --opponent {} --games 1 --seed 9 --decision-ms 5000",
+                           ARENA_RANDOM_BOT),
+               "seats-all");
+  INFO(v.text);
+  CHECK(v.exit_code == 0);
+  REQUIRE(v.report.is_object());
+  CHECK(v.report.at("seat_counts") == json::array({2, 3, 4}));
+  const auto& results = v.report.at("results");
+  REQUIRE(results.size() == 2 + 3 + 4);
+  std::vector<std::pair<int, int>> groups;  // (seats, seat)
+  for (const auto& r : results) groups.emplace_back(r.at("seats").get<int>(), r.at("seat").get<int>());
+  const std::vector<std::pair<int, int>> expected = {{2, 0}, {2, 1}, {3, 0}, {3, 1}, {3, 2},
+                                                     {4, 0}, {4, 1}, {4, 2}, {4, 3}};
+  CHECK(groups == expected);
+  for (const auto& m : v.report.at("matches")) {
+    CHECK(m.at("seed") == 9);
+    // Several seat counts in one folder: the count is in the file names.
+    CHECK_THAT(m.at("replay").get<std::string>(),
+               Contains(fmt::format("-{}seats-seat{}-g1.jsonl", m.at("seats").get<int>(), m.at("seat").get<int>())));
+  }
+  CHECK_THAT(v.text, Contains("game stella_quest (2, 3 and 4 seats)"));
+}
+
+TEST_CASE("validate: a faulty bot in a 3-seat match fails in each seat with the request it was sent", "[validate]") {
+  const auto v = validate(
+      testing::faulty_bot("illegal --at 2"),
+      fmt::format("--game stella_quest --seats 3 --opponent {} --games 1 --seed 3 --decision-ms 500", ARENA_RANDOM_BOT),
+      "seats-3-faulty");
+  INFO(v.text);
+  CHECK(v.exit_code == 1);
+  REQUIRE(v.report.is_object());
+  CHECK(v.report.at("verdict") == "FAIL: 3 faults");
+  const auto& faults = v.report.at("faults");
+  REQUIRE(faults.size() == 3);
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const json& f = faults[i];
+    CHECK(f.at("seat") == i);
+    CHECK(f.at("kind") == "illegal");
+    CHECK(f.at("request").at("seat") == f.at("seat"));
+    CHECK(f.at("request").at("id") == f.at("request_id"));
+    // The re-run command plays the same 3-seat match: the bot in its seat, the opponent twice.
+    const std::string rerun = f.at("rerun");
+    std::size_t bots = 0;
+    for (auto at = rerun.find(" --bot "); at != std::string::npos; at = rerun.find(" --bot ", at + 1)) ++bots;
+    CHECK(bots == 3);
+    // The input file starts with the hello of a 3-seat game.
+    std::ifstream in(f.at("input").get<std::string>());
+    std::string hello;
+    std::getline(in, hello);
+    CHECK(json::parse(hello).at("seats") == 3);
+  }
+}
+
+TEST_CASE("validate: the report states the sandbox tier each seat actually had", "[validate]") {
+  // An explicit tier, and the default (the strictest this machine offers): each as the replays record it.
+  for (const std::string asked : {"none", ""}) {
+    INFO(asked);
+    const auto v = validate(testing::random_bot(),
+                            fmt::format("--opponent {} --games 1 --seed 5 --decision-ms 5000{}", ARENA_RANDOM_BOT,
+                                        asked.empty() ? std::string() : fmt::format(" --sandbox {}", asked)),
+                            fmt::format("sandbox-{}", asked.empty() ? "default" : asked));
+    INFO(v.text);
+    CHECK(v.exit_code == 0);
+    REQUIRE(v.report.is_object());
+    const json& sandbox = v.report.at("sandbox");
+    const std::string policy = sandbox.at("policy");
+    CHECK(sandbox.at("asked") == (asked.empty() ? json(nullptr) : json(asked)));
+    if (!asked.empty()) CHECK(policy == asked);
+    CHECK(sandbox.at("handshake") == policy);
+    CHECK(v.report.at("handshake").at("sandbox_tier") == policy);
+    std::size_t seats = 0;
+    for (const auto& m : v.report.at("matches")) {
+      const auto recorded = header_tiers(m.at("replay"));
+      CHECK(m.at("sandbox").get<std::vector<std::string>>() == recorded);
+      for (const auto& tier : recorded) {
+        CHECK(tier == policy);
+        ++seats;
+      }
+    }
+    CHECK(seats == 4);  // 2 matches of 2 seats
+    CHECK(sandbox.at("seat_tiers") == json{{policy, 4}});
+    CHECK(sandbox.at("bot_tiers") == json{{policy, 2}});
+    CHECK(sandbox.at("as_asked") == true);
+    const std::string said =
+        asked.empty() ? fmt::format("the strictest tier available ({})", policy) : fmt::format("tier {}", asked);
+    CHECK_THAT(v.text,
+               Contains(fmt::format("sandbox: {} asked for; the handshake and all 4 seats of 2 matches ran in tier {}",
+                                    said, policy)));
+  }
+}
+
+TEST_CASE("validate: --seats outside the game's range is a usage error naming the range", "[validate]") {
+  const std::string out = out_dir() + "/usage-seats";
+  struct Case {
+    std::string flags;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"--game stella_quest --seats 5", "--seats 5: stella_quest plays 2 to 4 seats; give 2, 3 or 4, or all"},
+      {"--game stella_quest --seats 1", "stella_quest plays 2 to 4 seats"},
+      {"--game stella_quest --seats -3", "--seats -3: stella_quest plays 2 to 4 seats"},
+      {"--game stella_quest --seats 1e400", "--seats 1e400: stella_quest plays 2 to 4 seats"},
+      {"--game stella_quest --seats 3.5", "--seats 3.5: stella_quest plays 2 to 4 seats"},
+      {"--game stella_quest --seats some", "--seats some: stella_quest plays 2 to 4 seats"},
+      {"--game stellar --seats 3", "--seats 3: stellar plays 2 seats only; give 2, or all"},
+      {"--game stella_quest --seats " + std::string(400, '9'), "--seats 999999999999999999999999...: stella_quest"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.flags);
+    const auto r =
+        testing::run(fmt::format("{} validate {} {} --out {} 2>&1", referee(), testing::random_bot(), c.flags, out));
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.out, Contains(c.says));
+    CHECK(longest_digit_run(r.out) <= 24);
+    CHECK_FALSE(std::filesystem::exists(out));  // refused before anything is created or started
+  }
+}
+
+TEST_CASE("validate: a numeric flag out of range names readable limits", "[validate]") {
+  const std::string out = out_dir() + "/usage-ranges";
+  const std::vector<std::string> flags = {"--games",      "--seed",         "--init-ms",    "--decision-ms",
+                                          "--time-scale", "--cpu-limit-s",  "--memory-mb",  "--address-space-mb",
+                                          "--scratch-mb", "--file-size-mb", "--open-files", "--processes"};
+  const std::vector<std::string> values = {"1e400", "1e-400", "-1", "-1e400", "18446744073709551616", "nan", "0x10"};
+  for (const auto& flag : flags) {
+    for (const auto& value : values) {
+      INFO(flag << " " << value);
+      const auto r = testing::run(
+          fmt::format("{} validate {} {} {} --out {} 2>&1", referee(), testing::random_bot(), flag, value, out));
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.out, Contains(flag) && Contains(value) && Contains(".."));
+      CHECK(longest_digit_run(r.out) <= 20);  // 2^64-1 is the longest limit
+      CHECK(r.out.size() < 400);
+      CHECK_FALSE(std::filesystem::exists(out));
+    }
+  }
+}
+
+TEST_CASE("validate: an unwritable stderr does not end the run, the verdict is still in the exit code", "[validate]") {
+  const std::string out = out_dir() + "/stderr-full";
+  std::filesystem::remove_all(out);
+  const auto c =
+      testing::run(fmt::format("{} validate {} --opponent {} --games 1 --seed 4 --decision-ms 5000 --json "
+                               "--out {} 2>/dev/full",
+                               referee(), testing::random_bot(), ARENA_RANDOM_BOT, out));
+  CHECK(c.exit_code == 0);  // not 134: a failed write to stderr used to abort the referee
+  const json report = json::parse(c.out, nullptr, false);
+  REQUIRE(report.is_object());
+  CHECK(report.at("verdict") == "PASS");
+  CHECK(report.at("replays").at("verified") == 2);
 }

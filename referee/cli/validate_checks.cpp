@@ -1,0 +1,330 @@
+#include "referee/cli/validate_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "referee/bots/process.hpp"
+#include "referee/cli/common.hpp"
+#include "referee/cli/validate_report.hpp"
+#include "referee/core/private_file.hpp"
+#include "referee/match/match.hpp"
+#include "referee/replay/replay.hpp"
+
+namespace arena::cli::validate {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
+protocol::Limits limits_from(const json& j) {
+  protocol::Limits l;
+  l.init_ms = j.value("init_ms", l.init_ms);
+  l.decision_ms = j.value("decision_ms", l.decision_ms);
+  l.time_bank_ms = j.value("time_bank_ms", l.time_bank_ms);
+  l.max_line_bytes = j.value("max_line_bytes", l.max_line_bytes);
+  l.max_debug_bytes = j.value("max_debug_bytes", l.max_debug_bytes);
+  return l;
+}
+
+// The hello a seat of the replay's match was sent (with its card table, for protocol 2).
+json hello_for(const replay::Header& h, Seat seat) {
+  const games::Game* game = games::find_game(h.game);
+  const json cards = game == nullptr ? json(nullptr) : game->protocol_card_table(h.config, replay::seat_configs(h));
+  return protocol::hello(h.game, seat, h.seats, h.config, limits_from(h.limits), games::seat_card_table(cards, seat));
+}
+
+// The message the bot was answering when it faulted, rebuilt from the replay: the hello for a
+// handshake fault, else the request (view, legal actions, time) the match sent at that point.
+// The replay stores every answered step, so re-applying its actions reaches the fault's state.
+Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
+  const replay::Header& h = r.header;
+  const protocol::Limits limits = limits_from(h.limits);
+  const games::Game* game = games::find_game(h.game);
+  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" in the replay", h.game));
+  if (f.request_id == 0) return hello_for(h, f.seat);
+  auto state = replay::initial_state(h);
+  if (!state) return fail(state.error());
+  std::vector<double> bank(static_cast<std::size_t>(h.seats), static_cast<double>(limits.time_bank_ms));
+  for (const replay::Step& s : r.steps) {
+    double& b = bank[static_cast<std::size_t>(s.seat)];
+    b = std::max(0.0, b - std::max(0.0, s.time_ms - static_cast<double>(limits.decision_ms)));
+    if (auto st = (*state)->apply(s.action); !st)
+      return fail(fmt::format("step {} does not apply: {}", s.n, st.error()));
+  }
+  if ((*state)->is_over() || (*state)->to_act() != f.seat) {
+    return fail(fmt::format("the replay does not end with seat {} to act", f.seat));
+  }
+  const double seat_bank = bank[static_cast<std::size_t>(f.seat)];
+  const int version =
+      static_cast<std::size_t>(f.seat) < h.bots.size() ? h.bots[static_cast<std::size_t>(f.seat)].protocol : 1;
+  return protocol::request(f.request_id, f.seat, version >= 2 ? (*state)->view_v2(f.seat) : (*state)->view(f.seat),
+                           (*state)->legal_actions(),
+                           static_cast<std::int64_t>(static_cast<double>(limits.decision_ms) + seat_bank),
+                           static_cast<std::int64_t>(seat_bank), version);
+}
+
+json fault_json(const match::Fault& f) {
+  return {{"seat", f.seat},
+          {"kind", match::fault_name(f.kind)},
+          {"request_id", f.request_id},
+          {"message", f.message},
+          {"raw", f.raw},
+          {"exit", f.exit},
+          {"stderr_tail", f.stderr_tail}};
+}
+
+std::string rerun_command(const Setup& s, const std::vector<std::string>& bots, std::uint64_t seed) {
+  std::string cmd = fmt::format("{} play --game {}", shell_quote(s.referee.string()), s.game.info().name);
+  for (const auto& b : bots) cmd += " --bot " + shell_quote(b);
+  cmd += fmt::format(" --seed {} --init-ms {} --decision-ms {}", seed, s.limits.init_ms, s.limits.decision_ms);
+  if (s.args.time_scale != 1.0) cmd += fmt::format(" --time-scale {}", s.args.time_scale);
+  if (!s.args.config.empty()) cmd += " --config " + shell_quote(s.args.config);
+  for (const auto& e : s.args.env) cmd += " --env " + shell_quote(e);
+  return cmd;
+}
+
+// The bot's result in one match, from its seat's point of view.
+std::string outcome_for(const match::MatchResult& m, int seat) {
+  if (m.end == match::End::interrupted) return "interrupted";
+  if (m.fault) return m.fault->seat == seat ? "forfeit" : "win (opponent fault)";
+  const json& r = m.result;
+  const json winner = r.value("winner", json(nullptr));
+  if (winner.is_number() && winner.get<int>() == seat) return "win";
+  const json ranks = r.value("ranks", json::array());
+  if (winner.is_null() && ranks.size() > static_cast<std::size_t>(seat) && ranks[static_cast<std::size_t>(seat)] == 1) {
+    return "draw";
+  }
+  return "loss";
+}
+
+// The sandbox tier each seat of the match had, as its replay header records it
+// (`sandbox.seats[i].tier`): what the bots actually ran in, not the tier asked for.
+std::vector<std::string> seat_tiers(const replay::Header& h, int seats) {
+  std::vector<std::string> tiers(static_cast<std::size_t>(seats), "unknown");
+  const json recorded = h.extra.value("sandbox", json::object()).value("seats", json::array());
+  for (std::size_t i = 0; i < tiers.size() && i < recorded.size(); ++i) {
+    if (recorded[i].is_object() && recorded[i].value("tier", json()).is_string())
+      tiers[i] = recorded[i].at("tier").get<std::string>();
+  }
+  return tiers;
+}
+
+}  // namespace
+
+// ---- the handshake, on its own ------------------------------------------------------------
+
+// The checks and messages are those of a match.
+json probe_handshake(const Setup& s) {
+  json h = {{"ok", false},         {"name", nullptr},     {"version", nullptr},
+            {"protocol", nullptr}, {"ready_ms", nullptr}, {"init_ms", s.scaled.init_ms},
+            {"seats", s.seats},    {"fault", nullptr},    {"sandbox_tier", nullptr}};
+  const fs::path log = s.out / "handshake.seat0.stderr.log";
+  h["stderr_log"] = log.string();
+  bots::SpawnOptions spawn;
+  spawn.argv = match::split_command(s.args.bot).value();
+  spawn.working_dir = fs::current_path();
+  spawn.env = s.env;
+  spawn.env.push_back("ARENA_SEAT=0");
+  spawn.stderr_path = log;
+  spawn.stderr_cap = kStderrCap;
+  spawn.max_line_bytes = s.scaled.max_line_bytes;
+  spawn.sandbox = s.sandbox;
+  spawn.label = "handshake";
+  const json cards = s.game.protocol_card_table(s.config, {});
+  const json hello =
+      protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled, games::seat_card_table(cards, 0));
+  match::Fault f;
+  bool faulted = false;
+  auto fault = [&](match::FaultKind kind, std::string message, std::string_view raw) {
+    f.kind = kind;
+    f.message = std::move(message);
+    f.raw = protocol::escape_bytes(raw);
+    faulted = true;
+  };
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::milliseconds(s.scaled.init_ms);
+  auto process = bots::BotProcess::spawn(spawn);
+  if (!process) {
+    fault(match::FaultKind::crash, process.error(), "");
+  } else {
+    bots::BotProcess& p = **process;
+    h["sandbox_tier"] = p.sandbox_report().value("tier", "unknown");  // what it ran in, not what was asked
+    const int stop_fd = stop_signal().fd();                           // Ctrl-C ends the wait; the games then report it
+    const auto written = p.write_line(protocol::to_line(hello), deadline, stop_fd);
+    if (written == bots::WriteStatus::interrupted) {
+      h["interrupted"] = true;
+    } else if (written == bots::WriteStatus::timeout) {
+      fault(match::FaultKind::timeout, "did not read its input before the deadline", "");
+    } else if (written == bots::WriteStatus::closed) {
+      fault(match::FaultKind::crash, "its input is closed (the bot is gone)", "");
+    } else {
+      auto r = p.read_line(deadline, stop_fd);
+      h["ready_ms"] = ms_since(start);
+      if (r.status == bots::ReadStatus::interrupted) {
+        h["interrupted"] = true;
+      } else if (r.status == bots::ReadStatus::timeout) {
+        fault(match::FaultKind::timeout, fmt::format("no ready message within {} ms", s.scaled.init_ms), r.partial);
+      } else if (r.status == bots::ReadStatus::too_long) {
+        fault(match::FaultKind::output_limit, fmt::format("a line longer than {} bytes", s.scaled.max_line_bytes),
+              r.partial);
+      } else if (r.status == bots::ReadStatus::eof) {
+        fault(match::FaultKind::crash, "closed its output", r.partial);
+      } else if (auto parsed = protocol::parse_line(r.line, {64, s.scaled.max_line_bytes}); !parsed) {
+        fault(match::FaultKind::malformed, parsed.error(), r.line);
+      } else if (auto ready = protocol::read_ready(*parsed); !ready) {
+        fault(match::FaultKind::malformed, "handshake: " + ready.error(), r.line);
+      } else {
+        h["name"] = ready->name;
+        h["version"] = ready->version;
+        h["protocol"] = ready->protocol;
+      }
+    }
+    // A bot that hung gets no grace; one that answered or crashed gets time to exit by itself.
+    const bool hung = faulted && f.kind != match::FaultKind::crash;
+    const auto status = p.shutdown(hung ? std::chrono::milliseconds(0) : std::chrono::milliseconds(200));
+    f.exit = status.describe();
+    h["exit"] = f.exit;
+    // Informational: the protocol asks a bot to exit at EOF, but the referee kills it anyway.
+    h["exited_at_eof"] = !hung && !status.killed_by_referee;
+    h["stderr_bytes"] = p.stderr_bytes();
+    if (faulted) {
+      f.stderr_tail = p.stderr_tail(kStderrTailLines);
+      if (f.kind == match::FaultKind::crash) f.message += fmt::format(" ({})", f.exit);
+    }
+  }
+  if (faulted) {
+    json fj = fault_json(f);
+    fj["phase"] = "handshake";
+    fj["request"] = hello;
+    const fs::path input = s.out / "handshake.fault-input.jsonl";
+    if (files::write_private(input, protocol::to_line(hello) + '\n')) fj["input"] = input.string();
+    fj["stderr_log"] = log.string();
+    fj["rerun"] = fmt::format("{} < {}", s.args.bot, shell_quote(input.string()));
+    h["fault"] = std::move(fj);
+  } else {
+    h["ok"] = true;
+  }
+  return h;
+}
+
+// ---- the matches --------------------------------------------------------------------------
+
+Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std::uint64_t seed,
+                      const std::string& stem, Tally& t) {
+  match::Options o;
+  o.game = s.game.info().name;
+  o.config = s.config;
+  o.seed = seed;
+  std::vector<std::string> commands;
+  for (int i = 0; i < s.seats; ++i) commands.push_back(i == seat ? s.args.bot : opponent);
+  for (const auto& c : commands) o.bots.push_back({c, ""});
+  o.limits = s.limits;
+  o.time_scale = s.args.time_scale;
+  o.log_dir = s.out;
+  o.log_stem = stem;
+  o.replay_path = s.out / (stem + ".jsonl");
+  o.working_dir = fs::current_path();
+  o.env = s.env;
+  o.sandbox = s.sandbox;
+  o.stderr_cap = kStderrCap;
+  o.stop = &stop_signal();
+  auto m = match::play(o);
+  if (!m) return fail(m.error());
+  if (m->end == match::End::interrupted) t.interrupted = true;
+  t.written.push_back(m->replay);
+  for (const auto& seat_report : m->seats) t.written.push_back(seat_report.stderr_log);
+
+  const auto& me = m->seats[static_cast<std::size_t>(seat)];
+  json mj = {{"opponent", opponent},
+             {"seats", s.seats},
+             {"seat", seat},
+             {"seed", seed},
+             {"end", m->end},
+             {"outcome", outcome_for(*m, seat)},
+             {"scores", m->result.value("scores", json(nullptr))},
+             {"decisions", me.decisions},
+             {"max_ms", me.max_ms},
+             {"stderr_bytes", me.stderr_bytes},
+             {"stderr_log", me.stderr_log.string()},
+             {"replay", m->replay.string()}};
+  t.stderr_total += me.stderr_bytes;
+  t.stderr_max = std::max(t.stderr_max, me.stderr_bytes);
+
+  auto r = replay::read(m->replay);
+  if (!r) {
+    ++t.diverged;
+    mj["verified"] = false;
+    mj["verify_message"] = r.error();
+    mj["sandbox"] = nullptr;
+    ++t.seat_tiers["unknown"];
+    ++t.bot_tiers["unknown"];
+  } else {
+    const std::vector<std::string> tiers = seat_tiers(r->header, s.seats);
+    mj["sandbox"] = tiers;  // every seat's tier, in seat order; the bot's is tiers[seat]
+    for (const std::string& tier : tiers) ++t.seat_tiers[tier];
+    ++t.bot_tiers[tiers[static_cast<std::size_t>(seat)]];
+    const auto v = replay::verify(*r);
+    // An interrupted match has no footer to check; it is not the bot's doing.
+    const bool ok = v.ok || m->end == match::End::interrupted;
+    if (ok)
+      ++t.verified;
+    else
+      ++t.diverged;
+    mj["verified"] = ok;
+    mj["verify_message"] = v.message;
+    for (const auto& step : r->steps) {
+      if (step.seat == seat) t.times.push_back(step.time_ms);
+    }
+  }
+
+  if (m->fault && m->fault->seat != seat && m->fault->message.rfind("cannot start", 0) == 0) {
+    return fail(fmt::format("the opponent {}: {}", opponent, m->fault->message));
+  }
+  if (m->fault) {
+    const match::Fault& f = *m->fault;
+    json fj = fault_json(f);
+    fj["phase"] = f.request_id == 0 ? "handshake" : "decision";
+    fj["opponent"] = opponent;
+    fj["seed"] = seed;
+    fj["replay"] = m->replay.string();
+    fj["stderr_log"] = m->seats[static_cast<std::size_t>(f.seat)].stderr_log.string();
+    fj["rerun"] = rerun_command(s, commands, seed);
+    fj["request"] = nullptr;
+    if (r) {
+      auto request = offending_message(*r, f);
+      if (request) {
+        fj["request"] = *request;
+        // A second answer is noticed before the next request is written: that one was not sent.
+        fj["request_sent"] = f.message.rfind("output without a pending request", 0) != 0;
+        if (f.seat == seat && fj["request_sent"].get<bool>()) {
+          // The seat's hello and the request: `bot < file` replays the decision for a stateless bot.
+          const fs::path input = s.out / (stem + ".fault-input.jsonl");
+          std::string lines = protocol::to_line(hello_for(r->header, f.seat)) + '\n';
+          if (f.request_id != 0) lines += protocol::to_line(*request) + '\n';
+          if (files::write_private(input, lines)) {
+            fj["input"] = input.string();
+            t.written.push_back(input);
+          }
+        }
+      } else {
+        fj["request_error"] = request.error();
+      }
+    }
+    mj["fault"] = fj;
+    (f.seat == seat ? t.faults : t.opponent_faults).push_back(std::move(fj));
+  } else {
+    mj["fault"] = nullptr;
+  }
+  return mj;
+}
+
+}  // namespace arena::cli::validate

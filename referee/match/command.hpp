@@ -1,0 +1,29 @@
+#pragma once
+// A bot's command line: split like a shell would, named, and checked before anything starts.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "referee/core/result.hpp"
+
+namespace arena::match {
+
+// Splits a command line into argv: whitespace separates, '...' and "..." quote, \ escapes.
+Result<std::vector<std::string>> split_command(const std::string& command);
+
+// A bot's default name from its argv: "random_bot" for "build/sample_bots/random_bot", "bot.py"
+// for "python3 -u bot.py" (an interpreter's first non-flag argument).
+std::string program_name(const std::vector<std::string>& argv);
+
+// Whether `command` can start, checked before any match so that a typo is the organiser's usage
+// error, not a bot's crash: the program exists, is a file and is executable (a name without '/'
+// is looked up in the PATH of `env`, "KEY=VALUE" entries as the bot gets them; a relative path
+// from `working_dir`); a script's "#!" interpreter too (through /usr/bin/env: the program it
+// names); and for a known interpreter (python3, node, ruby, perl, bash, ...) the script it is
+// given. The error is one sentence naming the file, e.g. `"bots/x.py": no such file (from
+// /home/me/arena)`.
+Status preflight(const std::string& command, const std::filesystem::path& working_dir,
+                 const std::vector<std::string>& env);
+
+}  // namespace arena::match
