@@ -16,6 +16,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/league.hpp"
+#include "referee/league/merge.hpp"
 #include "referee/league/standings.hpp"
 
 namespace arena::cli {
@@ -143,6 +144,67 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
   return league::normalize(std::move(spec));
 }
 
+// What the standings files say about the league beside the standings themselves.
+struct LeagueFacts {
+  std::string folder;
+  std::uint64_t seed = 0;
+  league::SeedScheme seed_scheme = league::SeedScheme::keyed_v1;
+  std::uint64_t total = 0;      // matches in the whole league's schedule
+  std::uint64_t journaled = 0;  // matches in the journal
+  bool interrupted = false;
+  std::optional<league::Shard> shard;
+  std::optional<league::SprtState> sprt;
+  std::uint64_t sprt_counted = 0;
+  bool sprt_stopped = false;
+  std::string partial_reason;  // "": the standings cover the whole league
+};
+
+// The standings of the league in `facts.folder`, from its journal, written as standings.json,
+// standings.md and junit.xml: the same bytes for the same journal, whether the league was played
+// on one machine or merged from shards (except the folder's name).
+Result<league::Standings> write_standings(const std::vector<std::string>& names, const LeagueFacts& f, bool share) {
+  const fs::path out = f.folder;
+  // From the journal, streamed in index order: no record is held, however long the league. A
+  // decided SPRT counts whole blocks of deals; the matches other workers finished after the
+  // deciding block are in the journal, not in the standings (the same at any --concurrency).
+  const bool sprt_decided = f.sprt && f.sprt->decision != league::SprtState::Decision::none;
+  const std::uint64_t counted = sprt_decided ? f.sprt_counted : UINT64_MAX;
+  auto computed = league::standings_from_journal(out / "results.jsonl", names, counted);
+  if (!computed) return fail(fmt::format("standings: {}", computed.error()));
+  league::Standings& standings = *computed;
+  standings.completion.partial = !f.partial_reason.empty();
+  standings.completion.reason = f.partial_reason;
+  standings.completion.journaled = f.journaled;
+  standings.completion.total = f.total;
+  if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
+  json summary = league::standings_json(standings);
+  summary["league"] = {{"folder", f.folder},
+                       {"seed", f.seed},
+                       {"seed_scheme", league::seed_scheme_name(f.seed_scheme)},
+                       {"matches_total", f.total},
+                       {"matches_done", f.journaled},
+                       {"interrupted", f.interrupted},
+                       {"sprt", nullptr}};
+  if (f.shard) summary["league"]["shard"] = {{"index", f.shard->index}, {"count", f.shard->count}};
+  if (f.sprt) {
+    const auto& s = *f.sprt;
+    summary["league"]["sprt"] = {{"llr", s.llr},
+                                 {"lower", s.lower},
+                                 {"upper", s.upper},
+                                 {"decision", league::to_string(s.decision)},
+                                 {"block_deals", league::kSprtBlockDeals},
+                                 {"counted_matches", f.sprt_counted},
+                                 {"stopped_early", f.sprt_stopped}};
+  }
+  for (const auto& [file, text] :
+       {std::pair{out / "standings.json", summary.dump(2) + "\n"},
+        std::pair{out / "standings.md", league::standings_markdown(standings)},
+        std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
+    if (auto written = files::write_private(file, text, share); !written) return fail(written.error());
+  }
+  return std::move(standings);
+}
+
 }  // namespace
 
 CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
@@ -186,10 +248,87 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   add_sandbox_options(l, a.sandbox);
   add_share_output(l, a.share_output);
+  auto* m =
+      l->add_subcommand("merge",
+                        "Combine the folders of a league's shards (league --shard I/N) into one league folder with "
+                        "its standings (docs/distributed.md)");
+  m->add_option("shards", a.merge_shards, "The shard folders, each once, any order")->required();
+  m->add_option("--out", a.merge_out, "The merged league's folder (new)")->required();
+  m->add_flag("--partial", a.merge_partial,
+              "Merge what there is (shards or matches missing): standings marked partial");
+  add_share_output(m, a.share_output);
   return l;
 }
 
+namespace {
+
+// `referee league merge`: exit 0 merged, 2 refused (the message says why).
+int run_merge(const LeagueArgs& a) {
+  league::MergeOptions o;
+  for (const std::string& folder : a.merge_shards) o.shards.emplace_back(folder);
+  o.out = a.merge_out;
+  o.partial = a.merge_partial;
+  o.share_output = a.share_output;
+  auto merged = league::merge(o);
+  if (!merged) {
+    fmt::print(stderr, "referee league merge: {}\n", terminal_safe(merged.error()));
+    return kUsage;
+  }
+  std::vector<std::string> names;
+  for (const auto& b : merged->spec.bots) names.push_back(b.name);
+  LeagueFacts facts;
+  facts.folder = a.merge_out;
+  facts.seed = *merged->spec.seed;
+  facts.seed_scheme = *merged->spec.seed_scheme;
+  facts.total = merged->total;
+  facts.journaled = merged->merged;
+  if (merged->merged < merged->total) {
+    facts.partial_reason = merged->missing_shards.empty()
+                               ? std::string("merged; matches missing")
+                               : fmt::format("merged without {} of {} shards", merged->missing_shards.size(),
+                                             merged->shards.empty() ? 0 : merged->shards.front().shard.count);
+  }
+  auto standings = write_standings(names, facts, a.share_output);
+  if (!standings) {
+    fmt::print(stderr, "referee league merge: {}\n", terminal_safe(standings.error()));
+    return kInternal;
+  }
+  // Per shard, so that a slow or faulty machine stands out.
+  json shards = json::array();
+  std::string table =
+      fmt::format("  {:>5} {:<24} {:>8} {:>12}  {}\n", "shard", "host", "matches", "median ms", "faults");
+  for (const auto& s : merged->shards) {
+    std::string faults;
+    for (const auto& [kind, n] : s.faults) faults += fmt::format("{}{} {}", faults.empty() ? "" : ", ", n, kind);
+    table += fmt::format("  {:>5} {:<24} {:>8} {:>12.3f}  {}\n", fmt::format("{}/{}", s.shard.index, s.shard.count),
+                         terminal_safe(s.host.empty() ? std::string("?") : s.host), s.matches, s.median_decision_ms,
+                         faults.empty() ? std::string("none") : faults);
+    shards.push_back({{"shard", {{"index", s.shard.index}, {"count", s.shard.count}}},
+                      {"folder", s.folder.string()},
+                      {"host", s.host},
+                      {"matches", s.matches},
+                      {"faults", s.faults},
+                      {"median_decision_ms", s.median_decision_ms}});
+  }
+  if (auto st = files::write_private(
+          fs::path(a.merge_out) / "shards.json",
+          json{{"shards", shards}, {"missing_shards", merged->missing_shards}}.dump(2) + "\n", a.share_output);
+      !st) {
+    fmt::print(stderr, "referee league merge: {}\n", st.error());
+    return kInternal;
+  }
+  fmt::print(stderr, "referee league merge: {} of {} matches from {} shard folder{} into {}\n{}", merged->merged,
+             merged->total, merged->shards.size(), merged->shards.size() == 1 ? "" : "s", a.merge_out, table);
+  fmt::print(stderr, "\n{}\n", league::standings_table(*standings));
+  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; per shard: {}/shards.json\n", a.merge_out,
+             a.merge_out);
+  return kFinished;
+}
+
+}  // namespace
+
 int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
+  if (const auto m = cmd.get_subcommand_ptr("merge"); m && m->parsed()) return run_merge(a_in);
   StopSignal::install_handlers(stop_signal());  // before any bot starts: a stop is never lost
   LeagueArgs a = a_in;
   if (a.resume && a.out.empty()) {
@@ -290,56 +429,27 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     fmt::print(stderr, "referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
   }
-  // From the journal, streamed in index order: no record is held, however long the league. A
-  // decided SPRT counts whole blocks of deals; the matches other workers finished after the
-  // deciding block are in the journal, not in the standings (the same at any --concurrency).
-  const bool sprt_decided = outcome->sprt && outcome->sprt->decision != league::SprtState::Decision::none;
-  const std::uint64_t counted = sprt_decided ? outcome->sprt_counted_matches : UINT64_MAX;
-  auto computed = league::standings_from_journal(fs::path(a.out) / "results.jsonl", names, counted);
-  if (!computed) {
-    fmt::print(stderr, "referee league: standings: {}\n", terminal_safe(computed.error()));
+  LeagueFacts facts;
+  facts.folder = a.out;
+  facts.seed = outcome->seed;
+  facts.seed_scheme = outcome->seed_scheme;
+  facts.total = outcome->league_total;
+  facts.journaled = outcome->journaled;
+  facts.interrupted = outcome->interrupted;
+  facts.shard = outcome->shard;
+  facts.sprt = outcome->sprt;
+  facts.sprt_counted = outcome->sprt_counted_matches;
+  facts.sprt_stopped = outcome->sprt_stopped;
+  facts.partial_reason = !outcome->error.empty() ? "stopped by an error"
+                         : outcome->interrupted  ? "interrupted"
+                         : outcome->shard ? fmt::format("shard {}/{}", outcome->shard->index, outcome->shard->count)
+                                          : std::string();
+  auto standings = write_standings(names, facts, a.share_output);
+  if (!standings) {
+    fmt::print(stderr, "referee league: {}\n", terminal_safe(standings.error()));
     return kInternal;
   }
-  league::Standings& standings = *computed;
-  standings.completion.partial = outcome->interrupted || !outcome->error.empty() || outcome->shard.has_value();
-  standings.completion.reason = !outcome->error.empty() ? "stopped by an error"
-                                : outcome->interrupted  ? "interrupted"
-                                : outcome->shard
-                                    ? fmt::format("shard {}/{}", outcome->shard->index, outcome->shard->count)
-                                    : std::string();
-  standings.completion.journaled = outcome->journaled;
-  standings.completion.total = outcome->league_total;
-  if (sprt_decided) standings.not_counted = outcome->journaled - std::min(outcome->journaled, counted);
-  json summary = league::standings_json(standings);
-  summary["league"] = {{"folder", a.out},
-                       {"seed", outcome->seed},
-                       {"seed_scheme", league::seed_scheme_name(outcome->seed_scheme)},
-                       {"matches_total", outcome->league_total},
-                       {"matches_done", outcome->journaled},
-                       {"interrupted", outcome->interrupted},
-                       {"sprt", nullptr}};
-  if (outcome->shard) summary["league"]["shard"] = {{"index", outcome->shard->index}, {"count", outcome->shard->count}};
-  if (outcome->sprt) {
-    const auto& s = *outcome->sprt;
-    summary["league"]["sprt"] = {{"llr", s.llr},
-                                 {"lower", s.lower},
-                                 {"upper", s.upper},
-                                 {"decision", league::to_string(s.decision)},
-                                 {"block_deals", league::kSprtBlockDeals},
-                                 {"counted_matches", outcome->sprt_counted_matches},
-                                 {"stopped_early", outcome->sprt_stopped}};
-  }
-  const fs::path out = a.out;
-  for (const auto& [file, text] :
-       {std::pair{out / "standings.json", summary.dump(2) + "\n"},
-        std::pair{out / "standings.md", league::standings_markdown(standings)},
-        std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
-    if (auto written = files::write_private(file, text, a.share_output); !written) {
-      fmt::print(stderr, "referee league: {}\n", written.error());
-      return kUsage;
-    }
-  }
-  fmt::print(stderr, "\n{}\n", league::standings_table(standings));
+  fmt::print(stderr, "\n{}\n", league::standings_table(*standings));
   fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out,
              a.out);
   if (outcome->seed_scheme == league::SeedScheme::keyed_v1) {

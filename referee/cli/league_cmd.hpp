@@ -36,8 +36,12 @@ struct LeagueArgs {
   bool share_output = false;  // each deal's files once its matches are over, the league's at the end
   bool reuse = false;         // keep bots that ask for it alive across matches
   std::uint64_t rating_interval = 10;
-  std::string shard;  // "I/N": play that shard of the league only (docs/distributed.md)  // print the scores and points
-                      // every N matches; 0: never
+  std::string shard;  // "I/N": play that shard of the league only (docs/distributed.md)
+  // `league merge SHARD_DIR... --out DIR [--partial]`
+  std::vector<std::string> merge_shards;
+  std::string merge_out;
+  bool merge_partial = false;  // print the scores and points
+                               // every N matches; 0: never
   std::vector<std::string> env;
   SandboxArgs sandbox;
 };

@@ -64,8 +64,8 @@ std::string LiveScore::report() const {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return per_game(a) > per_game(b); });
   std::size_t width = 4;
   for (const std::string& name : names_) width = std::max(width, terminal_safe(name).size());
-  out += fmt::format("  {:>3} {:<{}} {:>6} {:>9} {:>7}  {}\n", "#", "bot", width, "games", "points", "per game",
-                     "W-D-L");
+  out +=
+      fmt::format("  {:>3} {:<{}} {:>6} {:>9} {:>7}  {}\n", "#", "bot", width, "games", "points", "per game", "W-D-L");
   int place = 0;
   for (std::size_t i : order) {
     const Bot& b = bots_[i];

@@ -39,6 +39,9 @@ std::string shell_quote(const std::string& s) {
 namespace {
 
 constexpr int kMaxShards = 100000;
+constexpr const char* kNoSprtOnShards =
+    "--sprt cannot run on a shard: its decision needs every deal in schedule order, which no single shard plays "
+    "(docs/distributed.md)";
 
 std::string host_name() {
   char name[256] = {};
@@ -73,6 +76,7 @@ class Runner {
     // A new league checks its bots before it creates anything; a resumed one once league.json
     // has said where its commands are relative to (check_league_file).
     const bool resuming = o_.resume && fs::exists(o_.out / "league.json");
+    if (spec_.sprt && o_.shard && o_.shard->count > 1) return fail(std::string(kNoSprtOnShards));
     if (!resuming) {
       if (auto st = preflight(); !st) return fail(st.error());
     }
@@ -350,7 +354,7 @@ class Runner {
     auto record = play(m, kept);
     if (!record) return false;  // interrupted: nothing is written, resume plays it again
     std::lock_guard lock(mu_);
-    journal_ << to_json(*record).dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+    journal_ << journal_line(*record) << '\n' << std::flush;
     if (!journal_) {
       outcome_.error = fmt::format("cannot write {}", journal_path().string());
       interrupted_ = true;

@@ -38,6 +38,10 @@ json to_json(const MatchRecord& r) {
   return j;
 }
 
+std::string journal_line(const MatchRecord& record) {
+  return to_json(record).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 Result<MatchRecord> record_from_json(const json& j) {
   try {
     if (!j.is_object()) return fail(std::string("a journal line must be a JSON object"));

@@ -53,6 +53,9 @@ struct MatchRecord {
 };
 
 json to_json(const MatchRecord& record);
+// The record as one journal line (without its newline): what the league runner appends and a
+// merge writes. Bytes a bot chose that are not UTF-8 are replaced, never thrown on.
+std::string journal_line(const MatchRecord& record);
 Result<MatchRecord> record_from_json(const json& j);
 
 // Points of a seat from its rank among `seats` seats: 1 for a sole winner, 0 for the last,

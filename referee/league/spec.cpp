@@ -15,11 +15,9 @@
 
 namespace arena::league {
 
-
 namespace fs = std::filesystem;
 
 namespace {
-
 
 const char* format_name(Format f) {
   return f == Format::round_robin ? "round-robin" : "gauntlet";
@@ -272,7 +270,8 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   if (!bounds::kDeals.contains(s.deals))
     return fail(bounds::out_of_range("deals", std::to_string(s.deals), bounds::kDeals));
   if (!s.duplicate) s.duplicate = s.seats == 2;
-  if (s.concurrency == 0) s.concurrency = static_cast<int>(std::clamp<std::int64_t>(usable_cpus(), 1, bounds::kConcurrency.hi));
+  if (s.concurrency == 0)
+    s.concurrency = static_cast<int>(std::clamp<std::int64_t>(usable_cpus(), 1, bounds::kConcurrency.hi));
   if (!bounds::kConcurrency.contains(s.concurrency)) {
     return fail(bounds::out_of_range("concurrency", std::to_string(s.concurrency), bounds::kConcurrency));
   }

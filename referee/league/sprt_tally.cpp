@@ -6,7 +6,10 @@ namespace arena::league {
 
 SprtTally::SprtTally(std::string bot, int legs, std::uint64_t deals, const SprtConfig& config,
                      std::uint64_t block_deals)
-    : bot_(std::move(bot)), legs_(std::max(legs, 1)), deals_(deals), block_(std::max<std::uint64_t>(block_deals, 1)),
+    : bot_(std::move(bot)),
+      legs_(std::max(legs, 1)),
+      deals_(deals),
+      block_(std::max<std::uint64_t>(block_deals, 1)),
       config_(config) {
   state_ = legs_ == 2 ? sprt_pentanomial(pentanomial_, config_) : sprt_trinomial(0, 0, 0, config_);
 }

@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // Interpreters whose first argument that is not an option is the bot's script.
-constexpr std::array<std::string_view, 14> kInterpreters = {
-    "python", "python3", "pypy3", "node", "nodejs", "ruby", "perl", "sh", "bash", "dash", "lua", "php", "Rscript", "julia"};
+constexpr std::array<std::string_view, 14> kInterpreters = {"python", "python3", "pypy3",   "node", "nodejs",
+                                                            "ruby",   "perl",    "sh",      "bash", "dash",
+                                                            "lua",    "php",     "Rscript", "julia"};
 
 bool is_interpreter(const std::string& program) {
   std::string base = fs::path(program).filename().string();

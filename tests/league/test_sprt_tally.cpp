@@ -66,8 +66,8 @@ TEST_CASE("SPRT tally: decided at block ends, the same in any journal order", "[
     std::mt19937_64 rng(seed);
     for (std::size_t from = 0; from < shuffled.size(); from += 12) {
       const auto to = std::min(shuffled.size(), from + 12);
-      std::shuffle(shuffled.begin() + static_cast<std::ptrdiff_t>(from), shuffled.begin() + static_cast<std::ptrdiff_t>(to),
-                   rng);
+      std::shuffle(shuffled.begin() + static_cast<std::ptrdiff_t>(from),
+                   shuffled.begin() + static_cast<std::ptrdiff_t>(to), rng);
     }
     SprtTally tally("alpha", 2, 400, config);
     for (const auto& r : shuffled) tally.add(r);

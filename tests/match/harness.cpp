@@ -19,6 +19,7 @@ namespace arena::testing {
 
 namespace {
 std::atomic<int> g_counter{0};
+}  // namespace
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -26,7 +27,13 @@ std::string read_file(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
-}  // namespace
+
+fs::path fresh_dir(const std::string& group, const std::string& name) {
+  const fs::path dir = fs::path(ARENA_TEST_OUT) / group / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
 
 std::string random_bot() {
   return ARENA_RANDOM_BOT;

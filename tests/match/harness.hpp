@@ -17,6 +17,12 @@ std::string greedy_bot();
 std::string python_bot();  // "python3 .../random_bot.py"
 std::string faulty_bot(const std::string& mode, const std::string& args = "");
 
+// A file's bytes ("" when it cannot be read).
+std::string read_file(const std::filesystem::path& p);
+
+// <test output>/<group>/<name>, emptied and created.
+std::filesystem::path fresh_dir(const std::string& group, const std::string& name);
+
 // Options for a match in the test output folder; every bot gets a unique marker in its
 // environment so that leftover processes can be found (see leftover_processes).
 match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem);

@@ -30,13 +30,6 @@ extern "C" char** environ;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(ARENA_TEST_OUT) / "interrupt" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 // The referee started by /bin/sh in a process group of its own, output to `log`.
 struct Running {
   pid_t pid = -1;
@@ -55,11 +48,6 @@ Running start(const std::string& command, const fs::path& log) {
   if (posix_spawn(&r.pid, "/bin/sh", nullptr, &attr, const_cast<char* const*>(argv), environ) != 0) r.pid = -1;
   posix_spawnattr_destroy(&attr);
   return r;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 bool wait_for_file(const fs::path& p, std::chrono::seconds limit) {
@@ -94,7 +82,7 @@ std::vector<pid_t> descendants(pid_t root) {
     while (dirent* e = ::readdir(d)) {
       const pid_t pid = std::atoi(e->d_name);
       if (pid <= 0) continue;
-      const std::string stat = read_file(fmt::format("/proc/{}/stat", pid));
+      const std::string stat = testing::read_file(fmt::format("/proc/{}/stat", pid));
       const auto close = stat.rfind(')');
       if (close == std::string::npos) continue;
       int ppid = 0;
@@ -136,7 +124,7 @@ json results(const fs::path& folder) {
 
 TEST_CASE("play: SIGINT and SIGTERM during a hanging decision end the match at once", "[interrupt][cli]") {
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    const fs::path dir = fresh_dir(fmt::format("play-{}", sig));
+    const fs::path dir = testing::fresh_dir("interrupt", fmt::format("play-{}", sig));
     // The bot never answers its second request; the decision limit is a minute.
     const auto r = start(fmt::format("{} play --bot '{}' --bot {} --seed 3 --decision-ms 60000 --out {}", ARENA_REFEREE,
                                      testing::faulty_bot("sleep", "--at 2"), testing::random_bot(), dir.string()),
@@ -146,10 +134,10 @@ TEST_CASE("play: SIGINT and SIGTERM during a hanging decision end the match at o
     std::this_thread::sleep_for(1500ms);
     ::kill(r.pid, sig);
     const auto [code, took] = wait_exit(r.pid, 60s);
-    INFO(read_file(r.log));
+    INFO(testing::read_file(r.log));
     CHECK(code == 128 + sig);
     CHECK(took < 5.0);  // at once: not after the 60-second limit
-    const std::string out = read_file(r.log);
+    const std::string out = testing::read_file(r.log);
     CHECK_THAT(out, Contains("\"end\":\"interrupted\""));
     CHECK_THAT(out, !Contains("timeout"));
   }
@@ -157,7 +145,7 @@ TEST_CASE("play: SIGINT and SIGTERM during a hanging decision end the match at o
 
 TEST_CASE("league: a signal stops it at once, the match in flight is not journaled, resume finishes it",
           "[interrupt][league]") {
-  const fs::path dir = fresh_dir("league");
+  const fs::path dir = testing::fresh_dir("interrupt", "league");
   const fs::path flag = dir / "hang.flag";
   std::ofstream(flag) << "hang";
   const std::string league = fmt::format(
@@ -169,13 +157,13 @@ TEST_CASE("league: a signal stops it at once, the match in flight is not journal
   REQUIRE(wait_for_file(fs::path(flag.string() + ".hanging"), 60s));
   ::kill(r.pid, SIGTERM);
   const auto [code, took] = wait_exit(r.pid, 60s);
-  INFO(read_file(r.log));
+  INFO(testing::read_file(r.log));
   CHECK(code == 143);
   CHECK(took < 5.0);
-  CHECK_THAT(read_file(r.log), Contains("league --resume"));
+  CHECK_THAT(testing::read_file(r.log), Contains("league --resume"));
   // Nothing of the match in flight: no journal line at all (it was the first), no fault.
-  CHECK(read_file(dir / "lg" / "results.jsonl").empty());
-  const json standings = json::parse(read_file(dir / "lg" / "standings.json"));
+  CHECK(testing::read_file(dir / "lg" / "results.jsonl").empty());
+  const json standings = json::parse(testing::read_file(dir / "lg" / "standings.json"));
   CHECK(standings.at("league").at("interrupted") == true);
 
   // The bot no longer hangs: the resume plays the whole league.
@@ -190,18 +178,20 @@ TEST_CASE("league: a signal stops it at once, the match in flight is not journal
 }
 
 TEST_CASE("league: a job-wide SIGTERM (bots first, then the referee) is no bot's crash", "[interrupt][league]") {
-  const fs::path dir = fresh_dir("job");
+  const fs::path dir = testing::fresh_dir("interrupt", "job");
   const fs::path flag = dir / "hang.flag";
-  const std::string bots = fmt::format("--sandbox none --bot {} --bot '{}' --name random --name hang --deals 4 -j 2 "
-                                       "--seed 12 --decision-ms 60000",
-                                       testing::random_bot(), hang_bot(flag));
+  const std::string bots = fmt::format(
+      "--sandbox none --bot {} --bot '{}' --name random --name hang --deals 4 -j 2 "
+      "--seed 12 --decision-ms 60000",
+      testing::random_bot(), hang_bot(flag));
   // The league uninterrupted, for comparison.
-  const auto whole = testing::run(fmt::format("{} league {} --out {} 2>&1", ARENA_REFEREE, bots, (dir / "whole").string()));
+  const auto whole =
+      testing::run(fmt::format("{} league {} --out {} 2>&1", ARENA_REFEREE, bots, (dir / "whole").string()));
   REQUIRE(whole.exit_code == 0);
 
   std::ofstream(flag) << "hang";
-  const auto r = start(fmt::format("{} league {} --out {}", ARENA_REFEREE, bots, (dir / "cut").string()),
-                       dir / "cut.log");
+  const auto r =
+      start(fmt::format("{} league {} --out {}", ARENA_REFEREE, bots, (dir / "cut").string()), dir / "cut.log");
   REQUIRE(r.pid > 0);
   REQUIRE(wait_for_file(fs::path(flag.string() + ".hanging"), 60s));
   // As a scheduler does: every process of the job, the bots before the referee.
@@ -209,10 +199,10 @@ TEST_CASE("league: a job-wide SIGTERM (bots first, then the referee) is no bot's
   std::this_thread::sleep_for(30ms);
   ::kill(-r.pid, SIGTERM);
   const auto [code, took] = wait_exit(r.pid, 60s);
-  INFO(read_file(r.log));
+  INFO(testing::read_file(r.log));
   CHECK(code == 143);
   CHECK(took < 5.0);
-  const std::string journal = read_file(dir / "cut" / "results.jsonl");
+  const std::string journal = testing::read_file(dir / "cut" / "results.jsonl");
   CHECK_THAT(journal, !Contains("crash"));
   CHECK_THAT(journal, !Contains("\"fault\":{"));
 
@@ -224,7 +214,7 @@ TEST_CASE("league: a job-wide SIGTERM (bots first, then the referee) is no bot's
   CHECK(results(dir / "cut") == results(dir / "whole"));
   // The standings agree too, times aside.
   auto standings = [&](const char* name) {
-    json s = json::parse(read_file(dir / name / "standings.json"));
+    json s = json::parse(testing::read_file(dir / name / "standings.json"));
     json bots_only = json::array();
     for (json b : s.at("bots")) {
       b.erase("decision_ms");
@@ -237,7 +227,7 @@ TEST_CASE("league: a job-wide SIGTERM (bots first, then the referee) is no bot's
 }
 
 TEST_CASE("league: resumed from another folder, relative commands still start", "[interrupt][league]") {
-  const fs::path dir = fresh_dir("elsewhere");
+  const fs::path dir = testing::fresh_dir("interrupt", "elsewhere");
   // Relative commands from the source tree, as a user types them there.
   const std::string start_league = fmt::format(
       "cd {} && {} league --sandbox none --bot 'python3 sample_bots/python/random_bot.py' --bot "
@@ -246,16 +236,16 @@ TEST_CASE("league: resumed from another folder, relative commands still start", 
   // Stop after the first match by pretending Ctrl-C: a journal of one line, then resume elsewhere.
   const auto first = testing::run(start_league + " 2>&1");
   REQUIRE(first.exit_code == 0);
-  auto journal = read_file(dir / "lg" / "results.jsonl");
+  auto journal = testing::read_file(dir / "lg" / "results.jsonl");
   const auto first_line_end = journal.find('\n');
   REQUIRE(first_line_end != std::string::npos);
   std::ofstream(dir / "lg" / "results.jsonl", std::ios::trunc) << journal.substr(0, first_line_end + 1);
-  const json league = json::parse(read_file(dir / "lg" / "league.json"));
+  const json league = json::parse(testing::read_file(dir / "lg" / "league.json"));
   CHECK(league.at("working_dir") == fs::path(ARENA_SOURCE_DIR).lexically_normal().string());
 
   fs::create_directories(dir / "other");
-  const auto resumed = testing::run(fmt::format("cd {} && {} league --resume --out ../lg 2>&1",
-                                                (dir / "other").string(), ARENA_REFEREE));
+  const auto resumed = testing::run(
+      fmt::format("cd {} && {} league --resume --out ../lg 2>&1", (dir / "other").string(), ARENA_REFEREE));
   INFO(resumed.out);
   CHECK(resumed.exit_code == 0);
   const json done = results(dir / "lg");
@@ -265,7 +255,7 @@ TEST_CASE("league: resumed from another folder, relative commands still start", 
 }
 
 TEST_CASE("preflight: a bot that cannot start is a usage error naming it", "[cli][league]") {
-  const fs::path dir = fresh_dir("preflight");
+  const fs::path dir = testing::fresh_dir("interrupt", "preflight");
   const std::string ok = testing::random_bot();
   struct Case {
     std::string bot;
@@ -278,8 +268,8 @@ TEST_CASE("preflight: a bot that cannot start is a usage error naming it", "[cli
     INFO(play.out);
     CHECK(play.exit_code == 2);
     CHECK_THAT(play.out, Contains(c.says) && Contains("--bot"));
-    const auto lg = testing::run(fmt::format("{} league --bot '{}' --bot {} --name missing --name fine --out {} 2>&1", ARENA_REFEREE,
-                                             c.bot, ok, (dir / "lg").string()));
+    const auto lg = testing::run(fmt::format("{} league --bot '{}' --bot {} --name missing --name fine --out {} 2>&1",
+                                             ARENA_REFEREE, c.bot, ok, (dir / "lg").string()));
     INFO(lg.out);
     CHECK(lg.exit_code == 2);
     CHECK_THAT(lg.out, Contains("bot missing") && Contains(c.says));
