@@ -2,7 +2,10 @@
 // What the `referee` subcommands share (main.cpp, validate.cpp, league_cmd.cpp): the exit codes,
 // the bots' environment, output-name timestamps, the --config reader and the sandbox options.
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,6 +33,21 @@ enum Exit : int {
 // The run's stop request: SIGINT, SIGTERM and SIGHUP once StopSignal::install_handlers(stop_signal())
 // (play, league, validate). The exit code of a run it stopped is interrupted_exit_code(signal).
 StopSignal& stop_signal();
+
+// fmt::print that a closed or full stream (`2>&1 | head`, `2>/dev/full`) cannot end: the run goes
+// on (a league keeps journaling, its standings are written) and its result is in the exit code.
+// say() prints on stderr, where everything for people goes; say_to() on another stream.
+template <typename... T>
+void say_to(std::FILE* to, fmt::format_string<T...> format, T&&... args) noexcept {
+  try {
+    fmt::print(to, format, std::forward<T>(args)...);
+  } catch (...) {  // EPIPE, ENOSPC: nobody reads it any more
+  }
+}
+template <typename... T>
+void say(fmt::format_string<T...> format, T&&... args) noexcept {
+  say_to(stderr, format, std::forward<T>(args)...);
+}
 
 // UTC now as 20250131-235959, for file and folder names.
 std::string timestamp();

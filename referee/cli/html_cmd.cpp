@@ -80,32 +80,32 @@ CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
 int run_html(const HtmlArgs& a) {
   const fs::path replay_path = a.replay;
   if (auto st = replay_file_argument(replay_path, "html"); !st) {
-    fmt::print(stderr, "referee html: {}\n", st.error());
+    say("referee html: {}\n", st.error());
     return kUsage;
   }
   const fs::path out = a.out.empty() ? fs::path(replay_path).replace_extension(".html") : fs::path(a.out);
   std::error_code ec;
   if (fs::equivalent(out, replay_path, ec)) {
-    fmt::print(stderr, "referee html: the page {} would overwrite the replay; give another -o\n", out.string());
+    say("referee html: the page {} would overwrite the replay; give another -o\n", out.string());
     return kUsage;
   }
   auto replay = replay::read(replay_path);
   if (!replay) {
-    fmt::print(stderr, "referee html: {}\n", replay.error());
+    say("referee html: {}\n", replay.error());
     return kBadReplay;
   }
   auto page = render::html_page(*replay, replay_path.filename().string());
   if (!page) {
-    fmt::print(stderr, "referee html: {}: {}\n", replay_path.string(), page.error());
+    say("referee html: {}: {}\n", replay_path.string(), page.error());
     return kBadReplay;
   }
   // 0600 like every file the referee writes; 0644 with --share-output (no bot runs here).
   if (auto written = files::write_private(out, *page, a.share_output); !written) {
-    fmt::print(stderr, "referee html: {}\n", written.error());
+    say("referee html: {}\n", written.error());
     return kUsage;
   }
-  fmt::print(stderr, "referee html: {} steps of {} -> {}\n", replay->steps.size(), replay_path.string(), out.string());
-  fmt::print("{}\n", out.string());
+  say("referee html: {} steps of {} -> {}\n", replay->steps.size(), replay_path.string(), out.string());
+  say_to(stdout, "{}\n", out.string());
   return kFinished;
 }
 

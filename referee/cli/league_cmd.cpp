@@ -135,6 +135,7 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
   if (given("--decision-ms")) spec.limits.decision_ms = a.decision_ms;
   if (given("--time-bank-ms")) spec.limits.time_bank_ms = a.time_bank_ms;
   if (given("--time-scale")) spec.time_scale = a.time_scale;
+  if (given("--max-line-bytes")) spec.limits.max_line_bytes = a.max_line_bytes;
   if (given("--sprt")) {
     auto sprt = league::parse_sprt_config(a.sprt);
     if (!sprt) return fail(sprt.error());
@@ -231,6 +232,8 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(within(bounds::kDecisionMs));
   l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(within(bounds::kTimeBankMs));
   l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(within(bounds::kTimeScale));
+  l->add_option("--max-line-bytes", a.max_line_bytes, "Longest reply line a bot may send (default 65536)")
+      ->check(within(bounds::kMaxLineBytes));
   l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
@@ -271,7 +274,7 @@ int run_merge(const LeagueArgs& a) {
   o.share_output = a.share_output;
   auto merged = league::merge(o);
   if (!merged) {
-    fmt::print(stderr, "referee league merge: {}\n", terminal_safe(merged.error()));
+    say("referee league merge: {}\n", terminal_safe(merged.error()));
     return kUsage;
   }
   std::vector<std::string> names;
@@ -290,7 +293,7 @@ int run_merge(const LeagueArgs& a) {
   }
   auto standings = write_standings(names, facts, a.share_output);
   if (!standings) {
-    fmt::print(stderr, "referee league merge: {}\n", terminal_safe(standings.error()));
+    say("referee league merge: {}\n", terminal_safe(standings.error()));
     return kInternal;
   }
   // Per shard, so that a slow or faulty machine stands out.
@@ -314,14 +317,13 @@ int run_merge(const LeagueArgs& a) {
           fs::path(a.merge_out) / "shards.json",
           json{{"shards", shards}, {"missing_shards", merged->missing_shards}}.dump(2) + "\n", a.share_output);
       !st) {
-    fmt::print(stderr, "referee league merge: {}\n", st.error());
+    say("referee league merge: {}\n", st.error());
     return kInternal;
   }
-  fmt::print(stderr, "referee league merge: {} of {} matches from {} shard folder{} into {}\n{}", merged->merged,
-             merged->total, merged->shards.size(), merged->shards.size() == 1 ? "" : "s", a.merge_out, table);
-  fmt::print(stderr, "\n{}\n", league::standings_table(*standings));
-  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; per shard: {}/shards.json\n", a.merge_out,
-             a.merge_out);
+  say("referee league merge: {} of {} matches from {} shard folder{} into {}\n{}", merged->merged, merged->total,
+      merged->shards.size(), merged->shards.size() == 1 ? "" : "s", a.merge_out, table);
+  say("\n{}\n", league::standings_table(*standings));
+  say("standings: {}/standings.json, standings.md, junit.xml; per shard: {}/shards.json\n", a.merge_out, a.merge_out);
   return kFinished;
 }
 
@@ -332,23 +334,22 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   StopSignal::install_handlers(stop_signal());  // before any bot starts: a stop is never lost
   LeagueArgs a = a_in;
   if (a.resume && a.out.empty()) {
-    fmt::print(stderr, "referee league: --resume needs --out, the league's folder\n");
+    say("referee league: --resume needs --out, the league's folder\n");
     return kUsage;
   }
   if (a.out.empty()) a.out = (fs::path("logs") / ("league-" + timestamp())).string();
   auto spec = build_spec(cmd, a);
   if (!spec) {
-    fmt::print(stderr, "referee league: {}\n", terminal_safe(spec.error()));  // may quote the league file
+    say("referee league: {}\n", terminal_safe(spec.error()));  // may quote the league file
     return kUsage;
   }
   if (a.sandbox.address_space_mb.size() > 1) {
-    fmt::print(stderr,
-               "referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
+    say("referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
     return kUsage;
   }
   auto sandbox = sandbox_policy(a.sandbox, spec->bots.size());
   if (!sandbox) {
-    fmt::print(stderr, "referee league: {}\n", sandbox.error());
+    say("referee league: {}\n", sandbox.error());
     return kUsage;
   }
   const bool bar = ::isatty(2) != 0;
@@ -363,7 +364,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     // The folder the league's commands are relative to, from wherever it is resumed.
     auto recorded = league::recorded_working_dir(a.out);
     if (!recorded) {
-      fmt::print(stderr, "referee league: {}\n", terminal_safe(recorded.error()));
+      say("referee league: {}\n", terminal_safe(recorded.error()));
       return kUsage;
     }
     if (*recorded) o.working_dir = **recorded;
@@ -374,7 +375,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   if (!a.shard.empty()) {
     auto shard = league::parse_shard(a.shard);
     if (!shard) {
-      fmt::print(stderr, "referee league: {}\n", terminal_safe(shard.error()));
+      say("referee league: {}\n", terminal_safe(shard.error()));
       return kUsage;
     }
     o.shard = *shard;
@@ -397,11 +398,11 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
       before = done - 1;
       first = false;
     }
-    if (bar) fmt::print(stderr, "\r\033[K");
-    fmt::print("{}\n", match_line(r));
+    if (bar) say("\r\033[K");
+    say_to(stdout, "{}\n", match_line(r));
     live.add(r);
     if (a.rating_interval > 0 && (live.matches() % a.rating_interval == 0 || done == total))
-      fmt::print("{}", live.report());
+      say_to(stdout, "{}", live.report());
     std::fflush(stdout);
     if (bar) {
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -409,24 +410,23 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
       const int width = 30;
       const auto filled =
           static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
-      fmt::print(stderr, "[{}{}] {}/{}  {:.1f} matches/s  ETA {}", std::string(static_cast<std::size_t>(filled), '#'),
-                 std::string(static_cast<std::size_t>(width - filled), '.'), done, total, rate,
-                 duration_text(static_cast<double>(total - done) / std::max(rate, 1e-9)));
+      say("[{}{}] {}/{}  {:.1f} matches/s  ETA {}", std::string(static_cast<std::size_t>(filled), '#'),
+          std::string(static_cast<std::size_t>(width - filled), '.'), done, total, rate,
+          duration_text(static_cast<double>(total - done) / std::max(rate, 1e-9)));
     }
   };
   o.on_sprt = [&](const league::SprtState& s) {
-    fmt::print("  sprt after {} {}: llr {:.3f} in [{:.3f}, {:.3f}]: {}{}\n", s.samples,
-               spec->duplicate.value_or(false) ? "pairs" : "games", s.llr, s.lower, s.upper,
-               league::to_string(s.decision),
-               s.below_minimum ? fmt::format(" (no decision before {} samples)", s.min_samples) : std::string());
+    say_to(stdout, "  sprt after {} {}: llr {:.3f} in [{:.3f}, {:.3f}]: {}{}\n", s.samples,
+           spec->duplicate.value_or(false) ? "pairs" : "games", s.llr, s.lower, s.upper, league::to_string(s.decision),
+           s.below_minimum ? fmt::format(" (no decision before {} samples)", s.min_samples) : std::string());
   };
-  fmt::print(stderr, "referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
-             league::Schedule(*spec).total(), spec->game, spec->seats,
-             spec->duplicate.value_or(false) ? ", duplicate deals" : "", spec->concurrency, a.out);
+  say("referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
+      league::Schedule(*spec).total(), spec->game, spec->seats,
+      spec->duplicate.value_or(false) ? ", duplicate deals" : "", spec->concurrency, a.out);
   auto outcome = league::run(*spec, o);
-  if (bar) fmt::print(stderr, "\n");
+  if (bar) say("\n");
   if (!outcome) {
-    fmt::print(stderr, "referee league: {}\n", terminal_safe(outcome.error()));
+    say("referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
   }
   LeagueFacts facts;
@@ -446,27 +446,24 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
                                           : std::string();
   auto standings = write_standings(names, facts, a.share_output);
   if (!standings) {
-    fmt::print(stderr, "referee league: {}\n", terminal_safe(standings.error()));
+    say("referee league: {}\n", terminal_safe(standings.error()));
     return kInternal;
   }
-  fmt::print(stderr, "\n{}\n", league::standings_table(*standings));
-  fmt::print(stderr, "standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out,
-             a.out);
+  say("\n{}\n", league::standings_table(*standings));
+  say("standings: {}/standings.json, standings.md, junit.xml; journal: {}/results.jsonl\n", a.out, a.out);
   if (outcome->seed_scheme == league::SeedScheme::keyed_v1) {
-    fmt::print(
-        stderr,
-        "league seed {} (keyed-v1, in league.json): --seed {} with the same bots and settings plays the same matches\n",
+    say("league seed {} (keyed-v1, in league.json): --seed {} with the same bots and settings plays the same matches\n",
         outcome->seed, outcome->seed);
   } else {
-    fmt::print(stderr, "league seed {} (legacy derivation: a league started before keyed seeds)\n", outcome->seed);
+    say("league seed {} (legacy derivation: a league started before keyed seeds)\n", outcome->seed);
   }
   if (!outcome->error.empty()) {
-    fmt::print(stderr, "referee league: stopped: {}\n", terminal_safe(outcome->error));
+    say("referee league: stopped: {}\n", terminal_safe(outcome->error));
     return kInternal;
   }
   if (outcome->interrupted) {
-    fmt::print(stderr, "interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n",
-               outcome->journaled, outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
+    say("interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n", outcome->journaled,
+        outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
     return interrupted_exit_code(stop_signal().signal());
   }
   return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;

@@ -70,33 +70,32 @@ void print_summary(const match::MatchResult& m) {
     if (!players.empty()) players += " vs ";
     players += fmt::format("{} (seat {})", names[i].empty() ? "?" : names[i], i);
   }
-  fmt::print(stderr, "{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
+  say("{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
   if (m.end == match::End::finished) {
-    fmt::print(stderr, "{}", m.table);
+    say("{}", m.table);
     const auto scores = r.at("scores");
     std::string line;
     for (std::size_t i = 0; i < m.seats.size(); ++i) {
       line += fmt::format("{}{} {}", i ? ", " : "", names[i], scores[i].dump());
     }
     const auto& winner = r.at("winner");
-    fmt::print(stderr, "  finished after {} decisions: {} -> {}\n", m.decisions, line,
-               winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
+    say("  finished after {} decisions: {} -> {}\n", m.decisions, line,
+        winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
   } else if (m.end == match::End::fault) {
     const auto& f = *m.fault;
-    fmt::print(stderr, "  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)],
-               f.seat, match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
-    if (!f.raw.empty()) fmt::print(stderr, "  offending bytes: {}\n", terminal_safe(f.raw));
+    say("  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)], f.seat,
+        match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
+    if (!f.raw.empty()) say("  offending bytes: {}\n", terminal_safe(f.raw));
     if (!f.stderr_tail.empty()) {
-      fmt::print(stderr, "  last lines of its stderr:\n");
-      for (const auto& l : f.stderr_tail) fmt::print(stderr, "    | {}\n", terminal_safe(l));
+      say("  last lines of its stderr:\n");
+      for (const auto& l : f.stderr_tail) say("    | {}\n", terminal_safe(l));
     }
   } else {
-    fmt::print(stderr, "  interrupted after {} decisions\n", m.decisions);
+    say("  interrupted after {} decisions\n", m.decisions);
   }
-  fmt::print(stderr, "  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
+  say("  replay: {}  (check it: referee verify {})\n", m.replay.string(), m.replay.string());
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
-    fmt::print(stderr, "  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(),
-               m.seats[i].stderr_bytes);
+    say("  stderr of seat {}: {} ({} bytes)\n", i, m.seats[i].stderr_log.string(), m.seats[i].stderr_bytes);
   }
 }
 
@@ -125,30 +124,29 @@ struct PlayArgs {
 int run_play(const PlayArgs& a) {
   auto config = read_config(a.config);
   if (!config) {
-    fmt::print(stderr, "referee play: {}\n", config.error());
+    say("referee play: {}\n", config.error());
     return kUsage;
   }
   for (const auto& e : a.env) {
     if (e.find('=') == std::string::npos || e.front() == '=') {
-      fmt::print(stderr, "referee play: --env expects KEY=VALUE, got \"{}\"\n", e);
+      say("referee play: --env expects KEY=VALUE, got \"{}\"\n", e);
       return kUsage;
     }
   }
   if (!a.names.empty() && a.names.size() != a.bots.size()) {
-    fmt::print(stderr, "referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(),
-               a.bots.size());
+    say("referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
     return kUsage;
   }
   if (!a.seat_configs.empty() && a.seat_configs.size() != a.bots.size()) {
-    fmt::print(stderr, "referee play: {} --seat-config for {} --bot; give one per bot (\"-\" for none) or none\n",
-               a.seat_configs.size(), a.bots.size());
+    say("referee play: {} --seat-config for {} --bot; give one per bot (\"-\" for none) or none\n",
+        a.seat_configs.size(), a.bots.size());
     return kUsage;
   }
   std::vector<json> seat_configs;
   for (std::size_t i = 0; i < a.seat_configs.size(); ++i) {
     auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
     if (!seat_config) {
-      fmt::print(stderr, "referee play: seat {}: {}\n", i, seat_config.error());
+      say("referee play: seat {}: {}\n", i, seat_config.error());
       return kUsage;
     }
     seat_configs.push_back(std::move(seat_config).value());
@@ -156,8 +154,8 @@ int run_play(const PlayArgs& a) {
   // A bot that cannot start is the caller's mistake (exit 2), found before anything is created.
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
     if (auto st = match::preflight(a.bots[i], fs::current_path(), bot_environment(fs::current_path(), a.env)); !st) {
-      fmt::print(stderr, "referee play: --bot {}: {}\n", terminal_safe(a.names.empty() ? a.bots[i] : a.names[i]),
-                 terminal_safe(st.error()));
+      say("referee play: --bot {}: {}\n", terminal_safe(a.names.empty() ? a.bots[i] : a.names[i]),
+          terminal_safe(st.error()));
       return kUsage;
     }
   }
@@ -167,14 +165,14 @@ int run_play(const PlayArgs& a) {
   for (const fs::path& dir : {fs::path(a.out), fs::path(a.replay).parent_path()}) {
     auto made = files::make_private_dirs(dir);
     if (!made) {
-      fmt::print(stderr, "referee play: {}\n", made.error());
+      say("referee play: {}\n", made.error());
       return kUsage;
     }
     created.insert(created.end(), made->begin(), made->end());
   }
   auto sandbox = sandbox_policy(a.sandbox, a.bots.size());
   if (!sandbox) {
-    fmt::print(stderr, "referee play: {}\n", sandbox.error());
+    say("referee play: {}\n", sandbox.error());
     return kUsage;
   }
   match::Options o;
@@ -200,13 +198,12 @@ int run_play(const PlayArgs& a) {
   o.env = bot_environment(o.working_dir, a.env);
   o.stop = &stop_signal();
   if (a.verbose) {
-    fmt::print(stderr,
-               "referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n",
-               o.game, o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
-    fmt::print(stderr, "referee play: {}\n", bots::describe(o.sandbox));
+    say("referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
+        o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);
+    say("referee play: {}\n", bots::describe(o.sandbox));
     const auto& support = bots::sandbox_support();
     for (const std::string* note : {&support.namespaces_note, &support.cgroup_note, &support.seccomp_note}) {
-      if (!note->empty()) fmt::print(stderr, "referee play: sandbox note: {}\n", *note);
+      if (!note->empty()) say("referee play: sandbox note: {}\n", *note);
     }
   }
   StopSignal::install_handlers(stop_signal());
@@ -217,7 +214,7 @@ int run_play(const PlayArgs& a) {
     fs::remove(claimed, ec);
   }
   if (!result) {
-    fmt::print(stderr, "referee play: {}\n", result.error());
+    say("referee play: {}\n", result.error());
     return kUsage;
   }
   // Bot bytes (names, stderr tails) may hold invalid UTF-8: to_line replaces it, never throws.
@@ -228,7 +225,7 @@ int run_play(const PlayArgs& a) {
     paths.push_back(result->replay);
     for (const auto& seat : result->seats) paths.push_back(seat.stderr_log);
     if (auto st = files::share(paths); !st) {
-      fmt::print(stderr, "referee play: --share-output: {}\n", st.error());
+      say("referee play: --share-output: {}\n", st.error());
       return kUsage;
     }
   }
@@ -241,27 +238,31 @@ int run_games() {
     const auto& info = g->info();
     const std::string seats = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
                                                                : fmt::format("{}-{}", info.min_seats, info.max_seats);
-    fmt::print("{:<14} {:<14} seats {:<5} rules revision {}\n", info.name, info.title, seats, info.rules_revision);
+    say_to(stdout, "{:<14} {:<14} seats {:<5} rules revision {}\n", info.name, info.title, seats, info.rules_revision);
   }
   return kFinished;
 }
 
 int run_verify(const std::string& path) {
+  if (auto st = replay_file_argument(path, "verify"); !st) {  // a folder, say, is a usage error
+    say("referee verify: {}\n", st.error());
+    return kUsage;
+  }
   auto replay = replay::read(path);
   if (!replay) {
-    fmt::print(stderr, "referee verify: {}\n", replay.error());
+    say("referee verify: {}\n", replay.error());
     return kBadReplay;
   }
   const auto v = replay::verify(*replay);
   if (!v.ok && !v.simulable) {
-    fmt::print(stderr, "referee verify: {}: cannot verify: {}\n", path, v.message);
+    say("referee verify: {}: cannot verify: {}\n", path, v.message);
     return kBadReplay;
   }
   if (!v.ok) {
-    fmt::print(stderr, "referee verify: {}: DIVERGES: {}\n", path, v.message);
+    say("referee verify: {}: DIVERGES: {}\n", path, v.message);
     return kDiverged;
   }
-  fmt::print("{}: OK, {}\n", path, v.message);
+  say_to(stdout, "{}: OK, {}\n", path, v.message);
   return kFinished;
 }
 
@@ -353,7 +354,7 @@ int main(int argc, char** argv) {
     if (lg->parsed()) return run_league(*lg, league);
     return kUsage;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "referee: internal error: {}\n", e.what());
+    say("referee: internal error: {}\n", e.what());
     return kInternal;
   }
 }

@@ -37,9 +37,7 @@ void warn_on_hash(const replay::Replay& r, const render::Frame& frame, std::size
   if (!state) return;
   const std::string actual = hash_hex((*state)->hash());
   if (actual != recorded) {
-    fmt::print(
-        stderr,
-        "referee show: warning: the state hash after step {} is {} but the replay records {} (run referee verify)\n",
+    say("referee show: warning: the state hash after step {} is {} but the replay records {} (run referee verify)\n",
         step, actual, recorded);
   }
 }
@@ -77,17 +75,17 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
 
 int run_show(const CLI::App& command, const ShowArgs& a) {
   if (auto st = replay_file_argument(a.replay, "show"); !st) {
-    fmt::print(stderr, "referee show: {}\n", st.error());
+    say("referee show: {}\n", st.error());
     return kUsage;
   }
   auto replay = replay::read(a.replay);
   if (!replay) {
-    fmt::print(stderr, "referee show: {}\n", replay.error());
+    say("referee show: {}\n", replay.error());
     return kBadReplay;
   }
   auto frames = render::simulate(*replay);
   if (!frames) {
-    fmt::print(stderr, "referee show: {}: the replay cannot be re-simulated: {}\n", a.replay, frames.error());
+    say("referee show: {}: the replay cannot be re-simulated: {}\n", a.replay, frames.error());
     return kBadReplay;
   }
   render::restore_views(*replay, *frames);
@@ -96,9 +94,8 @@ int run_show(const CLI::App& command, const ShowArgs& a) {
   std::size_t step = total;
   if (command.count("--step") > 0) {
     if (a.step < 0 || static_cast<std::uint64_t>(a.step) > total) {
-      fmt::print(stderr,
-                 "referee show: --step {} is out of range: this replay has {} decisions, so --step takes 0 to {}\n",
-                 a.step, total, total);
+      say("referee show: --step {} is out of range: this replay has {} decisions, so --step takes 0 to {}\n", a.step,
+          total, total);
       return kUsage;
     }
     step = static_cast<std::size_t>(a.step);
@@ -108,13 +105,13 @@ int run_show(const CLI::App& command, const ShowArgs& a) {
   std::string text;
   if (command.count("--seat") > 0) {
     if (a.seat < 0 || a.seat >= r.header.seats) {
-      fmt::print(stderr, "referee show: --seat {} is out of range: this match has {} seats (0 to {})\n", a.seat,
-                 r.header.seats, r.header.seats - 1);
+      say("referee show: --seat {} is out of range: this match has {} seats (0 to {})\n", a.seat, r.header.seats,
+          r.header.seats - 1);
       return kUsage;
     }
     auto seat = render::seat_text(r, *frames, step, a.seat, o);
     if (!seat) {
-      fmt::print(stderr, "referee show: {}: {}\n", a.replay, seat.error());
+      say("referee show: {}: {}\n", a.replay, seat.error());
       return kBadReplay;
     }
     text = std::move(seat).value();

@@ -197,8 +197,7 @@ void print_summary(const json& report, const Tally& t, const std::string& bot) {
         timing.at("median_ms").get<double>(), timing.at("p99_ms").get<double>(), timing.at("max_ms").get<double>(),
         limit_ms);
     if (timing.at("max_ms").get<double>() > 0.5 * static_cast<double>(limit_ms)) {
-      fmt::print(stderr,
-                 "  warning: the slowest decision used over half the limit; a loaded machine may time it out\n");
+      say("  warning: the slowest decision used over half the limit; a loaded machine may time it out\n");
     }
   }
   say("stderr: {} bytes in all (at most {} in one match; {} kept per match)\n",

@@ -18,16 +18,6 @@
 
 namespace arena::cli::validate {
 
-// fmt::print on stderr that a closed or full stderr (`2>&1 | head`, `2>/dev/full`) cannot end: the
-// run goes on to its verdict, which is in the exit code (and with --json on stdout).
-template <typename... T>
-void say(fmt::format_string<T...> format, T&&... args) {
-  try {
-    fmt::print(stderr, format, std::forward<T>(args)...);
-  } catch (const std::system_error&) {  // EPIPE, ENOSPC: nobody reads it any more
-  }
-}
-
 // A word as a POSIX shell reads it back: bare when safe, else in single quotes.
 std::string shell_quote(const std::string& word);
 

@@ -67,7 +67,10 @@ template <typename T>
 std::string out_of_range(std::string_view what, std::string_view value, const Range<T>& r) {
   std::string s(what);
   if (!s.empty()) s += ' ';
-  s += value;
+  // The value as given, cut: a 300-digit number is no easier to read than its first digits.
+  constexpr std::size_t kShown = 24;
+  s += value.substr(0, kShown);
+  if (value.size() > kShown) s += "...";
   s += std::is_floating_point_v<T> ? " is not a number in " : " is not a whole number in ";
   return s + text(r);
 }

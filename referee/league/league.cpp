@@ -467,6 +467,8 @@ class Runner {
     cmd += fmt::format(" --init-ms {} --decision-ms {}", spec_.limits.init_ms, spec_.limits.decision_ms);
     if (spec_.limits.time_bank_ms > 0) cmd += fmt::format(" --time-bank-ms {}", spec_.limits.time_bank_ms);
     if (spec_.time_scale != 1.0) cmd += fmt::format(" --time-scale {}", spec_.time_scale);
+    if (spec_.limits.max_line_bytes != protocol::Limits{}.max_line_bytes)
+      cmd += fmt::format(" --max-line-bytes {}", spec_.limits.max_line_bytes);
     return cmd;
   }
 

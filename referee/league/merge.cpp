@@ -129,9 +129,11 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
   }
   if (!outcome.missing_shards.empty() && !o.partial) {
     std::string list;
-    for (int index : outcome.missing_shards) list += fmt::format("{}{}/{}", list.empty() ? "" : ", ", index, first.shard.count);
-    return fail(fmt::format("shard{} {} missing: give every shard's folder, or --partial for standings of what there is",
-                            outcome.missing_shards.size() == 1 ? "" : "s", list));
+    for (int index : outcome.missing_shards)
+      list += fmt::format("{}{}/{}", list.empty() ? "" : ", ", index, first.shard.count);
+    return fail(
+        fmt::format("shard{} {} missing: give every shard's folder, or --partial for standings of what there is",
+                    outcome.missing_shards.size() == 1 ? "" : "s", list));
   }
 
   // 2. Every record the schedule's own, in its shard, once.
@@ -155,14 +157,16 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
       }
       const Scheduled at = schedule.at(r.index);
       if (r.deal != at.deal || r.leg != at.leg || r.seed != at.seed) {
-        return fail(fmt::format("{}: match {} is not this league's (deal {} leg {} seed {}; the schedule says deal {} "
-                                "leg {} seed {})",
-                                s.folder.string(), r.index, r.deal, r.leg, r.seed, at.deal, at.leg, at.seed));
+        return fail(
+            fmt::format("{}: match {} is not this league's (deal {} leg {} seed {}; the schedule says deal {} "
+                        "leg {} seed {})",
+                        s.folder.string(), r.index, r.deal, r.leg, r.seed, at.deal, at.leg, at.seed));
       }
       if (!s.shard.owns_deal(r.deal)) {
         return fail(fmt::format("{}: match {} (deal {}) belongs to shard {}/{}, not to this folder's {}/{}",
-                                s.folder.string(), r.index, r.deal, r.deal % static_cast<std::uint64_t>(s.shard.count) + 1,
-                                s.shard.count, s.shard.index, s.shard.count));
+                                s.folder.string(), r.index, r.deal,
+                                r.deal % static_cast<std::uint64_t>(s.shard.count) + 1, s.shard.count, s.shard.index,
+                                s.shard.count));
       }
       if (const auto [it, fresh] = owner.emplace(r.index, &s); !fresh) {
         return fail(fmt::format("match {} is journaled twice: in {} and in {}", r.index, it->second->folder.string(),
@@ -192,9 +196,10 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
     }
     const Shard of{static_cast<int>(schedule.at(missing - 1).deal % static_cast<std::uint64_t>(first.shard.count)) + 1,
                    first.shard.count};
-    return fail(fmt::format("{} of {} matches are missing (the first: match {} of shard {}/{}): resume those shards "
-                            "(league --resume --out SHARD), or --partial",
-                            expected - all.size(), expected, missing - 1, of.index, of.count));
+    return fail(
+        fmt::format("{} of {} matches are missing (the first: match {} of shard {}/{}): resume those shards "
+                    "(league --resume --out SHARD), or --partial",
+                    expected - all.size(), expected, missing - 1, of.index, of.count));
   }
 
   // 3. Write: the league, its journal in index order, the replays and logs, nothing half.

@@ -36,11 +36,11 @@ struct ShardSummary {
 };
 
 struct MergeOutcome {
-  LeagueSpec spec;      // normalised, with its seed and seed scheme
+  LeagueSpec spec;           // normalised, with its seed and seed scheme
   std::uint64_t total = 0;   // matches in the league's schedule
   std::uint64_t merged = 0;  // matches written
   bool faulted = false;
-  std::vector<int> missing_shards;  // shard indices (1-based) not given (partial only)
+  std::vector<int> missing_shards;   // shard indices (1-based) not given (partial only)
   std::vector<ShardSummary> shards;  // in shard order
 };
 

@@ -19,8 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
-
 std::string league_flags() {
   return fmt::format(
       "--sandbox none --bot {} --bot {} --bot {} --name greedy --name random --name random2 --deals 4 --seed 77 "
@@ -65,9 +63,9 @@ TEST_CASE("league merge: shards cut from one journal give its standings byte for
   INFO(whole.out);
   REQUIRE(whole.exit_code == 0);
   cut(dir / "whole", dir, 3);
-  const auto merged = testing::run(fmt::format("{} league merge {} {} {} --out {} 2>&1", ARENA_REFEREE,
-                                               (dir / "s3").string(), (dir / "s1").string(), (dir / "s2").string(),
-                                               (dir / "merged").string()));
+  const auto merged =
+      testing::run(fmt::format("{} league merge {} {} {} --out {} 2>&1", ARENA_REFEREE, (dir / "s3").string(),
+                               (dir / "s1").string(), (dir / "s2").string(), (dir / "merged").string()));
   INFO(merged.out);
   REQUIRE(merged.exit_code == 0);
   CHECK_THAT(merged.out, Contains("24 of 24 matches from 3 shard folders"));
@@ -91,13 +89,13 @@ TEST_CASE("league merge: shards cut from one journal give its standings byte for
 
 TEST_CASE("league merge refuses foreign, duplicate, missing and mixed shards, with the reason", "[league][shards]") {
   const fs::path dir = testing::fresh_dir("shards", "refused");
-  REQUIRE(testing::run(fmt::format("{} league {} -j 2 --out {} 2>&1", ARENA_REFEREE, league_flags(),
-                                   (dir / "whole").string()))
+  REQUIRE(testing::run(
+              fmt::format("{} league {} -j 2 --out {} 2>&1", ARENA_REFEREE, league_flags(), (dir / "whole").string()))
               .exit_code == 0);
   cut(dir / "whole", dir, 3);
   const auto merge = [&](const std::string& folders, const std::string& out, const std::string& extra = "") {
-    return testing::run(fmt::format("{} league merge {} --out {} {} 2>&1", ARENA_REFEREE, folders,
-                                    (dir / out).string(), extra));
+    return testing::run(
+        fmt::format("{} league merge {} --out {} {} 2>&1", ARENA_REFEREE, folders, (dir / out).string(), extra));
   };
   const std::string s1 = (dir / "s1").string(), s2 = (dir / "s2").string(), s3 = (dir / "s3").string();
 
@@ -191,7 +189,8 @@ TEST_CASE("league --shard plays its deals only, resumes only itself, refuses --s
   CHECK(json::parse(testing::read_file(dir / "s2" / "shard.json")).at("runs").size() == 2);
 
   // --sprt needs the whole schedule in order.
-  c = testing::run(fmt::format("{} league --sandbox none --bot {} --bot {} --deals 4 --shard 1/2 --sprt "
+  c =
+      testing::run(fmt::format("{} league --sandbox none --bot {} --bot {} --deals 4 --shard 1/2 --sprt "
                                "'elo0=0 elo1=10 alpha=0.05 beta=0.05' --out {} 2>&1",
                                ARENA_REFEREE, testing::greedy_bot(), testing::random_bot(), (dir / "sprt").string()));
   CHECK(c.exit_code == 2);
