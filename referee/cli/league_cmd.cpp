@@ -420,9 +420,13 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
            spec->duplicate.value_or(false) ? "pairs" : "games", s.llr, s.lower, s.upper, league::to_string(s.decision),
            s.below_minimum ? fmt::format(" (no decision before {} samples)", s.min_samples) : std::string());
   };
-  say("referee league: {} bots, {} matches of {} ({} seats{}), {} at a time, in {}\n", spec->bots.size(),
+  say("referee league: {} bots, {} matches of {} ({} seats{}){}, {} at a time, in {}\n", spec->bots.size(),
       league::Schedule(*spec).total(), spec->game, spec->seats,
-      spec->duplicate.value_or(false) ? ", duplicate deals" : "", spec->concurrency, a.out);
+      spec->duplicate.value_or(false) ? ", duplicate deals" : "",
+      o.shard ? fmt::format(", shard {}/{}: the deals d with d mod {} = {}", o.shard->index, o.shard->count,
+                            o.shard->count, o.shard->index - 1)
+              : std::string(),
+      spec->concurrency, a.out);
   auto outcome = league::run(*spec, o);
   if (bar) say("\n");
   if (!outcome) {
