@@ -293,6 +293,11 @@ void init_process_wide() {
   });
 }
 
+bool ExitStatus::by_job_signal() const {
+  return kind == Kind::signaled && !killed_by_referee &&
+         (code == SIGTERM || code == SIGINT || code == SIGHUP || code == SIGQUIT || code == SIGKILL);
+}
+
 std::string ExitStatus::describe() const {
   switch (kind) {
     case Kind::running:

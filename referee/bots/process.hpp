@@ -74,6 +74,9 @@ struct ExitStatus {
   bool killed_by_referee = false;  // the signal was the referee's teardown SIGKILL
   std::string referee_reason;      // why the referee killed it before the end (a limit)
   std::string describe() const;    // "exit code 3", "killed by signal SIGABRT", ...
+  // Killed by a signal a scheduler or a shell sends to every process of a job (SIGTERM, SIGINT,
+  // SIGHUP, SIGQUIT, or a SIGKILL the referee did not send), not by the bot's own fault.
+  bool by_job_signal() const;
 };
 
 class BotProcess {

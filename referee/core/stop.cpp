@@ -1,10 +1,14 @@
 #include "referee/core/stop.hpp"
 
+#include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <thread>
 
 namespace arena {
 
@@ -42,6 +46,21 @@ void StopSignal::request(int signal) noexcept {
     // A full counter (never, at one write per request) would only mean it is readable already.
     [[maybe_unused]] const auto written = ::write(fd_, &one, sizeof one);
   }
+}
+
+bool StopSignal::wait_for(std::chrono::milliseconds limit) const noexcept {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  pollfd p{fd_, POLLIN, 0};
+  while (!requested()) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+    if (left <= 0) break;
+    if (fd_ < 0) {  // no eventfd: look at the flag now and then
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min<std::int64_t>(left, 10)));
+    } else if (::poll(&p, 1, static_cast<int>(left)) < 0 && errno != EINTR) {
+      break;
+    }
+  }
+  return requested();
 }
 
 void StopSignal::install_handlers(StopSignal& stop) {

@@ -6,6 +6,7 @@
 // interrupted within a poll's wake-up, whatever their bots do.
 
 #include <atomic>
+#include <chrono>
 
 namespace arena {
 
@@ -23,6 +24,8 @@ class StopSignal {
   int signal() const noexcept { return signal_.load(std::memory_order_acquire); }
   // Readable (POLLIN) once requested, and stays so: never read it.
   int fd() const noexcept { return fd_; }
+  // Waits up to `limit` for a request; whether there is one.
+  bool wait_for(std::chrono::milliseconds limit) const noexcept;
 
   // Routes SIGINT, SIGTERM and SIGHUP to `stop` (which must outlive the process's use of it). A
   // second SIGINT ends the referee at once (the default action), for an impatient Ctrl-C Ctrl-C;

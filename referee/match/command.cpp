@@ -155,6 +155,20 @@ std::string program_name(const std::vector<std::string>& argv) {
   return base(i);
 }
 
+std::vector<fs::path> files_named_by(const std::string& command, const fs::path& base) {
+  std::vector<fs::path> out;
+  auto split = split_command(command);
+  if (!split) return out;
+  const auto& argv = *split;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].empty() || argv[i][0] == '-' || (i == 0 && argv[i].find('/') == std::string::npos)) continue;
+    std::error_code ec;
+    const fs::path p = (base / argv[i]).lexically_normal();
+    if (fs::exists(p, ec)) out.push_back(p);
+  }
+  return out;
+}
+
 Status preflight(const std::string& command, const fs::path& working_dir, const std::vector<std::string>& env) {
   auto argv = split_command(command);
   if (!argv) return fail(argv.error());

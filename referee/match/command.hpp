@@ -16,6 +16,10 @@ Result<std::vector<std::string>> split_command(const std::string& command);
 // for "python3 -u bot.py" (an interpreter's first non-flag argument).
 std::string program_name(const std::vector<std::string>& argv);
 
+// The existing files and folders `command` names, relative to `base` (its program when given
+// as a path, and its arguments that are not options): what another seat must not see.
+std::vector<std::filesystem::path> files_named_by(const std::string& command, const std::filesystem::path& base);
+
 // Whether `command` can start, checked before any match so that a typo is the organiser's usage
 // error, not a bot's crash: the program exists, is a file and is executable (a name without '/'
 // is looked up in the PATH of `env`, "KEY=VALUE" entries as the bot gets them; a relative path

@@ -1,12 +1,9 @@
 #include "referee/match/match.hpp"
 
 #include <fmt/format.h>
-#include <poll.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <csignal>
 
 #include "referee/bots/process.hpp"
 #include "referee/core/bounds.hpp"
@@ -160,18 +157,7 @@ class Match {
   // is already requested counts too (a bot may turn SIGTERM into an exit code).
   bool crash_is_the_stop(const bots::ExitStatus& exit) const {
     if (o_.stop == nullptr) return false;
-    if (o_.stop->requested()) return true;
-    const bool job_signal = exit.kind == bots::ExitStatus::Kind::signaled && !exit.killed_by_referee &&
-                            (exit.code == SIGTERM || exit.code == SIGINT || exit.code == SIGHUP ||
-                             exit.code == SIGQUIT || exit.code == SIGKILL);
-    if (!job_signal || o_.stop->fd() < 0) return false;
-    pollfd p{o_.stop->fd(), POLLIN, 0};
-    const auto until = Clock::now() + kStopAfterSignal;
-    while (!o_.stop->requested() && Clock::now() < until) {
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
-      if (::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left, 0))) < 0 && errno != EINTR) break;
-    }
-    return o_.stop->requested();
+    return o_.stop->requested() || (exit.by_job_signal() && o_.stop->wait_for(kStopAfterSignal));
   }
 
   const BotSpec& spec_of(const Seat_& s) const { return o_.bots[static_cast<std::size_t>(s.seat)]; }
@@ -191,15 +177,7 @@ class Match {
       if (other.seat != s.seat) commands.push_back(other.report.command);
     }
     for (const std::string& command : commands) {
-      auto split = split_command(command);
-      if (!split) continue;
-      const auto& argv = *split;
-      for (std::size_t i = 0; i < argv.size(); ++i) {
-        if (argv[i].empty() || argv[i][0] == '-' || (i == 0 && argv[i].find('/') == std::string::npos)) continue;
-        std::error_code ec;
-        const std::filesystem::path p = (base / argv[i]).lexically_normal();
-        if (std::filesystem::exists(p, ec)) out.push_back(p);
-      }
+      for (auto& file : files_named_by(command, base)) out.push_back(std::move(file));
     }
     return out;
   }
@@ -587,19 +565,9 @@ class Match {
 }  // namespace
 
 const char* fault_name(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::timeout:
-      return "timeout";
-    case FaultKind::malformed:
-      return "malformed";
-    case FaultKind::illegal:
-      return "illegal";
-    case FaultKind::crash:
-      return "crash";
-    case FaultKind::output_limit:
-      return "output_limit";
-  }
-  return "unknown";
+  constexpr const char* kNames[] = {"timeout", "malformed", "illegal", "crash", "output_limit"};  // FaultKind's order
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
 Result<MatchResult> play(const Options& o) {
