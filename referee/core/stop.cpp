@@ -14,18 +14,19 @@ namespace arena {
 
 namespace {
 
-StopSignal* g_installed = nullptr;
+std::atomic<StopSignal*> g_installed{nullptr};  // lock-free: read in the signal handler
 
 extern "C" void on_stop_signal(int sig) {
-  if (g_installed == nullptr) return;
-  if (sig == SIGINT && g_installed->requested()) {
+  StopSignal* const stop = g_installed.load();
+  if (stop == nullptr) return;
+  if (sig == SIGINT && stop->requested()) {
     // Ctrl-C a second time: the user wants out now. The bots die with us (parent-death signal);
     // a journal line cut in the middle is repaired by --resume.
     std::signal(SIGINT, SIG_DFL);
     ::raise(SIGINT);
     return;
   }
-  g_installed->request(sig);
+  stop->request(sig);
 }
 
 }  // namespace
@@ -33,7 +34,8 @@ extern "C" void on_stop_signal(int sig) {
 StopSignal::StopSignal() : fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
 StopSignal::~StopSignal() {
-  if (g_installed == this) g_installed = nullptr;
+  StopSignal* self = this;
+  g_installed.compare_exchange_strong(self, nullptr);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -64,7 +66,7 @@ bool StopSignal::wait_for(std::chrono::milliseconds limit) const noexcept {
 }
 
 void StopSignal::install_handlers(StopSignal& stop) {
-  g_installed = &stop;
+  g_installed.store(&stop);
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
