@@ -108,13 +108,15 @@ ExitStatus decode(const siginfo_t& info) {
   return s;
 }
 
-// The executable for argv[0]: a path with a '/' is taken relative to the referee's working
-// directory; a bare name is looked up in the PATH the bot will get.
-Result<std::string> resolve_exe(const std::string& name, const std::vector<std::string>& env) {
+// The executable for argv[0]: a path with a '/' is taken relative to `base` (the bots' working
+// directory, which a resumed league takes from its league.json; empty: the referee's own); a
+// bare name is looked up in the PATH the bot will get.
+Result<std::string> resolve_exe(const std::string& name, const std::vector<std::string>& env,
+                                const std::filesystem::path& base) {
   namespace fs = std::filesystem;
   auto usable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
   if (name.find('/') != std::string::npos) {
-    const fs::path p = fs::absolute(name);
+    const fs::path p = fs::path(name).is_absolute() || base.empty() ? fs::absolute(name) : fs::absolute(base) / name;
     if (::access(p.c_str(), F_OK) != 0) return fail(fmt::format("cannot start \"{}\": no such file", name));
     if (!usable(p)) return fail(fmt::format("cannot start \"{}\": not an executable file", name));
     return p.string();
@@ -330,7 +332,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
       return fail(fmt::format("environment entry \"{}\" is not KEY=VALUE", e));
     }
   }
-  auto exe = resolve_exe(o.argv[0], o.env);
+  auto exe = resolve_exe(o.argv[0], o.env, o.working_dir);
   if (!exe) return fail(exe.error());
 
   std::unique_ptr<BotProcess> bot(new BotProcess());

@@ -254,6 +254,33 @@ TEST_CASE("league: resumed from another folder, relative commands still start", 
   CHECK_THAT(resumed.out, Contains(fmt::format("rerun: cd {} &&", ARENA_SOURCE_DIR)));
 }
 
+TEST_CASE("league: a compiled bot named by a relative path starts when resumed from another folder",
+          "[interrupt][league]") {
+  const fs::path dir = testing::fresh_dir("interrupt", "elsewhere-compiled");
+  // build/sample_bots/random_bot as "sample_bots/random_bot", from the build folder.
+  const fs::path bot = testing::random_bot();
+  const fs::path base = bot.parent_path().parent_path();
+  const std::string relative = (fs::path(bot.parent_path().filename()) / bot.filename()).string();
+  for (const char* tier : {"none", "basic"}) {
+    const fs::path lg = dir / tier;
+    const auto first = testing::run(
+        fmt::format("cd {} && {} league --sandbox {} --bot {} --bot {} --deals 2 -j 1 --seed 6 --out {} 2>&1",
+                    base.string(), ARENA_REFEREE, tier, relative, relative, lg.string()));
+    INFO(first.out);
+    REQUIRE(first.exit_code == 0);
+    // Keep one match, resume the rest from another folder.
+    const std::string journal = testing::read_file(lg / "results.jsonl");
+    std::ofstream(lg / "results.jsonl", std::ios::trunc) << journal.substr(0, journal.find('\n') + 1);
+    const auto resumed = testing::run(fmt::format("cd {} && {} league --resume --sandbox {} --out {} 2>&1",
+                                                  dir.string(), ARENA_REFEREE, tier, lg.string()));
+    INFO(resumed.out);
+    CHECK(resumed.exit_code == 0);
+    const json done = results(lg);
+    CHECK(done.size() == 4);
+    for (const auto& m : done) CHECK(m.at(3) == "");
+  }
+}
+
 TEST_CASE("preflight: a bot that cannot start is a usage error naming it", "[cli][league]") {
   const fs::path dir = testing::fresh_dir("interrupt", "preflight");
   const std::string ok = testing::random_bot();
