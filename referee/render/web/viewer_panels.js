@@ -1,0 +1,179 @@
+/* What the web viewer draws at a position (referee/render/web/viewer_panels.js), a part of the core
+ * (see viewer.js): the step counter, the step panel (who acted, the action in words, its time, the
+ * bot's debug text, the legal actions), which view is drawn (the full table or a seat's view) and
+ * the table itself by the game's drawing. It sets core.draw, which redraws everything that
+ * depends on the position and the mode. */
+ArenaViewer.corePart(function (core) {
+  'use strict';
+
+  var el = core.el;
+  var append = core.append;
+  var clear = core.clear;
+  var byId = core.byId;
+  var seatLabel = core.seatLabel;
+  var botName = core.botName;
+  var plural = core.plural;
+  var capitalise = core.capitalise;
+  var steps = core.steps;
+  var frames = core.frames;
+  var last = core.last;
+
+  // The view a seat's bot was sent: its last decision at or before position p, else the view
+  // re-simulated from the replay (the bot has not been asked anything yet).
+  function seatView(p, seat) {
+    for (var k = Math.min(p, last - 1); k >= 0; k--) {
+      if (steps[k].seat === seat && steps[k].view) return { source: 'recorded', step: k, view: steps[k].view };
+    }
+    return { source: 'resimulated', step: p, view: frames[p].views[seat] };
+  }
+
+  function shownAt(p) {
+    if (core.mode === 'full') {
+      var f = frames[p];
+      return { full: true, position: p, state: f.state, views: f.views, to_act: f.to_act < 0 ? null : f.to_act, source: 'full', json: f.state };
+    }
+    var sv = seatView(p, core.mode);
+    return { full: false, position: p, seat: core.mode, view: sv.view, source: sv.source, step: sv.step, json: sv.view };
+  }
+
+  // The action taken from position p in words, by the game's drawing, else the generic one.
+  core.describe = function (action, p) {
+    try {
+      return core.game.describe(action, p);
+    } catch (e) {
+      console.error('describe failed at step ' + p + ': ' + (e && e.message ? e.message : e));
+      return core.generic.describe(action, p);
+    }
+  };
+
+  function drawStep() {
+    var pos = core.pos;
+    var fault = core.fault;
+    var turn = byId('turn');
+    var action = byId('action');
+    var actionJson = byId('action-json');
+    var time = byId('time');
+    var debug = byId('debug');
+    action.classList.remove('fault');
+    if (pos < last) {
+      var s = steps[pos];
+      turn.textContent = 'Replay step ' + s.n + ' (request ' + s.request_id + '), decision ' + (pos + 1) + ' of ' + last + ': ' +
+        seatLabel(s.seat) + ' to act';
+      action.textContent = capitalise(seatLabel(s.seat)) + ' ' + core.describe(s.action, pos);
+      action.setAttribute('data-seat', String(s.seat));
+      actionJson.textContent = JSON.stringify(s.action);
+      time.textContent = 'took ' + core.formatMs(s.time_ms) + (typeof s.cpu_ms === 'number' ? ' (CPU ' + core.formatMs(s.cpu_ms) + ')' : '');
+      time.setAttribute('data-ms', String(s.time_ms));
+      var text = s.debug || '';
+      debug.textContent = text || '(none)';
+      debug.classList.toggle('empty', !text);
+      drawLegal();
+      return;
+    }
+    action.removeAttribute('data-seat');
+    actionJson.textContent = '\u2013 (no decision at the end)';
+    time.textContent = '';
+    time.removeAttribute('data-ms');
+    debug.textContent = '(none)';
+    debug.classList.add('empty');
+    drawLegal();
+    if (fault) {
+      turn.textContent = 'End of the match after ' + last + ' decisions: ' + seatLabel(fault.seat) + ' faulted at request ' + fault.request_id;
+      action.textContent = 'Fault (' + fault.kind + '): ' + seatLabel(fault.seat) + ' forfeits: ' + fault.message;
+      action.classList.add('fault');
+      action.setAttribute('data-seat', String(fault.seat));
+    } else if (!core.footer) {
+      turn.textContent = 'The replay stops after ' + last + ' decisions (no footer: the referee was stopped mid-match)';
+      action.textContent = 'No further decision recorded';
+    } else {
+      turn.textContent = 'End of the match after ' + last + ' decisions (' + core.footer.end + ')';
+      action.textContent = core.winnerText();
+    }
+  }
+
+  // The legal actions the seat to act was offered (re-simulated), in the full table and in that
+  // seat's own view only: they may name what it holds. Listed when the box is opened.
+  function drawLegal() {
+    var pos = core.pos;
+    var mode = core.mode;
+    var box = byId('legal-box');
+    var list = clear(byId('legal'));
+    var legal = pos < last ? frames[pos].legal : null;
+    if (!Array.isArray(legal)) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    var seat = steps[pos].seat;
+    var summary = byId('legal-summary');
+    box.setAttribute('data-count', String(legal.length));
+    if (mode !== 'full' && mode !== seat) {
+      box.open = false;
+      box.setAttribute('data-hidden', 'true');
+      summary.textContent = 'Legal actions: not shown in seat ' + mode + '\'s view (they may name what seat ' + seat + ' holds)';
+      return;
+    }
+    box.removeAttribute('data-hidden');
+    summary.textContent = plural(legal.length, 'legal action') + ' for seat ' + seat + ' (the one taken is marked)';
+    if (!box.open) return;
+    var taken = core.canonical(steps[pos].action);
+    append(list, legal.map(function (a) {
+      var isTaken = core.canonical(a) === taken;
+      return el('li', { class: isTaken ? 'taken' : null, data: { taken: isTaken ? 'true' : null } }, el('code', { text: JSON.stringify(a) }));
+    }));
+  }
+  core.drawLegal = drawLegal;
+
+  function describeSource(shown) {
+    var pos = core.pos;
+    var mode = core.mode;
+    var node = byId('view-source');
+    node.setAttribute('data-source', shown.source);
+    if (shown.source === 'full') {
+      node.removeAttribute('data-step');
+      node.textContent = 'Full table: the referee\'s state, every hand and face-down card included (no bot sees this).';
+      return;
+    }
+    node.setAttribute('data-step', String(shown.step));
+    if (shown.source === 'recorded') {
+      node.textContent = 'Seat ' + mode + ' (' + botName(mode) + '), recorded: exactly the view this bot was sent for step ' +
+        shown.step + (shown.step === pos ? ' (this step)' : ', its last decision before this step (' + plural(pos - shown.step, 'step') + ' ago)') + '.';
+    } else {
+      node.textContent = 'Seat ' + mode + ' (' + botName(mode) + '), re-simulated: this bot has not been asked for a decision yet; ' +
+        'this is what it may see at this step, re-simulated from the replay.';
+    }
+  }
+
+  function drawTable(shown) {
+    try {
+      return core.game.table(shown);
+    } catch (e) {
+      if (core.game === core.generic) throw e;
+      console.error('the ' + core.gameName + ' drawing failed at step ' + shown.position + ': ' + (e && e.message ? e.message : e));
+      return [el('p', { class: 'fault-line', text: 'The game\'s drawing failed here; the generic drawing stands in.' }), core.generic.table(shown)];
+    }
+  }
+
+  // Everything that depends on the position and the mode: the controls' state, the step panel,
+  // the table, the raw JSON, the result panel (hidden before the end) and the page's address.
+  core.draw = function () {
+    var pos = core.pos;
+    byId('step-counter').textContent = 'Step ' + pos + ' / ' + last;
+    byId('step-counter').setAttribute('data-position', String(pos));
+    byId('slider').value = String(pos);
+    byId('prev').disabled = pos === 0;
+    byId('first').disabled = pos === 0;
+    byId('next').disabled = pos === last;
+    byId('last').disabled = pos === last;
+    byId('seat-toggle').value = String(core.mode);
+    drawStep();
+    var shown = shownAt(pos);
+    describeSource(shown);
+    var table = clear(byId('table'));
+    table.setAttribute('data-mode', String(core.mode));
+    append(table, drawTable(shown));
+    if (byId('raw').open) byId('raw-json').textContent = JSON.stringify(shown.json, null, 1);
+    core.drawResult();
+    core.writeLink();
+  };
+});
