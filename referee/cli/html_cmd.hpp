@@ -1,7 +1,10 @@
 #pragma once
-// `referee html REPLAY [-o FILE]`: the match as one self-contained web page (docs/cli.md).
+// `referee html REPLAY [-o FILE]`: the match as one self-contained web page; `referee html
+// LEAGUE_FOLDER [-o FILE]`: the league's page (standings, crosstable, pairs, faults, every match)
+// with a viewer page beside each replay, up to --match-pages of them (docs/cli.md).
 
 #include <CLI/CLI.hpp>
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -10,14 +13,22 @@
 
 namespace arena::cli {
 
+// How many matches of a league get a viewer page by default (about 0.7 MB and 50 ms each for
+// Stellar): the faulted ones first, then in index order; the others link to their replay.
+inline constexpr std::size_t kDefaultMatchPages = 500;
+
 struct HtmlArgs {
-  std::string replay;
-  std::string out;            // default: the replay's path with the extension .html
-  bool share_output = false;  // the page 0644 instead of 0600
+  std::string replay;         // a replay file, or a league's folder (league.json and results.jsonl)
+  std::string out;            // default: the replay's path with .html; a league's: FOLDER/league.html
+  bool share_output = false;  // the pages 0644 instead of 0600
+  std::size_t match_pages = kDefaultMatchPages;  // a league's: viewer pages written at most
 };
 
 CLI::App* add_html(CLI::App& app, HtmlArgs& args);
 int run_html(const HtmlArgs& args);
+
+// Whether `dir` is a league's folder: it holds league.json and results.jsonl.
+bool is_league_folder(const std::filesystem::path& dir);
 
 // The REPLAY argument of `command` (html, show, verify) when it names a folder (a league's, logs/):
 // an error that says a replay file is wanted and, when the folder holds replays (replays/*.jsonl
