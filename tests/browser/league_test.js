@@ -36,18 +36,7 @@ if (missing.length) {
 }
 const { chromium } = require('playwright-core');
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log('ok   ' + name);
-  } catch (e) {
-    failed++;
-    console.log('FAIL ' + name + '\n     ' + String(e && e.message ? e.message : e).split('\n').join('\n     '));
-  }
-}
+const { check, tally } = require('./checks.js');
 
 function referee(argv, expected) {
   const r = childProcess.spawnSync(args.referee, argv, { encoding: 'utf8' });
@@ -183,8 +172,8 @@ const consoleErrors = [];
   } finally {
     await browser.close();
   }
-  console.log(passed + ' passed, ' + failed + ' failed (' + ((Date.now() - started) / 1000).toFixed(1) + ' s in the browser)');
-  process.exit(failed === 0 ? 0 : 1);
+  console.log(tally.passed + ' passed, ' + tally.failed + ' failed (' + ((Date.now() - started) / 1000).toFixed(1) + ' s in the browser)');
+  process.exit(tally.failed === 0 ? 0 : 1);
 })().catch((e) => {
   console.error('FAIL ' + (e && e.stack ? e.stack : e));
   process.exit(1);

@@ -53,20 +53,7 @@ const args = parseArgs(process.argv.slice(2));
 const dir = path.resolve(args.dir);
 const shots = path.resolve(args.screenshots);
 
-let passed = 0;
-let failed = 0;
-
-// One named check: passes unless `fn` throws (assert's messages say what differed).
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log('ok   ' + name);
-  } catch (e) {
-    failed++;
-    console.log('FAIL ' + name + '\n     ' + String(e && e.message ? e.message : e).split('\n').join('\n     '));
-  }
-}
+const { check, tally } = require('./checks.js');
 
 function readReplay(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
@@ -970,12 +957,12 @@ async function main() {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  console.log(passed + ' passed, ' + failed + ' failed');
-  process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
+  console.log(tally.passed + ' passed, ' + tally.failed + ' failed');
+  process.exitCode = tally.failed === 0 && tally.passed > 0 ? 0 : 1;
 }
 
 main().catch((e) => {
   console.log('FAIL the browser test could not run: ' + (e && e.stack ? e.stack : e));
-  console.log(passed + ' passed, ' + (failed + 1) + ' failed');
+  console.log(tally.passed + ' passed, ' + (tally.failed + 1) + ' failed');
   process.exitCode = 1;
 });
