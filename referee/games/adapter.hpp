@@ -33,6 +33,7 @@
 //   static std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames&,
 //                                   const draw::Style&);
 //   static std::string describe_seat_config(const json&);
+//   static json progress(const State&);   (GameState::progress(); default: null)
 //   static WebModule web_module();
 
 #include <algorithm>
@@ -112,6 +113,12 @@ class AdaptedState final : public GameState {
   }
   json outcome() const override { return Traits::outcome_json(state_); }
   std::vector<double> scores() const override { return Traits::scores(state_); }
+  json progress() const override {
+    if constexpr (requires { Traits::progress(state_); })
+      return Traits::progress(state_);
+    else
+      return nullptr;
+  }
   json to_json() const override { return Traits::state_to_json(state_); }
   std::string describe() const override { return Traits::describe(state_); }
   std::uint64_t hash() const override { return Traits::hash(state_); }

@@ -61,6 +61,10 @@ class GameState {
   virtual json to_json() const = 0;                // the full state (never sent to a bot)
   virtual std::string describe() const = 0;        // the table and any score, as text for people
   virtual std::uint64_t hash() const = 0;          // stable across machines
+  // For spectators (the web viewer's running score): the match so far as the rules see it, or
+  // null (the default) for a game that says nothing mid-game: {"scores": [points per seat so
+  // far], "outcome": the breakdown in outcome()'s form} and any of the game's own notes.
+  virtual json progress() const { return nullptr; }
 
   // Test support: redeal what `seat` cannot see; check the game's own invariants.
   virtual void redeal_unseen(Seat seat, Rng& rng) = 0;

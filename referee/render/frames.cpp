@@ -16,6 +16,7 @@ Frame frame_of(const games::GameState& state, std::int64_t step) {
   f.views.reserve(static_cast<std::size_t>(seats));
   for (Seat s = 0; s < seats; ++s) f.views.push_back(state.view(s));
   f.to_act = state.is_over() ? -1 : state.to_act();
+  f.progress = state.progress();
   return f;
 }
 

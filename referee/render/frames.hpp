@@ -17,6 +17,9 @@ struct Frame {
   nlohmann::json state;               // GameState::to_json(): the full table
   std::vector<nlohmann::json> views;  // GameState::view(seat) for every seat
   int to_act = -1;                    // seat to act, -1 when the game is over
+  // GameState::progress(): the running score per seat (and its breakdown, and the game's notes
+  // such as who wins the trick so far) at this step, for spectators; null for a game without one.
+  nlohmann::json progress;
 };
 
 // Re-simulates a replay from its header and actions (like replay::verify does); frames.size() ==

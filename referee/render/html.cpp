@@ -20,7 +20,8 @@ using nlohmann::json;
 namespace {
 
 // Version of the embedded data's layout, read by viewer.js. 2: "game" (name and title), "cards"
-// may be null, frames carry "legal".
+// may be null, frames carry "legal" and "progress" (Frame::progress; null when the game gives
+// none, absent in older pages: the viewer then shows no running score).
 constexpr int kViewerFormat = 2;
 
 constexpr std::size_t kMarkers = 6;
@@ -134,7 +135,8 @@ Result<json> viewer_data(const replay::Replay& replay, const std::string& source
                           {"to_act", f.to_act},
                           {"state", std::move(f.state)},
                           {"views", std::move(f.views)},
-                          {"legal", std::move(legal).value()}});
+                          {"legal", std::move(legal).value()},
+                          {"progress", std::move(f.progress)}});
   }
   const games::GameInfo& info = (*game)->info();
   return json{{"format", kViewerFormat},

@@ -159,6 +159,9 @@ async function openPage(file, hash, viewport) {
 
 const byTestId = (page, id) => page.locator('[data-testid="' + id + '"]');
 
+// The running score, its chart and Stella Quest's trick holder (viewer_score_checks.js).
+const { checkRunningScore, questPoints, checkTrickLeader } = require('./viewer_score_checks.js')({ byTestId, goTo, showMode, cardsIn });
+
 async function position(page) {
   return Number(await byTestId(page, 'step-counter').getAttribute('data-position'));
 }
@@ -794,6 +797,12 @@ async function testStellar() {
     }
     assert.strictEqual(await byTestId(page, 'row').locator('.slot-wrap').count(), 5);
   });
+  await checkRunningScore('stellar', page, path.join(dir, 'stellar.html'), replay,
+    (frame, seat) => {  // its breakdown adds up (types + sections + diversity)
+      const pl = frame.progress.outcome.players[seat];
+      return pl.type_points + pl.section_points + pl.diversity;
+    },
+    (result, seat) => result.scores[seat]);
   await page.screenshot({ path: path.join(shots, 'viewer.png'), fullPage: true });
   await page.close();
 }
@@ -811,7 +820,9 @@ async function testStellaQuest() {
   await checkScore('stella_quest', page, replay, 2 * 4 + 1);
   await checkSeatView('stella_quest', page, replay, (c) => c);
   await checkLegal('stella_quest', page, replay, Math.floor(n / 2));
-  await goTo(page, Math.floor(n / 2));
+  const file = path.join(dir, 'stella_quest.html');
+  await checkRunningScore('stella_quest', page, file, replay, questPoints, (result, seat) => result.outcome.players[seat].points);
+  await goTo(page, await checkTrickLeader('stella_quest', page, file));
   await page.screenshot({ path: path.join(shots, 'viewer-stella_quest.png'), fullPage: true });
   await page.close();
 }

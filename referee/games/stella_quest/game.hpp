@@ -35,6 +35,27 @@ struct Traits {
     const auto o = score(s);
     return std::vector<double>(o.scores.begin(), o.scores.end());
   }
+  // The running score (tokens + jewels so far: score() is valid at any point) and, while a trick
+  // is being played, the card that wins it so far by the rules (trick_winner; null: all breaks).
+  static nlohmann::json progress(const State& s) {
+    const auto o = score(s);
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : o.players) points.push_back(p.points);
+    nlohmann::json out = {{"scores", points}, {"outcome", stella_quest::to_json(o)}};
+    if (s.phase == Phase::play && !s.trick.empty() && !s.discard.empty()) {
+      const int w = trick_winner(s.trick, s.discard.back());
+      if (w < 0) {
+        out["trick_leader"] = nullptr;
+      } else {
+        const Play& p = s.trick[static_cast<std::size_t>(w)];
+        out["trick_leader"] = {{"seat", p.seat == kDummy ? nlohmann::json("dummy") : nlohmann::json(p.seat)},
+                               {"card", card(p.card).name},
+                               {"index", w},
+                               {"super_trump", is_super_trump(s.trick, s.discard.back(), w)}};
+      }
+    }
+    return out;
+  }
   static nlohmann::json state_to_json(const State& s) { return stella_quest::to_json(s); }
   static Result<State> state_from_json(const nlohmann::json& j) { return stella_quest::state_from_json(j); }
   static std::string describe(const State& s) { return stella_quest::describe(s); }

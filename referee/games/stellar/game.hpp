@@ -40,6 +40,11 @@ struct Traits {
     const auto o = score(s);
     return {static_cast<double>(o.scores[0]), static_cast<double>(o.scores[1])};
   }
+  // The running score: score() is valid at any point (scoring.hpp), the tableaux as they stand.
+  static nlohmann::json progress(const State& s) {
+    const auto o = score(s);
+    return {{"scores", o.scores}, {"outcome", stellar::to_json(o)}};
+  }
   static nlohmann::json state_to_json(const State& s) { return stellar::to_json(s); }
   static Result<State> state_from_json(const nlohmann::json& j) { return stellar::state_from_json(j); }
   static std::string describe(const State& s) { return stellar::describe(s); }

@@ -17,8 +17,11 @@
  * the DOM helpers and widgets, the API given to a module, start()), then viewer_generic.js (the
  * generic drawing), viewer_panels.js (what is drawn at a position: the step panel, the seat's
  * view, the table), viewer_result.js (the result panel and the header, hidden until the last
- * step: no spoilers) and viewer_nav.js (the controls, the keys, the keyboard help, the deep
- * links #step=N&seat=K). Each of those calls ArenaViewer.corePart(init) once; start() calls every
+ * step: no spoilers), viewer_score.js (the running score at each step from the frame's
+ * `progress`, which a game gives through GameState::progress(), and its chart, drawn only up to
+ * the step shown until the result is revealed; a module may add a note per seat with
+ * `progressNote`) and viewer_nav.js (the controls, the keys, the keyboard help, the deep links
+ * #step=N&seat=K). Each of those calls ArenaViewer.corePart(init) once; start() calls every
  * init with `core`, the object they share (the match data, the position and mode shown, the
  * helpers below), to which each adds its own functions.
  *

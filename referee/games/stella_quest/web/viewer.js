@@ -1,7 +1,8 @@
 /* Stella Quest's drawing in the web viewer (games/stella_quest/web/viewer.js): the module the page
  * of a Stella Quest match embeds after the viewer's core script (referee/render/web/viewer.js,
  * whose top comment is the contract). It draws the trick, the discard pile (trump), each seat's
- * tokens, hand (backs show their colour) and collection, the Dummy of a two-seat game, says each
+ * tokens, hand (backs show their colour) and collection, the Dummy of a two-seat game, who holds
+ * the trick so far (frames[p].progress, the game's rule applied in C++), says each
  * action in words, and breaks the score down into tokens, jewels and cards flipped face down
  * (docs/games/stella_quest.md). The full state names cards by id (v.cards); a seat's view names
  * faces ("Blue 6", "Break"). */
@@ -124,6 +125,20 @@ ArenaViewer.registerGame('stella_quest', function (v) {
     return el('span', { class: 'tokens', title: count + ' lit tokens' }, out);
   }
 
+  // Who holds the trick so far, by the game's rule (frames[p].progress.trick_leader, from C++):
+  // present while cards are in a trick being played, null when they are all breaks. The trick
+  // itself is public, so every view shows it.
+  function trickLeader(p, played) {
+    var progress = v.frames[p] ? v.frames[p].progress : null;
+    if (!played || !progress || !('trick_leader' in progress)) return null;
+    var lead = progress.trick_leader;
+    if (lead === null) return el('div', { class: 'trick-leader', testid: 'trick-leader', data: { seat: 'none' }, text: 'Nobody holds the trick yet: only breaks.' });
+    var cell = el('div', { class: 'trick-leader', testid: 'trick-leader', data: { seat: lead.seat, card: lead.card, index: lead.index } },
+      'Holding the trick: ', el('b', { text: v.capitalise(seatLabel(lead.seat)) }), ' with ', el('b', { text: lead.card }),
+      lead.super_trump ? ' (a Super Trump)' : '');
+    return cell;
+  }
+
   function table(shown) {
     var model = shown.full ? fullModel(shown) : seatModel(shown.view);
     var out = [];
@@ -139,13 +154,18 @@ ArenaViewer.registerGame('stella_quest', function (v) {
       ['deck', plural(model.deck_size, 'card') + (model.deck_top_colour ? ', top card ' + model.deck_top_colour : ''), 'deck'],
       model.winner !== null && model.winner !== undefined ? ['trick won by', seatLabel(model.winner), 'winner'] : null
     ]));
-    var trick = model.trick.map(function (t) {
-      return el('div', { class: 'trick-play' },
+    // A seat's recorded view is the table at its step, which may be before the position drawn.
+    var at = shown.full ? shown.position : shown.step;
+    var progress = v.frames[at] ? v.frames[at].progress : null;
+    var holding = progress && progress.trick_leader ? progress.trick_leader.index : -1;
+    var trick = model.trick.map(function (t, i) {
+      return el('div', { class: 'trick-play' + (i === holding ? ' leading' : '') },
         el('span', { class: 'slot-label', text: t.seat === 'dummy' ? 'Dummy' : 'seat ' + t.seat }),
         cardNode(t.card));
     });
     out.push(el('div', { class: 'players' },
-      area('Current trick', el('div', { class: 'cards', testid: 'trick' }, trick.length ? trick : none('no card played yet'))),
+      area('Current trick', [el('div', { class: 'cards', testid: 'trick' }, trick.length ? trick : none('no card played yet')),
+        trickLeader(at, model.trick.length)]),
       area('Discard pile (' + model.discard.length + ')', el('div', { class: 'cards', testid: 'discard' },
         top ? cardNode(top) : none('empty'),
         el('span', { class: 'none', text: top ? 'top card; trump: ' + (model.trump || 'none') : '' }))),
@@ -217,6 +237,10 @@ ArenaViewer.registerGame('stella_quest', function (v) {
 
   return {
     table: table,
+    progressNote: function (progress, seat) {
+      var pl = progress.outcome && progress.outcome.players ? progress.outcome.players[seat] : null;
+      return pl ? plural(pl.tokens, 'lit token') + ' + ' + plural(pl.jewels, 'jewel') : null;
+    },
     describe: describe,
     breakdown: breakdown,
     resultNotes: function () { return el('p', null, 'Game end: ', value('outcome.end')); },

@@ -303,6 +303,10 @@ ArenaViewer.registerGame('stellar', function (v) {
 
   return {
     table: table,
+    progressNote: function (progress, seat) {
+      var pl = progress.outcome && progress.outcome.players ? progress.outcome.players[seat] : null;
+      return pl ? 'types ' + pl.type_points + ' \u00b7 sections ' + pl.section_points + ' \u00b7 diversity ' + pl.diversity : null;
+    },
     describe: describe,
     breakdown: breakdown,
     resultNotes: function () { return null; },  // the breakdown says it all
