@@ -4,18 +4,8 @@
 ArenaViewer.corePart(function (core) {
   'use strict';
 
-  var el = core.el;
-  var area = core.area;
-  var globals = core.globals;
-  var none = core.none;
-  var plural = core.plural;
-  var seatLabel = core.seatLabel;
-  var capitalise = core.capitalise;
-  var value = core.value;
-  var steps = core.steps;
-  var frames = core.frames;
-  var last = core.last;
-  var seats = core.seats;
+  // The shared helpers and match data this part uses (viewer.js: core).
+  const { el, area, globals, none, plural, seatLabel, capitalise, value, steps, frames, last, seats } = core;
 
   core.generic = {
     table: function (shown) {

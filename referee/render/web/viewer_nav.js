@@ -11,9 +11,8 @@
 ArenaViewer.corePart(function (core) {
   'use strict';
 
-  var byId = core.byId;
-  var last = core.last;
-  var seats = core.seats;
+  // The shared helpers and match data this part uses (viewer.js: core).
+  const { byId, last, seats } = core;
 
   function go(p) {
     var next = Math.max(0, Math.min(last, p));

@@ -6,17 +6,8 @@
 ArenaViewer.corePart(function (core) {
   'use strict';
 
-  var el = core.el;
-  var append = core.append;
-  var clear = core.clear;
-  var byId = core.byId;
-  var seatLabel = core.seatLabel;
-  var botName = core.botName;
-  var plural = core.plural;
-  var capitalise = core.capitalise;
-  var steps = core.steps;
-  var frames = core.frames;
-  var last = core.last;
+  // The shared helpers and match data this part uses (viewer.js: core).
+  const { el, append, clear, byId, seatLabel, botName, plural, capitalise, steps, frames, last } = core;
 
   // The view a seat's bot was sent: its last decision at or before position p, else the view
   // re-simulated from the replay (the bot has not been asked anything yet).

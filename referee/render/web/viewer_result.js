@@ -11,18 +11,8 @@
 ArenaViewer.corePart(function (core) {
   'use strict';
 
-  var el = core.el;
-  var append = core.append;
-  var clear = core.clear;
-  var byId = core.byId;
-  var botName = core.botName;
-  var seatLabel = core.seatLabel;
-  var plural = core.plural;
-  var header = core.header;
-  var footer = core.footer;
-  var result = core.result;
-  var fault = core.fault;
-  var last = core.last;
+  // The shared helpers and match data this part uses (viewer.js: core).
+  const { el, append, clear, byId, botName, seatLabel, plural, header, footer, result, fault, last } = core;
 
   var drawnShown = null;  // whether the result was shown when last drawn (null: never drawn)
 

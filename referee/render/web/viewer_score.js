@@ -13,13 +13,8 @@
 ArenaViewer.corePart(function (core) {
   'use strict';
 
-  var el = core.el;
-  var append = core.append;
-  var clear = core.clear;
-  var byId = core.byId;
-  var frames = core.frames;
-  var last = core.last;
-  var seats = core.seats;
+  // The shared helpers and match data this part uses (viewer.js: core).
+  const { el, append, clear, byId, frames, last, seats } = core;
 
   var SVG = 'http://www.w3.org/2000/svg';
   var COLOURS = ['#ffd166', '#5bc0eb', '#9bc53d', '#e55934', '#c38eeb', '#fa7921'];
