@@ -82,6 +82,14 @@ module.exports = function sharedChecks(h) {
         assert.strictEqual(await byTestId(page, 'action').getAttribute('data-seat'), String(step.seat));
         assert.ok((await byTestId(page, 'turn').textContent()).includes('seat ' + step.seat), 'the turn line does not name seat ' + step.seat);
         assert.strictEqual(Number(await byTestId(page, 'time').getAttribute('data-ms')), step.time_ms);
+        // The time it had: the decision limit plus what its seat's bank kept from earlier overruns.
+        const limits = replay.header.limits;
+        let bank = limits.time_bank_ms || 0;
+        for (const earlier of replay.steps.slice(0, p)) {
+          if (earlier.seat === step.seat) bank = Math.max(0, bank - Math.max(0, earlier.time_ms - limits.decision_ms));
+        }
+        assert.strictEqual(Number(await byTestId(page, 'time').getAttribute('data-allowed-ms')), limits.decision_ms + bank);
+        assert.ok((await byTestId(page, 'time').textContent()).includes('allowed'), 'the step does not say the time allowed');
         assert.strictEqual(await byTestId(page, 'debug').textContent(), step.debug ? step.debug : '(none)');
       });
     }

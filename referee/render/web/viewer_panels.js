@@ -37,6 +37,21 @@ ArenaViewer.corePart(function (core) {
     }
   };
 
+  // The time the bot at step `pos` had, as the referee gave it: the decision limit plus what was
+  // left of its seat's time bank, which each earlier decision of that seat used beyond the limit
+  // (the replay header's limits, already scaled; match.cpp). Null when the header has no limits.
+  function allowedMs(pos) {
+    var limits = core.header.limits;
+    if (!limits || typeof limits.decision_ms !== 'number') return null;
+    var decision = limits.decision_ms;
+    var bank = typeof limits.time_bank_ms === 'number' ? limits.time_bank_ms : 0;
+    var seat = steps[pos].seat;
+    for (var i = 0; i < pos; i++) {
+      if (steps[i].seat === seat) bank = Math.max(0, bank - Math.max(0, steps[i].time_ms - decision));
+    }
+    return { decision: decision, bank: bank, total: decision + bank };
+  }
+
   function drawStep() {
     var pos = core.pos;
     var fault = core.fault;
@@ -53,8 +68,12 @@ ArenaViewer.corePart(function (core) {
       action.textContent = capitalise(seatLabel(s.seat)) + ' ' + core.describe(s.action, pos);
       action.setAttribute('data-seat', String(s.seat));
       actionJson.textContent = JSON.stringify(s.action);
-      time.textContent = 'took ' + core.formatMs(s.time_ms) + (typeof s.cpu_ms === 'number' ? ' (CPU ' + core.formatMs(s.cpu_ms) + ')' : '');
+      var allowed = allowedMs(pos);
+      time.textContent = 'took ' + core.formatMs(s.time_ms) + (typeof s.cpu_ms === 'number' ? ' (CPU ' + core.formatMs(s.cpu_ms) + ')' : '') +
+        (allowed === null ? '' : ' of ' + core.formatMs(allowed.total) + ' allowed (' + core.formatMs(allowed.decision) +
+          ' per decision + ' + core.formatMs(allowed.bank) + ' of its bank); ' + core.formatMs(Math.max(0, allowed.total - s.time_ms)) + ' left');
       time.setAttribute('data-ms', String(s.time_ms));
+      if (allowed === null) time.removeAttribute('data-allowed-ms'); else time.setAttribute('data-allowed-ms', String(allowed.total));
       var text = s.debug || '';
       debug.textContent = text || '(none)';
       debug.classList.toggle('empty', !text);
@@ -65,6 +84,7 @@ ArenaViewer.corePart(function (core) {
     actionJson.textContent = '\u2013 (no decision at the end)';
     time.textContent = '';
     time.removeAttribute('data-ms');
+    time.removeAttribute('data-allowed-ms');
     debug.textContent = '(none)';
     debug.classList.add('empty');
     drawLegal();
