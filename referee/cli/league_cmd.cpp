@@ -186,7 +186,7 @@ Result<league::Standings> write_standings(const std::vector<std::string>& names,
                        {"matches_done", f.journaled},
                        {"interrupted", f.interrupted},
                        {"sprt", nullptr}};
-  if (f.shard) summary["league"]["shard"] = {{"index", f.shard->index}, {"count", f.shard->count}};
+  if (f.shard) summary["league"]["shard"] = league::to_json(*f.shard);
   if (f.sprt) {
     const auto& s = *f.sprt;
     summary["league"]["sprt"] = {{"llr", s.llr},
@@ -306,7 +306,7 @@ int run_merge(const LeagueArgs& a) {
     table += fmt::format("  {:>5} {:<24} {:>8} {:>12.3f}  {}\n", fmt::format("{}/{}", s.shard.index, s.shard.count),
                          terminal_safe(s.host.empty() ? std::string("?") : s.host), s.matches, s.median_decision_ms,
                          faults.empty() ? std::string("none") : faults);
-    shards.push_back({{"shard", {{"index", s.shard.index}, {"count", s.shard.count}}},
+    shards.push_back({{"shard", league::to_json(s.shard)},
                       {"folder", s.folder.string()},
                       {"host", s.host},
                       {"matches", s.matches},

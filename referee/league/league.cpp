@@ -160,11 +160,7 @@ class Runner {
   fs::path journal_path() const { return o_.out / "results.jsonl"; }
 
   // Deals of this run's shard below deal `end` (all of them without a shard).
-  std::uint64_t owned_deals(std::uint64_t end) const {
-    const auto n = static_cast<std::uint64_t>(shard_.count);
-    const auto r = static_cast<std::uint64_t>(shard_.index - 1);
-    return end > r ? (end - r + n - 1) / n : 0;
-  }
+  std::uint64_t owned_deals(std::uint64_t end) const { return shard_.deals_below(end); }
   // The k-th deal of this run's shard.
   std::uint64_t owned_deal(std::uint64_t k) const {
     return k * static_cast<std::uint64_t>(shard_.count) + static_cast<std::uint64_t>(shard_.index - 1);
@@ -174,7 +170,7 @@ class Runner {
   // first and every resume) adds an entry, so a merge can tell a slow or faulty machine.
   Status write_manifest(std::int64_t started_ms) const {
     const fs::path file = o_.out / "shard.json";
-    json manifest = {{"shard", {{"index", shard_.index}, {"count", shard_.count}}}, {"runs", json::array()}};
+    json manifest = {{"shard", to_json(shard_)}, {"runs", json::array()}};
     if (std::ifstream in(file); in) {
       json old = json::parse(in, nullptr, false);
       if (old.is_object() && old.contains("runs") && old.at("runs").is_array()) manifest["runs"] = old.at("runs");
@@ -260,16 +256,10 @@ class Runner {
           theirs.erase(dir);
         }
         // A shard's folder stays that shard's.
-        const auto recorded = theirs.find("shard");
-        std::optional<Shard> shard;
-        if (recorded != theirs.end()) {
-          if (!recorded->is_object() || !recorded->value("index", json()).is_number_integer() ||
-              !recorded->value("count", json()).is_number_integer()) {
-            return fail(fmt::format("{}: \"shard\" is not {{\"index\": I, \"count\": N}}", file.string()));
-          }
-          shard = Shard{recorded->at("index").get<int>(), recorded->at("count").get<int>()};
-          theirs.erase(recorded);
-        }
+        auto recorded = recorded_shard(theirs, file.string());
+        if (!recorded) return fail(recorded.error());
+        const std::optional<Shard> shard = *recorded;
+        theirs.erase("shard");
         if (o_.shard && shard != o_.shard) {
           return fail(shard ? fmt::format("{} holds shard {}/{} of its league, not {}/{}", file.string(), shard->index,
                                           shard->count, o_.shard->index, o_.shard->count)
@@ -300,7 +290,7 @@ class Runner {
     if (!spec_.seed_scheme) spec_.seed_scheme = SeedScheme::keyed_v1;
     json recorded = to_json(spec_);
     recorded["working_dir"] = working_dir_.string();
-    if (shard_.count > 1) recorded["shard"] = {{"index", shard_.index}, {"count", shard_.count}};
+    if (shard_.count > 1) recorded["shard"] = to_json(shard_);
     return files::write_private(file, recorded.dump(2) + '\n');
   }
 
@@ -525,6 +515,23 @@ Result<Shard> parse_shard(std::string_view text) {
     return fail(fmt::format("--shard \"{}\": expected I/N with 1 <= I <= N <= {} (e.g. 2/4)", text, kMaxShards));
   }
   return Shard{index, count};
+}
+
+Result<std::optional<Shard>> recorded_shard(const json& league_file, const std::string& file) {
+  const auto it = league_file.find("shard");
+  if (it == league_file.end()) return std::optional<Shard>();
+  if (!it->is_object() || !it->value("index", json()).is_number_integer() ||
+      !it->value("count", json()).is_number_integer()) {
+    return fail(fmt::format("{}: \"shard\" is not {{\"index\": I, \"count\": N}}", file));
+  }
+  const Shard shard{it->at("index").get<int>(), it->at("count").get<int>()};
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    return fail(fmt::format("{}: shard {}/{} is not a shard", file, shard.index, shard.count));
+  return std::optional<Shard>(shard);
+}
+
+json to_json(const Shard& shard) {
+  return {{"index", shard.index}, {"count", shard.count}};
 }
 
 Result<std::optional<fs::path>> recorded_working_dir(const fs::path& out) {

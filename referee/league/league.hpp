@@ -106,8 +106,23 @@ struct Shard {
   bool owns_deal(std::uint64_t deal) const {
     return deal % static_cast<std::uint64_t>(count) == static_cast<std::uint64_t>(index - 1);
   }
+  // How many of the deals 0..end-1 this shard plays.
+  std::uint64_t deals_below(std::uint64_t end) const {
+    const auto n = static_cast<std::uint64_t>(count);
+    const auto r = static_cast<std::uint64_t>(index - 1);
+    return end > r ? (end - r + n - 1) / n : 0;
+  }
+  // The shard of `count` that plays `deal`.
+  static Shard of_deal(std::uint64_t deal, int count) {
+    return {static_cast<int>(deal % static_cast<std::uint64_t>(count)) + 1, count};
+  }
   bool operator==(const Shard&) const = default;
 };
+
+// The shard a league.json records ("shard": {"index": I, "count": N}), none for a whole league;
+// an error (naming `file`) when the field is there but not a shard.
+Result<std::optional<Shard>> recorded_shard(const json& league_file, const std::string& file);
+json to_json(const Shard& shard);
 
 // "I/N" with 1 <= I <= N <= 100000.
 Result<Shard> parse_shard(std::string_view text);

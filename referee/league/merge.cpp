@@ -33,18 +33,13 @@ Result<ShardFolder> read_shard(const fs::path& folder) {
   if (!in) return fail(fmt::format("{}: no league.json (is it a league folder?)", folder.string()));
   s.file = json::parse(in, nullptr, false);
   if (!s.file.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
-  const auto shard = s.file.find("shard");
-  if (shard == s.file.end()) {
+  auto shard = recorded_shard(s.file, file.string());
+  if (!shard) return fail(shard.error());
+  if (!*shard) {
     return fail(fmt::format("{} holds a whole league, not a shard (played without --shard): nothing to merge",
                             folder.string()));
   }
-  if (!shard->is_object() || !shard->value("index", json()).is_number_integer() ||
-      !shard->value("count", json()).is_number_integer()) {
-    return fail(fmt::format("{}: \"shard\" is not {{\"index\": I, \"count\": N}}", file.string()));
-  }
-  s.shard = Shard{shard->at("index").get<int>(), shard->at("count").get<int>()};
-  if (s.shard.count < 1 || s.shard.index < 1 || s.shard.index > s.shard.count)
-    return fail(fmt::format("{}: shard {}/{} is not a shard", file.string(), s.shard.index, s.shard.count));
+  s.shard = **shard;
   s.league = s.file;
   for (const char* key : {"shard", "concurrency", "working_dir"}) s.league.erase(key);
   auto records = read_journal(folder / "results.jsonl");
@@ -164,9 +159,8 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
       }
       if (!s.shard.owns_deal(r.deal)) {
         return fail(fmt::format("{}: match {} (deal {}) belongs to shard {}/{}, not to this folder's {}/{}",
-                                s.folder.string(), r.index, r.deal,
-                                r.deal % static_cast<std::uint64_t>(s.shard.count) + 1, s.shard.count, s.shard.index,
-                                s.shard.count));
+                                s.folder.string(), r.index, r.deal, Shard::of_deal(r.deal, s.shard.count).index,
+                                s.shard.count, s.shard.index, s.shard.count));
       }
       if (const auto [it, fresh] = owner.emplace(r.index, &s); !fresh) {
         return fail(fmt::format("match {} is journaled twice: in {} and in {}", r.index, it->second->folder.string(),
@@ -175,16 +169,9 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
       all.emplace_back(r, &s);
     }
   }
-  const std::uint64_t expected = [&] {
-    std::uint64_t n = 0;
-    for (const ShardFolder& s : shards) {
-      const auto count = static_cast<std::uint64_t>(s.shard.count);
-      const auto r = static_cast<std::uint64_t>(s.shard.index - 1);
-      const std::uint64_t deals = schedule.deals();
-      n += (deals > r ? (deals - r + count - 1) / count : 0) * static_cast<std::uint64_t>(schedule.legs());
-    }
-    return n;
-  }();
+  std::uint64_t expected = 0;  // the matches of the shards given
+  for (const ShardFolder& s : shards)
+    expected += s.shard.deals_below(schedule.deals()) * static_cast<std::uint64_t>(schedule.legs());
   if (all.size() < expected && !o.partial) {
     std::uint64_t missing = 0;
     for (std::uint64_t i = 0; i < schedule.total() && missing == 0; ++i) {
@@ -194,8 +181,7 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
         missing = i + 1;
       }
     }
-    const Shard of{static_cast<int>(schedule.at(missing - 1).deal % static_cast<std::uint64_t>(first.shard.count)) + 1,
-                   first.shard.count};
+    const Shard of = Shard::of_deal(schedule.at(missing - 1).deal, first.shard.count);
     return fail(
         fmt::format("{} of {} matches are missing (the first: match {} of shard {}/{}): resume those shards "
                     "(league --resume --out SHARD), or --partial",
