@@ -234,6 +234,9 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(within(bounds::kTimeScale));
   l->add_option("--max-line-bytes", a.max_line_bytes, "Longest reply line a bot may send (default 65536)")
       ->check(within(bounds::kMaxLineBytes));
+  l->add_option("--grace-ms", a.grace_ms, "After game over, time for a bot to exit before it is killed")
+      ->capture_default_str()
+      ->check(within(bounds::kGraceMs));
   l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
@@ -372,6 +375,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   o.env = bot_environment(o.working_dir, a.env);
   o.sandbox = *sandbox;
   o.stop = &stop_signal();
+  o.grace = std::chrono::milliseconds(a.grace_ms);
   if (!a.shard.empty()) {
     auto shard = league::parse_shard(a.shard);
     if (!shard) {

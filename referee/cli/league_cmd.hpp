@@ -30,6 +30,7 @@ struct LeagueArgs {
   std::int64_t time_bank_ms = -1;
   double time_scale = 0;
   std::uint64_t max_line_bytes = 0;
+  std::int64_t grace_ms = 200;
   std::string sprt;
   std::string out;
   bool resume = false;

@@ -333,7 +333,7 @@ class Runner {
       }
       // At a stop, no grace: the league must end within moments whatever the bots do.
       const bool now = o_.stop != nullptr && o_.stop->requested();
-      if (it->second.process) it->second.process->shutdown(std::chrono::milliseconds(now ? 0 : 200));
+      if (it->second.process) it->second.process->shutdown(now ? std::chrono::milliseconds(0) : o_.grace);
       it = kept.erase(it);
     }
   }
@@ -384,6 +384,7 @@ class Runner {
     o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
     o.log_stem = stem_of(m.index);
     o.working_dir = working_dir_;
+    o.grace = o_.grace;
     o.env = o_.env;
     o.stop = o_.stop;
     if (o_.reuse) {

@@ -11,6 +11,7 @@
 // indices as ranges and the SPRT's counts, so memory does not grow with the league.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -152,6 +153,9 @@ struct RunOptions {
   // legs of one duplicate deal; bots that do not ask for it (protocol 2, "reuse": true) are
   // started for every match as without this.
   bool reuse = false;
+  // After a match's game_over, the time a bot has to exit before it is killed (as play's
+  // --grace-ms); a kept bot (reuse) gets it when it is let go.
+  std::chrono::milliseconds grace{200};
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;
 };
