@@ -108,9 +108,12 @@ if [ -n "$(daemon_pids)" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-# munged accepts its socket only in a folder that everybody may traverse, up to the root.
-chmod 755 "$out"
-mkdir -m 755 "$W" "$W/munge"
+# munged accepts its socket only in a folder that everybody may traverse, up to the root. The
+# build folder may sit in a private one (a checkout in `mktemp -d`, 0700), so the munge folder is
+# its own under /tmp, removed at the end.
+mkdir -m 755 "$W"
+MUNGE=$(mktemp -d /tmp/arena-munge.XXXXXX)
+chmod 755 "$MUNGE"
 mkdir -p "$W/state" "$W/spool/slurmd-localhost" "$W/log" "$out/jobs" "$out/shards"
 # A Unix socket path has at most 107 bytes (slurmd's own sockets go in its spool folder too).
 [ ${#W} -le 60 ] || { echo "FAIL: the output folder's path is too long for Unix sockets (${#W} > 60 bytes): $W" >&2; exit 1; }
@@ -141,6 +144,7 @@ cleanup() {
   else
     [ "$rc" -eq 0 ] && rc=1
   fi
+  [ -n "${MUNGE:-}" ] && rm -rf "$MUNGE"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -167,14 +171,14 @@ for x in s:
     x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 
-head -c 1024 /dev/urandom >"$W/munge/munge.key"
-chmod 400 "$W/munge/munge.key"
-/usr/sbin/munged --foreground --socket="$W/munge/munge.socket" --key-file="$W/munge/munge.key" \
-  --pid-file="$W/munge/munged.pid" --seed-file="$W/munge/munged.seed" --log-file="$W/log/munged.log" \
+head -c 1024 /dev/urandom >"$MUNGE/munge.key"
+chmod 400 "$MUNGE/munge.key"
+/usr/sbin/munged --foreground --socket="$MUNGE/munge.socket" --key-file="$MUNGE/munge.key" \
+  --pid-file="$MUNGE/munged.pid" --seed-file="$MUNGE/munged.seed" --log-file="$W/log/munged.log" \
   </dev/null >"$W/log/munged.out" 2>&1 9>&- &
 echo $! >"$W/munged.mypid"
-munge_ok() { munge -S "$W/munge/munge.socket" -n 2>/dev/null | unmunge -S "$W/munge/munge.socket" >/dev/null 2>&1; }
-wait_until 20 "munged answering on $W/munge/munge.socket" munge_ok
+munge_ok() { munge -S "$MUNGE/munge.socket" -n 2>/dev/null | unmunge -S "$MUNGE/munge.socket" >/dev/null 2>&1; }
+wait_until 20 "munged answering on $MUNGE/munge.socket" munge_ok
 
 cat >"$SLURM_CONF" <<EOF
 # A single-node cluster of the test (tests/slurm/run.sh): everything under $W.
@@ -186,7 +190,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$W/munge/munge.socket
+AuthInfo=socket=$MUNGE/munge.socket
 StateSaveLocation=$W/state
 SlurmdSpoolDir=$W/spool/slurmd-%n
 SlurmctldPidFile=$W/slurmctld.pid
