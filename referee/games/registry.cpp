@@ -3,6 +3,7 @@
 // (docs/adding-a-game.md); nothing else outside its folder names it.
 
 #include "referee/games/game.hpp"
+#include "referee/games/interstellar/game.hpp"
 #include "referee/games/stella_quest/game.hpp"
 #include "referee/games/stellar/game.hpp"
 
@@ -11,7 +12,8 @@ namespace arena::games {
 const std::vector<const Game*>& all_games() {
   static const GameAdapter<stellar::Traits> stellar;
   static const GameAdapter<stella_quest::Traits> stella_quest;
-  static const std::vector<const Game*> games = {&stellar, &stella_quest};
+  static const GameAdapter<interstellar::Traits> interstellar;
+  static const std::vector<const Game*> games = {&stellar, &stella_quest, &interstellar};
   return games;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// The pieces of Interstellar's rules that rules.cpp (the turn) and combat.cpp (attacks and
+// reactions) share. Internal to the game's folder.
+
+#include <vector>
+
+#include "referee/games/interstellar/rules.hpp"
+
+namespace arena::interstellar {
+
+// rules.cpp
+void draw_cards(State& s, Seat seat, int main, int resource);  // into the hand; records the counts
+void collect(State& s, Seat seat);
+void remove_planet(State& s, Seat owner, CardId id, bool to_void);
+void damage(State& s, Seat seat, Unit unit, int amount);  // ends the game at a character's 0 HP
+int roll_die(State& s);
+void end_turn(State& s, int why);  // why: 0 declared, 1 second move, 2 escape pod
+
+// combat.cpp
+bool can_attack(const State& s, Seat seat, Unit by);
+bool can_invade(const State& s, Seat seat);
+void reaction_legal(const State& s, std::vector<Action>& out);
+void declare_attack(State& s, Unit by);
+void react(State& s, const Action& a);
+void invade(State& s, CardId planet);
+void bombard(State& s);
+
+}  // namespace arena::interstellar

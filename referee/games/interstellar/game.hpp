@@ -1,0 +1,63 @@
+#pragma once
+// Interstellar as a type-erased game (game.hpp), through the adapter.
+
+#include "referee/games/adapter.hpp"
+#include "referee/games/interstellar/json.hpp"
+#include "referee/games/interstellar/rules.hpp"
+#include "referee/games/interstellar/text.hpp"
+
+namespace arena::interstellar {
+
+struct Traits {
+  using State = interstellar::State;
+  using Action = interstellar::Action;
+  using Config = interstellar::Config;
+  using SeatConfig = interstellar::SeatConfig;  // a seat's character and deck lists (json.hpp)
+
+  static games::GameInfo info() { return {"interstellar", "Interstellar", kSeats, kSeats, 1}; }
+  static Result<Config> config_from_json(const nlohmann::json& j) { return interstellar::config_from_json(j); }
+  static nlohmann::json config_to_json(const Config& c) { return interstellar::to_json(c); }
+  static Result<SeatConfig> seat_config_from_json(const nlohmann::json& j) {
+    return interstellar::seat_config_from_json(j);
+  }
+  static nlohmann::json seat_config_to_json(const SeatConfig& c) { return interstellar::to_json(c); }
+  static Result<State> new_game(const Config& c, const std::vector<SeatConfig>& seats, std::uint64_t seed, int) {
+    std::array<SeatConfig, kSeats> per_seat;
+    for (std::size_t s = 0; s < seats.size() && s < per_seat.size(); ++s) per_seat[s] = seats[s];
+    return interstellar::new_game(c, per_seat, seed);
+  }
+
+  static int seats(const State&) { return kSeats; }
+  static bool is_over(const State& s) { return interstellar::is_over(s); }
+  static Seat to_act(const State& s) { return interstellar::to_act(s); }
+  static void legal_actions(const State& s, std::vector<Action>& out) { interstellar::legal_actions(s, out); }
+  static void apply(State& s, const Action& a) { interstellar::apply(s, a); }
+  static nlohmann::json action_to_json(const Action& a) { return interstellar::to_json(a); }
+  static Result<Action> action_from_json(const nlohmann::json& j) { return interstellar::action_from_json(j); }
+  static nlohmann::json view(const State& s, Seat seat) { return interstellar::view(s, seat); }
+  static nlohmann::json outcome_json(const State& s) { return interstellar::to_json(outcome(s)); }
+  static std::vector<double> scores(const State& s) {
+    const auto o = outcome(s);
+    return {o.scores[0], o.scores[1]};
+  }
+  // The running picture for spectators: the characters' HP (what the end at the turn cap
+  // compares) and the ships'.
+  static nlohmann::json progress(const State& s) {
+    const auto o = outcome(s);
+    return {{"scores", o.hp}, {"ship_hp", o.ship_hp}, {"turn", s.turn}};
+  }
+  static nlohmann::json state_to_json(const State& s) { return interstellar::to_json(s); }
+  static Result<State> state_from_json(const nlohmann::json& j) { return interstellar::state_from_json(j); }
+  static std::string describe(const State& s) { return interstellar::describe(s); }
+  static std::uint64_t hash(const State& s) { return interstellar::hash(s); }
+  static void redeal_unseen(State& s, Seat seat, Rng& rng) { interstellar::redeal_unseen(s, seat, rng); }
+  static Status check_invariants(const State& s) { return interstellar::check_invariants(s); }
+
+  // For people (terminal.cpp, web/).
+  static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) {
+    return games::merge_player_views(views);
+  }
+  static std::string describe_seat_config(const nlohmann::json& c) { return interstellar::describe_seat_config(c); }
+};
+
+}  // namespace arena::interstellar

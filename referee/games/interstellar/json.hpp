@@ -1,0 +1,52 @@
+#pragma once
+// Interstellar at the JSON boundary (docs/games/interstellar.md sections 7-9): the config, a
+// seat's deck list, actions, the per-seat view, the outcome and the full state (with the Rng:
+// for tests and tools, never sent to a bot).
+//
+// A card is {"id": 17, "card": "energy_2"}: ids are the match's own (each seat's cards in a range
+// of their own), "card" a key of the catalogue (cards.hpp). A place on the board is
+// {"zone": "orbit"}, {"zone": "battlefield"} or {"zone": "planet", "planet": ID}.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "referee/core/result.hpp"
+#include "referee/games/interstellar/rules.hpp"
+
+namespace arena::interstellar {
+
+// {"deckout": "literal_win" | "loss", "max_turns": 1-1000}; unknown keys are refused.
+nlohmann::json to_json(const Config& config);
+Result<Config> config_from_json(const nlohmann::json& j);
+
+// {"character": "shifter" | "shane", "resource": DECK, "main": DECK}, DECK an object of counts
+// by card key ({"water_1": 5, ...}) or an array of keys; an absent deck is IS-Core's. Checked
+// (check_seat_config). The canonical form has all three keys, decks as counts objects.
+nlohmann::json to_json(const SeatConfig& config);
+Result<SeatConfig> seat_config_from_json(const nlohmann::json& j);
+std::string describe_seat_config(const nlohmann::json& canonical);
+
+nlohmann::json to_json(const Action& action);
+Result<Action> action_from_json(const nlohmann::json& j);
+
+nlohmann::json to_json(const Outcome& outcome);
+nlohmann::json to_json(const State& state);
+Result<State> state_from_json(const nlohmann::json& j);
+std::uint64_t hash(const State& state);
+
+// Everything `seat` may see: its own hand and the cards harvested on its planets; of the
+// opponent, the hand's size (and how many of its cards are Resource and Main cards, whose backs
+// differ); both boards, HP, deck sizes, discard piles and voids; this turn's and the previous
+// turn's public events (draws as counts, payments, dice, a Cloak's revealed card). Never a deck's
+// order, the opponent's hand or what lies face down on the opponent's planets.
+nlohmann::json view(const State& state, Seat seat);
+
+// The whole game as text for people (the full state, every hand).
+std::string describe(const State& state);
+
+const char* phase_name(Phase phase);
+const char* end_name(End end);
+nlohmann::json card_json(const Card& card);
+nlohmann::json loc_json(const Loc& at);
+
+}  // namespace arena::interstellar

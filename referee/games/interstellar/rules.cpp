@@ -1,0 +1,679 @@
+// Interstellar's turn: setup, TimeWarp, the start and end of a turn, the legal actions and their
+// effects. Attacks and reactions are in combat.cpp, payments in pay.cpp.
+
+#include "referee/games/interstellar/rules.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "referee/games/interstellar/engine.hpp"
+#include "referee/games/interstellar/pay.hpp"
+
+namespace arena::interstellar {
+
+namespace {
+
+std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
+std::int8_t seat8(Seat s) {
+  return static_cast<std::int8_t>(s);
+}
+
+void add_to_hand(Player& p, Card c) {
+  auto it = std::lower_bound(p.hand.begin(), p.hand.end(), c, [](const Card& a, const Card& b) { return a.id < b.id; });
+  p.hand.insert(it, c);
+}
+
+Card take_from_hand(Player& p, CardId id) {
+  auto it = std::find_if(p.hand.begin(), p.hand.end(), [&](const Card& c) { return c.id == id; });
+  assert(it != p.hand.end());
+  const Card c = *it;
+  p.hand.erase(it);
+  return c;
+}
+
+bool is_action_card(Kind k) {
+  return category(k) == Category::action;
+}
+bool is_artifact_card(Kind k) {
+  const Category c = category(k);
+  return c == Category::planet || c == Category::artifact || c == Category::creature;
+}
+
+// The generic part of playing card `k` now: the first action and the first artifact of a turn
+// are free, each further one costs 1.
+int extra_cost(const State& s, Kind k) {
+  if (is_action_card(k)) return s.actions >= 1 ? 1 : 0;
+  if (is_artifact_card(k)) return s.artifacts >= 1 ? 1 : 0;
+  return 0;
+}
+
+void finish(State& s, End end, int winner) {
+  s.phase = Phase::over;
+  s.end = end;
+  s.winner = static_cast<std::int8_t>(winner);
+}
+
+void start_turn(State& s, Seat seat);
+
+}  // namespace
+
+// ---- queries ------------------------------------------------------------------------------
+
+int line_index(const Loc& at) {
+  return static_cast<int>(at.zone);
+}
+
+int distance(const Loc& from, const Loc& to) {
+  return 4 - line_index(from) - line_index(to);
+}
+
+int star_total(const Player& p) {
+  int total = 0;
+  for (const Card& c : p.stars) total += value(c.kind);
+  return total;
+}
+
+int planet_total(const Player& p) {
+  int total = 0;
+  for (const Planet& pl : p.planets) total += value(pl.card.kind);
+  return total;
+}
+
+const Loc& unit_at(const Player& p) {
+  return p.ship_hp > 0 ? p.ship_at : p.char_at;
+}
+
+const Planet* find_planet(const Player& p, CardId id) {
+  for (const Planet& pl : p.planets) {
+    if (pl.card.id == id) return &pl;
+  }
+  return nullptr;
+}
+
+bool is_over(const State& s) {
+  return s.phase == Phase::over;
+}
+
+Seat to_act(const State& s) {
+  return s.phase == Phase::reaction ? opponent(s.on_turn) : s.on_turn;
+}
+
+// ---- pieces of the rules shared with combat.cpp --------------------------------------------
+
+void draw_cards(State& s, Seat seat, int main, int resource) {
+  Player& p = s.players[idx(seat)];
+  int got_main = 0, got_resource = 0;
+  for (; got_main < main && !p.main_deck.empty(); ++got_main) {
+    add_to_hand(p, p.main_deck.back());
+    p.main_deck.pop_back();
+  }
+  for (; got_resource < resource && !p.resource_deck.empty(); ++got_resource) {
+    add_to_hand(p, p.resource_deck.back());
+    p.resource_deck.pop_back();
+  }
+  s.events.push_back(Event{.kind = main > 0 ? EventKind::draw : EventKind::drew,
+                           .seat = seat8(seat),
+                           .value = static_cast<std::int16_t>(main > 0 ? got_main : got_resource),
+                           .extra = static_cast<std::int16_t>(main > 0 ? got_resource : 0)});
+}
+
+// The seat's unit collects the cards harvested on the planet where it stands.
+void collect(State& s, Seat seat) {
+  Player& p = s.players[idx(seat)];
+  const Loc& at = unit_at(p);
+  if (at.zone != Zone::planet) return;
+  for (Planet& pl : p.planets) {
+    if (pl.card.id != at.planet || pl.harvest.empty()) continue;
+    s.events.push_back(Event{.kind = EventKind::collect,
+                             .seat = seat8(seat),
+                             .value = static_cast<std::int16_t>(pl.harvest.size()),
+                             .target = pl.card.id});
+    for (const Card& c : pl.harvest) add_to_hand(p, c);
+    pl.harvest.clear();
+  }
+}
+
+// A planet leaves play (Into the Void, or discarded after a Depletion): its uncollected cards go
+// to the void, the gates on it are discarded, units standing on it go back to Orbit.
+void remove_planet(State& s, Seat owner, CardId id, bool to_void) {
+  Player& p = s.players[idx(owner)];
+  auto it = std::find_if(p.planets.begin(), p.planets.end(), [&](const Planet& pl) { return pl.card.id == id; });
+  if (it == p.planets.end()) return;
+  for (const Card& c : it->harvest) p.voided.push_back(c);
+  (to_void ? p.voided : p.discard).push_back(it->card);
+  s.events.push_back(
+      Event{.kind = to_void ? EventKind::voided : EventKind::discarded, .seat = seat8(owner), .card = it->card});
+  p.planets.erase(it);
+  for (auto g = p.gates.begin(); g != p.gates.end();) {
+    if (g->at.zone == Zone::planet && g->at.planet == id) {
+      p.discard.push_back(g->card);
+      s.events.push_back(Event{.kind = EventKind::discarded, .seat = seat8(owner), .card = g->card});
+      g = p.gates.erase(g);
+    } else {
+      ++g;
+    }
+  }
+  const Loc orbit{Zone::orbit, kNoCard};
+  if (p.ship_at.zone == Zone::planet && p.ship_at.planet == id) p.ship_at = orbit;
+  if (p.char_at.zone == Zone::planet && p.char_at.planet == id) p.char_at = orbit;
+}
+
+void defeat_check(State& s) {
+  for (int seat = 0; seat < kSeats; ++seat) {
+    if (s.players[idx(seat)].hp <= 0 && s.phase != Phase::over) finish(s, End::defeated, opponent(seat));
+  }
+}
+
+// Damage to a seat's unit (floored at its HP); a ship at 0 is destroyed, a character at 0 ends
+// the game.
+void damage(State& s, Seat seat, Unit unit, int amount) {
+  Player& p = s.players[idx(seat)];
+  int& hp = unit == Unit::ship ? p.ship_hp : p.hp;
+  const int dealt = std::min(hp, std::max(0, amount));
+  hp -= dealt;
+  s.events.push_back(Event{.kind = EventKind::damage,
+                           .seat = seat8(seat),
+                           .target_unit = static_cast<std::int8_t>(unit),
+                           .value = static_cast<std::int16_t>(dealt)});
+  if (unit == Unit::ship && dealt > 0 && p.ship_hp == 0) {
+    p.char_at = p.ship_at;
+    s.events.push_back(Event{.kind = EventKind::destroyed, .seat = seat8(seat), .unit = 0});
+  }
+  defeat_check(s);
+}
+
+int roll_die(State& s) {
+  return 1 + static_cast<int>(s.rng.below(6));
+}
+
+void end_turn(State& s, int why) {
+  const Seat seat = s.on_turn;
+  Player& p = s.players[idx(seat)];
+  s.events.push_back(Event{.kind = EventKind::end_turn, .seat = seat8(seat), .extra = static_cast<std::int16_t>(why)});
+  if (p.main_deck.empty() && !s.played_card) {
+    finish(s, End::deckout, s.config.deckout == DeckOut::literal_win ? seat : opponent(seat));
+    return;
+  }
+  std::vector<CardId> spent;
+  for (const Planet& pl : p.planets) {
+    if (pl.depleted_turn >= 0 && pl.depleted_turn < s.turn) spent.push_back(pl.card.id);
+  }
+  for (CardId id : spent) remove_planet(s, seat, id, false);
+  if (s.turn >= s.config.max_turns) {
+    const int a = s.players[0].hp, b = s.players[1].hp;
+    finish(s, End::turn_cap, a > b ? 0 : b > a ? 1 : -1);
+    return;
+  }
+  start_turn(s, opponent(seat));
+}
+
+namespace {
+
+void start_turn(State& s, Seat seat) {
+  Player& p = s.players[idx(seat)];
+  s.turn = static_cast<std::int16_t>(s.turn + 1);
+  s.on_turn = seat8(seat);
+  s.phase = Phase::main;
+  s.moves = s.actions = s.artifacts = s.ship_attacks = s.character_attacks = s.bombards = 0;
+  s.played_card = false;
+  s.last_events = std::move(s.events);
+  s.events.clear();
+  s.events.push_back(Event{.kind = EventKind::start, .seat = seat8(seat), .value = s.turn});
+  const int n = p.bonus_draw ? 2 : 1;
+  p.bonus_draw = false;
+  draw_cards(s, seat, n, n);
+  int recharged = 0;
+  for (Element& e : p.elements) {
+    if (e.depleted) ++recharged;
+    e.depleted = false;
+  }
+  if (recharged > 0) {
+    s.events.push_back(Event{.kind = EventKind::recharge, .seat = seat8(seat), .value = static_cast<std::int16_t>(recharged)});
+  }
+  for (Planet& pl : p.planets) {  // Proxima B: one more card face down every turn
+    if (pl.card.kind == Kind::proxima_b && !p.resource_deck.empty()) {
+      pl.harvest.push_back(p.resource_deck.back());
+      p.resource_deck.pop_back();
+      s.events.push_back(Event{.kind = EventKind::harvest, .seat = seat8(seat), .value = 1, .target = pl.card.id});
+    }
+  }
+  if (p.reinforcements.id != kNoCard) {  // Reinforcements: 15 to the ship, else the character
+    Player& o = s.players[idx(opponent(seat))];
+    s.events.push_back(Event{.kind = EventKind::attack,
+                             .seat = seat8(seat),
+                             .unit = 2,
+                             .target_unit = static_cast<std::int8_t>(o.ship_hp > 0 ? Unit::ship : Unit::character),
+                             .value = kReinforcementsDamage});
+    damage(s, opponent(seat), o.ship_hp > 0 ? Unit::ship : Unit::character, kReinforcementsDamage);
+    if (s.phase == Phase::over) return;
+  }
+  collect(s, seat);
+}
+
+void deal_opening(State& s, Seat seat) {
+  Player& p = s.players[idx(seat)];
+  for (int i = 0; i < kStartResource && !p.resource_deck.empty(); ++i) {
+    add_to_hand(p, p.resource_deck.back());
+    p.resource_deck.pop_back();
+  }
+  for (int i = 0; i < kStartMain && !p.main_deck.empty(); ++i) {
+    add_to_hand(p, p.main_deck.back());
+    p.main_deck.pop_back();
+  }
+}
+
+// TimeWarp: the hand goes back into its decks, both are shuffled, and a new hand is drawn.
+void redraw(State& s, Seat seat) {
+  Player& p = s.players[idx(seat)];
+  for (const Card& c : p.hand) (is_resource_card(c.kind) ? p.resource_deck : p.main_deck).push_back(c);
+  p.hand.clear();
+  s.rng.shuffle(p.resource_deck);
+  s.rng.shuffle(p.main_deck);
+  deal_opening(s, seat);
+}
+
+std::vector<Loc> gate_places(const Player& p) {
+  std::vector<Loc> out{{Zone::orbit, kNoCard}, {Zone::battlefield, kNoCard}};
+  for (const Planet& pl : p.planets) out.push_back({Zone::planet, pl.card.id});
+  return out;
+}
+
+// One step from `at`: Planet <-> Orbit <-> Battlefield, and planet to planet.
+std::vector<Loc> steps_from(const Player& p, const Loc& at) {
+  std::vector<Loc> out;
+  if (at.zone != Zone::orbit) out.push_back({Zone::orbit, kNoCard});
+  if (at.zone == Zone::orbit) out.push_back({Zone::battlefield, kNoCard});
+  if (at.zone != Zone::battlefield) {
+    for (const Planet& pl : p.planets) {
+      if (!(at.zone == Zone::planet && at.planet == pl.card.id)) out.push_back({Zone::planet, pl.card.id});
+    }
+  }
+  return out;
+}
+
+bool can_pay_generic(const Player& p, int cards) {
+  return cards == 0 || can_pay(p, Cost{.generic = cards});
+}
+
+void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
+  const Seat seat = s.on_turn;
+  const Player& p = s.players[idx(seat)];
+  const Player& o = s.players[idx(opponent(seat))];
+  const Kind k = c.kind;
+  Action a{.kind = ActionKind::play, .card = c.id};
+  const int extra = extra_cost(s, k);
+  // The card being played is never one of the cards paying for it: only resources pay, and
+  // resources are played for free.
+  switch (category(k)) {
+    case Category::water:
+    case Category::star:
+    case Category::e115:
+      out.push_back(a);
+      return;
+    case Category::energy:
+    case Category::ammo:
+    case Category::halley:
+    case Category::reaction:
+      return;
+    case Category::planet:
+      if (planet_total(p) + value(k) <= kPlanetCap && can_pay_generic(p, extra)) out.push_back(a);
+      return;
+    case Category::artifact:
+      if (!can_pay_generic(p, extra)) return;
+      if (k == Kind::gate) {
+        for (const Loc& at : gate_places(p)) {
+          a.to = at;
+          out.push_back(a);
+        }
+      } else {
+        out.push_back(a);
+      }
+      return;
+    case Category::creature:
+      if (p.reinforcements.id == kNoCard && can_pay_generic(p, extra)) out.push_back(a);
+      return;
+    case Category::action:
+      break;
+  }
+  if (!can_pay_generic(p, extra)) return;
+  switch (k) {
+    case Kind::harvest:
+      if (!p.planets.empty()) out.push_back(a);
+      return;
+    case Kind::space_junk:
+      out.push_back(a);
+      return;
+    case Kind::secret_formula:
+      if (can_pay(p, Cost{.generic = extra, .formula = kSecretFormula})) out.push_back(a);
+      return;
+    case Kind::depletion:
+      for (const Player* owner : {&p, &o}) {
+        for (const Planet& pl : owner->planets) {
+          if (pl.depleted_turn >= 0) continue;
+          a.target = pl.card.id;
+          out.push_back(a);
+        }
+      }
+      return;
+    case Kind::into_the_void:
+      for (const Planet& pl : o.planets) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = pl.card.id});
+      for (const Element& e : o.elements) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = e.card.id});
+      for (const Gate& g : o.gates) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = g.card.id});
+      for (const Card& pod : o.pods) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = pod.id});
+      if (o.reinforcements.id != kNoCard) {
+        out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = o.reinforcements.id});
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+void main_legal(const State& s, std::vector<Action>& out) {
+  const Seat seat = s.on_turn;
+  const Player& p = s.players[idx(seat)];
+  const Player& o = s.players[idx(opponent(seat))];
+  out.push_back(Action{.kind = ActionKind::end_turn});
+  for (const Card& c : p.hand) play_legal(s, c, out);
+  if (p.ship_hp > 0 && s.moves < kMaxMoves && !p.water.empty() && !p.stars.empty()) {
+    for (const Loc& to : steps_from(p, p.ship_at)) out.push_back(Action{.kind = ActionKind::move, .to = to});
+  }
+  bool charged = false;
+  for (const Element& e : p.elements) charged = charged || !e.depleted;
+  if (charged || can_pay_generic(p, 1)) {
+    for (const Gate& g : p.gates) {
+      if (g.used_turn != s.turn && !(g.at == unit_at(p))) {
+        out.push_back(Action{.kind = ActionKind::teleport, .card = g.card.id});
+      }
+    }
+  }
+  if (p.ship_hp == 0 && !p.pods.empty()) {
+    for (const Loc& to : steps_from(p, p.char_at)) out.push_back(Action{.kind = ActionKind::pod, .to = to});
+  }
+  for (Unit by : {Unit::ship, Unit::character}) {
+    if (can_attack(s, seat, by)) out.push_back(Action{.kind = ActionKind::attack, .unit = by});
+  }
+  if (can_invade(s, seat)) {
+    for (const Planet& pl : o.planets) out.push_back(Action{.kind = ActionKind::invasion, .target = pl.card.id});
+  }
+  if (o.reinforcements.id != kNoCard && s.bombards < kMaxBombards && can_pay_generic(p, 1)) {
+    out.push_back(Action{.kind = ActionKind::bombard});
+  }
+}
+
+void harvest(State& s, Seat seat) {
+  Player& p = s.players[idx(seat)];
+  for (Planet& pl : p.planets) {
+    if (pl.harvest_turn != s.turn) {
+      pl.harvest_turn = s.turn;
+      pl.harvest_count = 0;
+    }
+    const int r = value(pl.card.kind);
+    const int n = std::min(r / 3, r - pl.harvest_count);
+    int placed = 0;
+    for (; placed < n && !p.resource_deck.empty(); ++placed) {
+      pl.harvest.push_back(p.resource_deck.back());
+      p.resource_deck.pop_back();
+    }
+    pl.harvest_count = static_cast<std::int8_t>(pl.harvest_count + placed);
+    s.events.push_back(Event{.kind = EventKind::harvest,
+                             .seat = seat8(seat),
+                             .value = static_cast<std::int16_t>(placed),
+                             .target = pl.card.id});
+  }
+}
+
+void deplete(State& s, Seat seat, CardId planet) {
+  Seat owner = seat;
+  Planet* target = nullptr;
+  for (Seat o : {seat, opponent(seat)}) {
+    for (Planet& pl : s.players[idx(o)].planets) {
+      if (pl.card.id == planet) {
+        target = &pl;
+        owner = o;
+      }
+    }
+  }
+  Player& holder = s.players[idx(owner)];
+  const int uncollected = static_cast<int>(target->harvest.size());
+  for (const Card& c : target->harvest) holder.voided.push_back(c);
+  target->harvest.clear();
+  target->depleted_turn = s.turn;
+  const int r = value(target->card.kind);
+  const int more = r % 2 == 1 ? r / 3 : r / 2;
+  Player& p = s.players[idx(seat)];
+  int drawn = 0;
+  for (; drawn < uncollected + more && !p.resource_deck.empty(); ++drawn) {
+    add_to_hand(p, p.resource_deck.back());
+    p.resource_deck.pop_back();
+  }
+  s.events.push_back(Event{.kind = EventKind::deplete,
+                           .seat = seat8(seat),
+                           .value = static_cast<std::int16_t>(uncollected),
+                           .extra = static_cast<std::int16_t>(drawn),
+                           .target = planet});
+}
+
+void send_to_void(State& s, Seat seat, CardId target) {
+  const Seat owner = opponent(seat);
+  Player& o = s.players[idx(owner)];
+  if (find_planet(o, target) != nullptr) {
+    remove_planet(s, owner, target, true);
+    return;
+  }
+  auto record = [&](const Card& c) {
+    o.voided.push_back(c);
+    s.events.push_back(Event{.kind = EventKind::voided, .seat = seat8(owner), .card = c});
+  };
+  if (auto e = std::find_if(o.elements.begin(), o.elements.end(), [&](const Element& x) { return x.card.id == target; });
+      e != o.elements.end()) {
+    record(e->card);
+    o.elements.erase(e);
+  } else if (auto g = std::find_if(o.gates.begin(), o.gates.end(), [&](const Gate& x) { return x.card.id == target; });
+             g != o.gates.end()) {
+    record(g->card);
+    o.gates.erase(g);
+  } else if (auto pod = std::find_if(o.pods.begin(), o.pods.end(), [&](const Card& x) { return x.id == target; });
+             pod != o.pods.end()) {
+    record(*pod);
+    o.pods.erase(pod);
+  } else if (o.reinforcements.id == target) {
+    record(o.reinforcements);
+    o.reinforcements = Card{};
+    o.reinforcements_hp = 0;
+  }
+}
+
+void apply_play(State& s, const Action& a) {
+  const Seat seat = s.on_turn;
+  Player& p = s.players[idx(seat)];
+  const Card c = take_from_hand(p, a.card);
+  const Kind k = c.kind;
+  const int extra = extra_cost(s, k);
+  s.played_card = true;
+  if (is_action_card(k)) ++s.actions;
+  if (is_artifact_card(k)) ++s.artifacts;
+  s.events.push_back(Event{.kind = EventKind::play, .seat = seat8(seat), .card = c, .target = a.target, .at = a.to});
+  if (k == Kind::secret_formula) {
+    // The generic part is chosen first and alike alone or with the formula (pay.hpp).
+    const auto generic = plan_payment(p, Cost{.generic = extra});
+    const auto payment = plan_payment(p, Cost{.generic = extra, .formula = kSecretFormula});
+    int worth = 0;
+    for (const Card& h : p.hand) {
+      const bool in_full = std::find(payment->hand.begin(), payment->hand.end(), h.id) != payment->hand.end();
+      const bool in_generic = std::find(generic->hand.begin(), generic->hand.end(), h.id) != generic->hand.end();
+      if (in_full && !in_generic) worth += value(h.kind);
+    }
+    pay(s, seat, *payment);
+    p.elements.push_back(Element{c, true});
+    s.events.push_back(Event{.kind = EventKind::formula, .seat = seat8(seat), .value = static_cast<std::int16_t>(worth)});
+    return;
+  }
+  if (extra > 0) pay(s, seat, *plan_payment(p, Cost{.generic = extra}));
+  switch (category(k)) {
+    case Category::water: p.water.push_back(c); return;
+    case Category::star: p.stars.push_back(c); return;
+    case Category::e115: p.elements.push_back(Element{c, true}); return;
+    case Category::planet: p.planets.push_back(Planet{.card = c}); collect(s, seat); return;
+    case Category::creature:
+      p.reinforcements = c;
+      p.reinforcements_hp = kReinforcementsHp;
+      return;
+    case Category::artifact:
+      if (k == Kind::gate) {
+        p.gates.push_back(Gate{c, a.to, s.turn});
+      } else {
+        p.pods.push_back(c);
+      }
+      return;
+    default: break;
+  }
+  switch (k) {
+    case Kind::harvest:
+      harvest(s, seat);
+      p.main_deck.push_back(c);  // shuffled back into the Main deck
+      s.rng.shuffle(p.main_deck);
+      collect(s, seat);
+      return;
+    case Kind::depletion:
+      deplete(s, seat, a.target);
+      p.discard.push_back(c);
+      return;
+    case Kind::into_the_void:
+      send_to_void(s, seat, a.target);
+      p.discard.push_back(c);
+      return;
+    case Kind::space_junk:
+      draw_cards(s, seat, 0, kSpaceJunk);
+      p.discard.push_back(c);
+      return;
+    default: p.discard.push_back(c); return;
+  }
+}
+
+void apply_travel(State& s, const Action& a) {
+  const Seat seat = s.on_turn;
+  Player& p = s.players[idx(seat)];
+  const std::int16_t how = a.kind == ActionKind::move ? 0 : a.kind == ActionKind::teleport ? 1 : 2;
+  Loc to = a.to;
+  if (a.kind == ActionKind::teleport) {
+    auto g = std::find_if(p.gates.begin(), p.gates.end(), [&](const Gate& x) { return x.card.id == a.card; });
+    to = g->at;
+    g->used_turn = s.turn;
+    auto e = std::find_if(p.elements.begin(), p.elements.end(), [](const Element& x) { return !x.depleted; });
+    if (e != p.elements.end()) {
+      pay(s, seat, Payment{{}, {e->card.id}});
+    } else {
+      pay(s, seat, *plan_payment(p, Cost{.generic = 1}));
+    }
+  }
+  const bool ship = p.ship_hp > 0;
+  if (ship) p.ship_at = to;
+  p.char_at = to;
+  s.events.push_back(Event{.kind = EventKind::move,
+                           .seat = seat8(seat),
+                           .unit = static_cast<std::int8_t>(ship ? Unit::ship : Unit::character),
+                           .extra = how,
+                           .at = to});
+  collect(s, seat);
+  if (a.kind == ActionKind::move && ++s.moves >= kMaxMoves) end_turn(s, 1);
+  if (a.kind == ActionKind::pod) end_turn(s, 2);
+}
+
+}  // namespace
+
+// ---- setup ----------------------------------------------------------------------------------
+
+State new_game(const Config& config, const std::array<SeatConfig, kSeats>& seats, std::uint64_t seed) {
+  State s;
+  s.config = config;
+  s.rng = Rng(seed);
+  CardId next = 0;
+  for (int seat = 0; seat < kSeats; ++seat) {
+    Player& p = s.players[idx(seat)];
+    const SeatConfig& sc = seats[idx(seat)];
+    const CharacterInfo& ch = info(sc.character);
+    p.character = sc.character;
+    p.hp = ch.hp;
+    p.ship_hp = ch.ship_hp;
+    p.first_id = next;
+    for (const KindInfo& k : catalogue()) {
+      for (int n = 0; n < sc.resource[static_cast<std::size_t>(k.kind)]; ++n) p.resource_deck.push_back(Card{next++, k.kind});
+    }
+    for (const KindInfo& k : catalogue()) {
+      for (int n = 0; n < sc.main[static_cast<std::size_t>(k.kind)]; ++n) p.main_deck.push_back(Card{next++, k.kind});
+    }
+    p.cards = static_cast<std::int16_t>(next - p.first_id);
+    s.rng.shuffle(p.resource_deck);
+    s.rng.shuffle(p.main_deck);
+    deal_opening(s, seat);
+  }
+  s.start_player = static_cast<std::int8_t>(s.rng.below(kSeats));
+  s.on_turn = s.start_player;
+  s.phase = Phase::timewarp;
+  return s;
+}
+
+// ---- legal actions and their effects ---------------------------------------------------------
+
+void legal_actions(const State& s, std::vector<Action>& out) {
+  out.clear();
+  switch (s.phase) {
+    case Phase::timewarp:
+      out.push_back(Action{.kind = ActionKind::keep});
+      out.push_back(Action{.kind = ActionKind::timewarp});
+      return;
+    case Phase::main: main_legal(s, out); return;
+    case Phase::reaction: reaction_legal(s, out); return;
+    case Phase::over: return;
+  }
+}
+
+std::vector<Action> legal_actions(const State& s) {
+  std::vector<Action> out;
+  legal_actions(s, out);
+  return out;
+}
+
+bool is_legal(const State& s, const Action& a) {
+  const auto legal = legal_actions(s);
+  return std::find(legal.begin(), legal.end(), a) != legal.end();
+}
+
+void apply(State& s, const Action& a) {
+  const Seat seat = s.on_turn;
+  switch (a.kind) {
+    case ActionKind::keep:
+    case ActionKind::timewarp: {
+      s.players[idx(seat)].timewarp = a.kind == ActionKind::timewarp ? 1 : 0;
+      s.events.push_back(Event{.kind = EventKind::timewarp,
+                               .seat = seat8(seat),
+                               .value = static_cast<std::int16_t>(s.players[idx(seat)].timewarp)});
+      if (s.players[idx(opponent(seat))].timewarp < 0) {
+        s.on_turn = seat8(opponent(seat));
+        return;
+      }
+      const bool w0 = s.players[0].timewarp == 1, w1 = s.players[1].timewarp == 1;
+      if (w0) redraw(s, 0);
+      if (w1) redraw(s, 1);
+      if (w0 != w1) s.players[w0 ? 1 : 0].bonus_draw = true;
+      start_turn(s, s.start_player);
+      return;
+    }
+    case ActionKind::end_turn: end_turn(s, 0); return;
+    case ActionKind::play: apply_play(s, a); return;
+    case ActionKind::move:
+    case ActionKind::teleport:
+    case ActionKind::pod: apply_travel(s, a); return;
+    case ActionKind::attack: declare_attack(s, a.unit); return;
+    case ActionKind::invasion: invade(s, a.target); return;
+    case ActionKind::bombard: bombard(s); return;
+    case ActionKind::pass:
+    case ActionKind::cloak:
+    case ActionKind::force_field: react(s, a); return;
+  }
+}
+
+}  // namespace arena::interstellar

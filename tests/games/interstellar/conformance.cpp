@@ -1,0 +1,91 @@
+// Interstellar through the type-erased interface, beyond the shared conformance test
+// (tests/games/test_conformance.cpp): both deck-out readings, own deck lists per seat, random
+// games that end, and the pinned determinism signatures.
+
+#include "tests/games/conformance.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "referee/games/game.hpp"
+#include "referee/games/interstellar/json.hpp"
+#include "referee/games/interstellar/rules.hpp"
+
+using namespace arena;
+using nlohmann::json;
+
+namespace {
+
+const games::Game& interstellar_game() {
+  return *games::find_game("interstellar");
+}
+
+void require_conformant(const arena::testing::ConformanceReport& report, int games) {
+  for (const auto& f : report.failures) UNSCOPED_INFO(f);
+  CHECK(report.failures.empty());
+  CHECK(report.games == games);
+}
+
+}  // namespace
+
+TEST_CASE("Interstellar is registered third, for 2 seats", "[interstellar]") {
+  const auto& all = games::all_games();
+  REQUIRE(all.size() >= 3);
+  CHECK(all[2]->info().name == "interstellar");
+  CHECK(all[2]->info().title == "Interstellar");
+  CHECK(all[2]->info().min_seats == 2);
+  CHECK(all[2]->info().max_seats == 2);
+}
+
+TEST_CASE("Interstellar conforms under both deck-out readings and a short turn cap", "[conformance][interstellar]") {
+  const int games = arena::testing::sanitizer_share(200);
+  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"deckout", "loss"}}, 2, games, 7001, 10),
+                     games);
+  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"max_turns", 6}}, 2, games, 8001, 10), games);
+}
+
+TEST_CASE("Interstellar conforms with different deck lists and characters per seat", "[conformance][interstellar]") {
+  const json shane = {{"character", "shane"},
+                      {"main",
+                       {{"earth", 2},
+                        {"proxima_b", 1},
+                        {"harvest", 8},
+                        {"depletion", 6},
+                        {"gate", 6},
+                        {"force_field", 6},
+                        {"escape_pod", 2},
+                        {"reinforcements", 1},
+                        {"into_the_void", 4},
+                        {"space_junk", 4}}}};
+  const json shifter_big = {
+      {"character", "shifter"},
+      {"resource",
+       {{"water_1", 6}, {"water_3", 4}, {"energy_3", 8}, {"ammo_3", 8}, {"e115", 10}, {"orions_belt", 6}, {"halley", 1}}}};
+  const int games = arena::testing::sanitizer_share(200);
+  require_conformant(arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9001, 10, {shane, shifter_big}),
+                     games);
+  require_conformant(arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9501, 10, {shifter_big, shane}),
+                     games);
+}
+
+TEST_CASE("Random Interstellar games end, in every way the rules allow", "[interstellar]") {
+  using namespace arena::interstellar;
+  std::array<int, 4> ends{};
+  std::vector<Action> actions;
+  for (std::uint64_t seed = 0; seed < 400; ++seed) {
+    State s = new_game(Config{}, {}, seed);
+    Rng chooser(seed + 99);
+    int steps = 0;
+    while (!is_over(s)) {
+      legal_actions(s, actions);
+      REQUIRE_FALSE(actions.empty());
+      apply(s, actions[chooser.below(actions.size())]);
+      REQUIRE(++steps < 20000);
+    }
+    ++ends[static_cast<std::size_t>(s.end)];
+  }
+  INFO("defeated " << ends[1] << ", deckout " << ends[2] << ", turn cap " << ends[3]);
+  CHECK(ends[0] == 0);
+  CHECK(ends[1] + ends[2] + ends[3] == 400);
+  CHECK(ends[2] > 0);
+  CHECK(ends[3] > 0);
+}
