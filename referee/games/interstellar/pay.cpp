@@ -2,18 +2,19 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <tuple>
 
 namespace arena::interstellar {
 
 namespace {
 
+// Which cards a payment being planned has taken already (a seat holds at most 2 x kMaxDeck cards).
 struct Pool {
   const Player& p;
-  std::vector<bool> hand_taken;
-  std::vector<bool> element_taken;
-  explicit Pool(const Player& player)
-      : p(player), hand_taken(player.hand.size(), false), element_taken(player.elements.size(), false) {}
+  std::bitset<2 * kMaxDeck> hand_taken;
+  std::bitset<2 * kMaxDeck> element_taken;
+  explicit Pool(const Player& player) : p(player) {}
 };
 
 bool counts_for(Kind k, bool formula, Category typed) {
@@ -77,11 +78,16 @@ bool take_value(Pool& pool, int amount, bool formula, Category typed, Payment& o
 // The generic order: Halley's Comet, then hand Water, Energy, Ammo of value 1, 2, 3.
 int generic_rank(Kind k) {
   switch (category(k)) {
-    case Category::halley: return 0;
-    case Category::water: return 3 * value(k) - 2;
-    case Category::energy: return 3 * value(k) - 1;
-    case Category::ammo: return 3 * value(k);
-    default: return -1;
+    case Category::halley:
+      return 0;
+    case Category::water:
+      return 3 * value(k) - 2;
+    case Category::energy:
+      return 3 * value(k) - 1;
+    case Category::ammo:
+      return 3 * value(k);
+    default:
+      return -1;
   }
 }
 
@@ -115,6 +121,26 @@ bool take_generic(Pool& pool, int cards, Payment& out) {
 }
 
 }  // namespace
+
+bool can_pay(const Player& p, const Cost& cost) {
+  // The common cases without planning: any cards reaching a typed amount will do (the plan
+  // only chooses among them), and a generic cost needs as many cards that may pay one.
+  if (cost.formula == 0 && (cost.typed_amount == 0 || cost.generic == 0)) {
+    int worth = 0, cards = 0;
+    for (const Card& c : p.hand) {
+      if (cost.typed_amount > 0 && category(c.kind) == cost.typed) worth += value(c.kind);
+      if (cost.generic > 0 && generic_rank(c.kind) >= 0) ++cards;
+    }
+    for (const Element& e : p.elements) {
+      if (!e.depleted) {
+        worth += 3;
+        ++cards;
+      }
+    }
+    return cost.typed_amount > 0 ? worth >= cost.typed_amount : cards >= cost.generic;
+  }
+  return plan_payment(p, cost).has_value();
+}
 
 std::optional<Payment> plan_payment(const Player& p, const Cost& cost) {
   Pool pool(p);

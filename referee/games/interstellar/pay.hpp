@@ -27,15 +27,14 @@ struct Cost {
 };
 
 struct Payment {
-  std::vector<CardId> hand;     // hand cards to discard
-  std::vector<CardId> elements; // E115s in play to deplete
+  std::vector<CardId> hand;      // hand cards to discard
+  std::vector<CardId> elements;  // E115s in play to deplete
 };
 
 // The payment of `cost` from `p`'s cards by the rule above, or nothing if it cannot be paid.
 std::optional<Payment> plan_payment(const Player& p, const Cost& cost);
-inline bool can_pay(const Player& p, const Cost& cost) {
-  return plan_payment(p, cost).has_value();
-}
+// Whether plan_payment would find one (without building it in the common cases).
+bool can_pay(const Player& p, const Cost& cost);
 // Pays: discards the hand cards, depletes the E115s, records "pay" events for `seat`.
 void pay(State& s, Seat seat, const Payment& payment);
 

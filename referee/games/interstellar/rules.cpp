@@ -218,7 +218,7 @@ void start_turn(State& s, Seat seat) {
   s.phase = Phase::main;
   s.moves = s.actions = s.artifacts = s.ship_attacks = s.character_attacks = s.bombards = 0;
   s.played_card = false;
-  s.last_events = std::move(s.events);
+  std::swap(s.last_events, s.events);  // keeps both buffers' capacity
   s.events.clear();
   s.events.push_back(Event{.kind = EventKind::start, .seat = seat8(seat), .value = s.turn});
   const int n = p.bonus_draw ? 2 : 1;
@@ -230,7 +230,8 @@ void start_turn(State& s, Seat seat) {
     e.depleted = false;
   }
   if (recharged > 0) {
-    s.events.push_back(Event{.kind = EventKind::recharge, .seat = seat8(seat), .value = static_cast<std::int16_t>(recharged)});
+    s.events.push_back(
+        Event{.kind = EventKind::recharge, .seat = seat8(seat), .value = static_cast<std::int16_t>(recharged)});
   }
   for (Planet& pl : p.planets) {  // Proxima B: one more card face down every turn
     if (pl.card.kind == Kind::proxima_b && !p.resource_deck.empty()) {
@@ -358,8 +359,10 @@ void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
       }
       return;
     case Kind::into_the_void:
-      for (const Planet& pl : o.planets) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = pl.card.id});
-      for (const Element& e : o.elements) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = e.card.id});
+      for (const Planet& pl : o.planets)
+        out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = pl.card.id});
+      for (const Element& e : o.elements)
+        out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = e.card.id});
       for (const Gate& g : o.gates) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = g.card.id});
       for (const Card& pod : o.pods) out.push_back(Action{.kind = ActionKind::play, .card = c.id, .target = pod.id});
       if (o.reinforcements.id != kNoCard) {
@@ -467,7 +470,8 @@ void send_to_void(State& s, Seat seat, CardId target) {
     o.voided.push_back(c);
     s.events.push_back(Event{.kind = EventKind::voided, .seat = seat8(owner), .card = c});
   };
-  if (auto e = std::find_if(o.elements.begin(), o.elements.end(), [&](const Element& x) { return x.card.id == target; });
+  if (auto e =
+          std::find_if(o.elements.begin(), o.elements.end(), [&](const Element& x) { return x.card.id == target; });
       e != o.elements.end()) {
     record(e->card);
     o.elements.erase(e);
@@ -508,15 +512,25 @@ void apply_play(State& s, const Action& a) {
     }
     pay(s, seat, *payment);
     p.elements.push_back(Element{c, true});
-    s.events.push_back(Event{.kind = EventKind::formula, .seat = seat8(seat), .value = static_cast<std::int16_t>(worth)});
+    s.events.push_back(
+        Event{.kind = EventKind::formula, .seat = seat8(seat), .value = static_cast<std::int16_t>(worth)});
     return;
   }
   if (extra > 0) pay(s, seat, *plan_payment(p, Cost{.generic = extra}));
   switch (category(k)) {
-    case Category::water: p.water.push_back(c); return;
-    case Category::star: p.stars.push_back(c); return;
-    case Category::e115: p.elements.push_back(Element{c, true}); return;
-    case Category::planet: p.planets.push_back(Planet{.card = c}); collect(s, seat); return;
+    case Category::water:
+      p.water.push_back(c);
+      return;
+    case Category::star:
+      p.stars.push_back(c);
+      return;
+    case Category::e115:
+      p.elements.push_back(Element{c, true});
+      return;
+    case Category::planet:
+      p.planets.push_back(Planet{.card = c});
+      collect(s, seat);
+      return;
     case Category::creature:
       p.reinforcements = c;
       p.reinforcements_hp = kReinforcementsHp;
@@ -528,7 +542,8 @@ void apply_play(State& s, const Action& a) {
         p.pods.push_back(c);
       }
       return;
-    default: break;
+    default:
+      break;
   }
   switch (k) {
     case Kind::harvest:
@@ -549,7 +564,9 @@ void apply_play(State& s, const Action& a) {
       draw_cards(s, seat, 0, kSpaceJunk);
       p.discard.push_back(c);
       return;
-    default: p.discard.push_back(c); return;
+    default:
+      p.discard.push_back(c);
+      return;
   }
 }
 
@@ -600,7 +617,8 @@ State new_game(const Config& config, const std::array<SeatConfig, kSeats>& seats
     p.ship_hp = ch.ship_hp;
     p.first_id = next;
     for (const KindInfo& k : catalogue()) {
-      for (int n = 0; n < sc.resource[static_cast<std::size_t>(k.kind)]; ++n) p.resource_deck.push_back(Card{next++, k.kind});
+      for (int n = 0; n < sc.resource[static_cast<std::size_t>(k.kind)]; ++n)
+        p.resource_deck.push_back(Card{next++, k.kind});
     }
     for (const KindInfo& k : catalogue()) {
       for (int n = 0; n < sc.main[static_cast<std::size_t>(k.kind)]; ++n) p.main_deck.push_back(Card{next++, k.kind});
@@ -625,9 +643,14 @@ void legal_actions(const State& s, std::vector<Action>& out) {
       out.push_back(Action{.kind = ActionKind::keep});
       out.push_back(Action{.kind = ActionKind::timewarp});
       return;
-    case Phase::main: main_legal(s, out); return;
-    case Phase::reaction: reaction_legal(s, out); return;
-    case Phase::over: return;
+    case Phase::main:
+      main_legal(s, out);
+      return;
+    case Phase::reaction:
+      reaction_legal(s, out);
+      return;
+    case Phase::over:
+      return;
   }
 }
 
@@ -662,17 +685,31 @@ void apply(State& s, const Action& a) {
       start_turn(s, s.start_player);
       return;
     }
-    case ActionKind::end_turn: end_turn(s, 0); return;
-    case ActionKind::play: apply_play(s, a); return;
+    case ActionKind::end_turn:
+      end_turn(s, 0);
+      return;
+    case ActionKind::play:
+      apply_play(s, a);
+      return;
     case ActionKind::move:
     case ActionKind::teleport:
-    case ActionKind::pod: apply_travel(s, a); return;
-    case ActionKind::attack: declare_attack(s, a.unit); return;
-    case ActionKind::invasion: invade(s, a.target); return;
-    case ActionKind::bombard: bombard(s); return;
+    case ActionKind::pod:
+      apply_travel(s, a);
+      return;
+    case ActionKind::attack:
+      declare_attack(s, a.unit);
+      return;
+    case ActionKind::invasion:
+      invade(s, a.target);
+      return;
+    case ActionKind::bombard:
+      bombard(s);
+      return;
     case ActionKind::pass:
     case ActionKind::cloak:
-    case ActionKind::force_field: react(s, a); return;
+    case ActionKind::force_field:
+      react(s, a);
+      return;
   }
 }
 

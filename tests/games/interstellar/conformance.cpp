@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/rules.hpp"
@@ -40,7 +41,8 @@ TEST_CASE("Interstellar conforms under both deck-out readings and a short turn c
   const int games = arena::testing::sanitizer_share(200);
   require_conformant(arena::testing::run_conformance(interstellar_game(), {{"deckout", "loss"}}, 2, games, 7001, 10),
                      games);
-  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"max_turns", 6}}, 2, games, 8001, 10), games);
+  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"max_turns", 6}}, 2, games, 8001, 10),
+                     games);
 }
 
 TEST_CASE("Interstellar conforms with different deck lists and characters per seat", "[conformance][interstellar]") {
@@ -56,15 +58,20 @@ TEST_CASE("Interstellar conforms with different deck lists and characters per se
                         {"reinforcements", 1},
                         {"into_the_void", 4},
                         {"space_junk", 4}}}};
-  const json shifter_big = {
-      {"character", "shifter"},
-      {"resource",
-       {{"water_1", 6}, {"water_3", 4}, {"energy_3", 8}, {"ammo_3", 8}, {"e115", 10}, {"orions_belt", 6}, {"halley", 1}}}};
+  const json shifter_big = {{"character", "shifter"},
+                            {"resource",
+                             {{"water_1", 6},
+                              {"water_3", 4},
+                              {"energy_3", 8},
+                              {"ammo_3", 8},
+                              {"e115", 10},
+                              {"orions_belt", 6},
+                              {"halley", 1}}}};
   const int games = arena::testing::sanitizer_share(200);
-  require_conformant(arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9001, 10, {shane, shifter_big}),
-                     games);
-  require_conformant(arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9501, 10, {shifter_big, shane}),
-                     games);
+  require_conformant(
+      arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9001, 10, {shane, shifter_big}), games);
+  require_conformant(
+      arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9501, 10, {shifter_big, shane}), games);
 }
 
 TEST_CASE("Random Interstellar games end, in every way the rules allow", "[interstellar]") {
@@ -88,4 +95,10 @@ TEST_CASE("Random Interstellar games end, in every way the rules allow", "[inter
   CHECK(ends[1] + ends[2] + ends[3] == 400);
   CHECK(ends[2] > 0);
   CHECK(ends[3] > 0);
+}
+
+// A rules change that moves this signature changes how recorded games re-simulate: it goes with
+// a new rules revision (GameInfo::rules_revision) and says so in its commit.
+TEST_CASE("Interstellar's determinism signature is pinned", "[interstellar]") {
+  CHECK(hash_hex(arena::testing::determinism_signature(interstellar_game(), nullptr, 2, 300)) == "80e07c1323c9fdaf");
 }
