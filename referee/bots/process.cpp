@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "referee/bots/sandbox_detail.hpp"
+#include "referee/bots/stderr_drain.hpp"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -39,8 +40,7 @@ namespace bp = boost::process;
 namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
-constexpr std::size_t kPartialCap = 4096;       // bytes kept of an unfinished line for a record
-constexpr std::size_t kStderrRing = 16 * 1024;  // the stderr tail kept in memory
+constexpr std::size_t kPartialCap = 4096;  // bytes kept of an unfinished line for a record
 constexpr std::size_t kTailLineCap = 400;
 constexpr auto kSweepLimit = std::chrono::milliseconds(500);
 
@@ -158,88 +158,6 @@ std::vector<std::string> absolute_file_arguments(const std::vector<std::string>&
 }
 
 }  // namespace
-
-// ---- stderr ------------------------------------------------------------------------------
-
-// Drains the bot's stderr on its own thread for the bot's whole life: the first `cap` bytes go
-// to the log file, the last few KiB stay in memory for fault records, the rest is counted and
-// dropped. A wake-up pipe ends it at teardown even if a stray descendant keeps stderr open.
-struct BotProcess::StderrDrain {
-  int fd = -1;
-  int log = -1;
-  int wake[2] = {-1, -1};
-  std::uint64_t cap = 0;
-  std::atomic<std::uint64_t> total{0};
-  std::atomic<bool> stopping{false};
-  mutable std::mutex mu;
-  std::string ring;
-  std::thread thread;
-
-  void run() {
-    std::vector<char> buf(kReadChunk);
-    for (;;) {
-      pollfd p[2] = {{fd, POLLIN, 0}, {wake[0], POLLIN, 0}};
-      if (::poll(p, 2, -1) < 0) {
-        if (errno == EINTR) continue;
-        return;
-      }
-      if (p[1].revents != 0) {
-        // Only stop() ends the drain: a byte someone else wrote into the wake pipe (a bot that
-        // opened the referee's descriptors through /proc, tier none) is read and ignored.
-        char junk[64];
-        while (::read(wake[0], junk, sizeof junk) > 0) {
-        }
-        if (stopping.load()) {
-          drain_available(buf);  // what is already there, then stop
-          return;
-        }
-      }
-      if (p[0].revents != 0 && !drain_available(buf)) return;
-    }
-  }
-
-  // Reads until the pipe is empty; false at EOF.
-  bool drain_available(std::vector<char>& buf) {
-    for (;;) {
-      const ssize_t n = ::read(fd, buf.data(), buf.size());
-      if (n > 0) {
-        consume(std::string_view(buf.data(), static_cast<std::size_t>(n)));
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      return n < 0 && errno == EAGAIN;
-    }
-  }
-
-  void consume(std::string_view bytes) {
-    const std::uint64_t before = total.fetch_add(bytes.size());
-    if (log >= 0 && before < cap) {
-      const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(cap - before, bytes.size()));
-      std::size_t done = 0;
-      while (done < room) {
-        const ssize_t w = ::write(log, bytes.data() + done, room - done);
-        if (w <= 0) break;
-        done += static_cast<std::size_t>(w);
-      }
-    }
-    std::lock_guard lock(mu);
-    ring.append(bytes.size() > kStderrRing ? bytes.substr(bytes.size() - kStderrRing) : bytes);
-    if (ring.size() > kStderrRing) ring.erase(0, ring.size() - kStderrRing);
-  }
-
-  void stop() {
-    if (thread.joinable()) {
-      stopping.store(true);
-      const char c = 0;
-      (void)!::write(wake[1], &c, 1);
-      thread.join();
-    }
-    close_fd(fd);
-    close_fd(log);
-    close_fd(wake[0]);
-    close_fd(wake[1]);
-  }
-};
 
 // ---- memory ------------------------------------------------------------------------------
 
@@ -649,6 +567,10 @@ void BotProcess::freeze(bool frozen) {
 
 std::uint64_t BotProcess::stderr_bytes() const {
   return stderr_ ? stderr_->total.load() : 0;
+}
+
+BotProcess::StderrSince BotProcess::stderr_since_last() {
+  return stderr_ ? stderr_->take() : StderrSince{};
 }
 
 std::vector<std::string> BotProcess::stderr_tail(std::size_t lines) const {

@@ -112,6 +112,17 @@ class BotProcess {
   // What the sandbox enforces for this bot, for the replay header.
   const nlohmann::json& sandbox_report() const { return sandbox_report_; }
   std::uint64_t stderr_bytes() const;  // everything the bot wrote on stderr, logged or not
+  // What the bot wrote on stderr since the previous call (the first call: since it started):
+  // its first kStderrSinceBytes bytes and how many bytes there were in all. Everything the bot
+  // wrote before the call is in it: the pipe is read up to now (at most 1 MiB by this call, so a
+  // bot that writes without pause cannot hold it up; the rest counts for the next call), without
+  // waiting for the bot. One non-blocking read when the bot wrote nothing.
+  struct StderrSince {
+    std::string head;
+    std::uint64_t bytes = 0;
+  };
+  static constexpr std::size_t kStderrSinceBytes = 4096;
+  StderrSince stderr_since_last();
   // The last `lines` lines of stderr (each cut to a few hundred bytes).
   std::vector<std::string> stderr_tail(std::size_t lines) const;
 

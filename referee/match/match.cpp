@@ -11,6 +11,7 @@
 #include "referee/core/hash.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/match/stderr_capture.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::match {
@@ -77,7 +78,8 @@ class Match {
     if (!fault_ && !stop_requested()) handshake();
     for (Seat_& s : seats_) {
       if (!s.process) continue;
-      s.cpu_mark = s.process->cpu_ms();  // idle time is counted from the end of the handshake
+      s.cpu_mark = s.process->cpu_ms();      // idle time is counted from the end of the handshake
+      (void)s.process->stderr_since_last();  // so is a decision's stderr (stderr_capture.hpp)
       if (o_.sandbox.freeze_idle) s.process->freeze(true);
     }
     if (auto st = write_header(); !st) {
@@ -291,6 +293,8 @@ class Match {
       const double cpu = cpu_before >= 0 && cpu_after >= 0 ? std::round((cpu_after - cpu_before) * 1000) / 1000 : -1;
       if (cpu >= 0) s.report.cpu_ms += cpu;
       if (!message) return;
+      replay::Step step;
+      take_decision_stderr(*s.process, step);  // what it wrote on stderr up to its reply
       auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes, s.protocol);
       if (!reply) {
         record_fault(s, FaultKind::malformed, request_id, reply.error(), protocol::to_line(*message));
@@ -307,7 +311,6 @@ class Match {
       s.report.max_ms = std::max(s.report.max_ms, took);
       ++s.report.decisions;
       s.report.decision_ms.push_back(took);
-      replay::Step step;
       step.n = decisions_;
       step.seat = s.seat;
       step.request_id = request_id;

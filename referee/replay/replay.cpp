@@ -76,6 +76,12 @@ Result<Step> parse_step(const json& j) {
   s.view = j.value("view", json(nullptr));
   s.view_hash = j.value("view_hash", "");
   s.debug = j.value("debug", "");
+  if (j.contains("stderr")) {
+    if (auto st = read_field(j, "stderr", s.stderr_lines); !st) return fail(st.error());
+  }
+  if (j.contains("stderr_cut")) {
+    if (auto st = read_field(j, "stderr_cut", s.stderr_cut); !st) return fail(st.error());
+  }
   return s;
 }
 
@@ -124,6 +130,8 @@ json to_json(const Step& s) {
   if (!s.view.is_null()) j["view"] = s.view;
   if (!s.debug.empty()) j["debug"] = s.debug;
   if (s.cpu_ms >= 0) j["cpu_ms"] = s.cpu_ms;
+  if (!s.stderr_lines.empty()) j["stderr"] = s.stderr_lines;
+  if (s.stderr_cut > 0) j["stderr_cut"] = s.stderr_cut;
   return j;
 }
 
@@ -158,9 +166,11 @@ Status Writer::write_step(const Step& s) {
   line.append(R"({"action":)").append(dump_line(s.action));
   if (s.cpu_ms >= 0) line.append(R"(,"cpu_ms":)").append(json(s.cpu_ms).dump());
   if (!s.debug.empty()) line.append(R"(,"debug":)").append(dump_line(json(s.debug)));
-  fmt::format_to(std::back_inserter(line), R"(,"hash":"{}","n":{},"request_id":{},"seat":{},"time_ms":)", s.hash, s.n,
+  fmt::format_to(std::back_inserter(line), R"(,"hash":"{}","n":{},"request_id":{},"seat":{})", s.hash, s.n,
                  s.request_id, s.seat);
-  line.append(json(s.time_ms).dump()).append(R"(,"type":"step")");
+  if (!s.stderr_lines.empty()) line.append(R"(,"stderr":)").append(dump_line(json(s.stderr_lines)));
+  if (s.stderr_cut > 0) fmt::format_to(std::back_inserter(line), R"(,"stderr_cut":{})", s.stderr_cut);
+  line.append(R"(,"time_ms":)").append(json(s.time_ms).dump()).append(R"(,"type":"step")");
   if (!s.view.is_null()) line.append(R"(,"view":)").append(dump_line(s.view));
   if (!s.view_hash.empty()) line.append(R"(,"view_hash":")").append(s.view_hash).push_back('"');
   line.append("}\n");

@@ -1,7 +1,8 @@
 #pragma once
 // Replays: JSON lines. A header (versions, game, config, seed, bots, limits, the sandbox in
 // force), one line per decision (seat, request id, action, wall and CPU time, state hash after the
-// action, a hash of the view that seat was sent, debug text), and a footer (result, how the match
+// action, a hash of the view that seat was sent, debug text, the lines the bot wrote on stderr
+// during the decision), and a footer (result, how the match
 // ended). The writer flushes every line, so a killed referee leaves a readable prefix. verify()
 // re-simulates a replay from its header and actions alone and reports the first divergence.
 //
@@ -69,6 +70,10 @@ struct Step {
   std::string view_hash;  // version 2: hash_hex(stable_hash(the seat's protocol-2 view text))
   json view;              // version 1: the view the seat was sent (null in version 2)
   std::string debug;
+  // What the bot wrote on stderr during this decision (JSON "stderr", absent when nothing): its
+  // lines, capped (match/stderr_capture.hpp), and the bytes left out (JSON "stderr_cut").
+  std::vector<std::string> stderr_lines;
+  std::uint64_t stderr_cut = 0;
 };
 
 struct Footer {

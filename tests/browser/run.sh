@@ -5,7 +5,8 @@
 #
 # Plays real matches with the built referee and sample bots into OUT_DIR/out (a Stellar match, a
 # Stella Quest match with the Dummy, a Stellar match that a faulty bot forfeits, Stella Quest
-# matches with 3 and 4 seats for the layouts), writes their pages with `referee html`, then drives
+# matches with 3 and 4 seats for the layouts, a Stellar match with a bot that writes known lines
+# on stderr in some decisions: tests/match/stderr_bot.py), writes their pages with `referee html`, then drives
 # them in Chromium (viewer_test.js), which saves its screenshots in OUT_DIR (viewer.png: the
 # Stellar match; viewer_test.js's top comment lists them). GENERIC_PAGE, when given, is the page of
 # a game without a web module (a referee built with a test game): viewer_test.js checks its
@@ -61,11 +62,14 @@ play 1 fault.jsonl --game stellar --bot "$faulty_bot illegal --at 5" --bot "$ran
 # The layouts with more seats (the result table has a column per seat).
 play 0 stella_quest3.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --bot "$greedy_bot" --seed 6
 play 0 stella_quest4.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --bot "$greedy_bot" --bot "$random_bot" --seed 7
+# A bot's stderr, recorded per decision and shown in the step panel.
+play 0 stderr.jsonl --game stellar --bot "$random_bot" --bot "python3 '$here/../match/stderr_bot.py'" --seed 17
 
 "$referee" html "$out/stellar.jsonl" -o "$out/stellar.html"
 "$referee" html "$out/stella_quest.jsonl" --out "$out/stella_quest.html"
 "$referee" html "$out/stella_quest3.jsonl" -o "$out/stella_quest3.html"
 "$referee" html "$out/stella_quest4.jsonl" -o "$out/stella_quest4.html"
+"$referee" html "$out/stderr.jsonl" -o "$out/stderr.html"
 # Without -o the page goes beside the replay, with the replay's stem.
 "$referee" html "$out/fault.jsonl"
 [ -f "$out/fault.html" ] || { echo "FAIL: referee html without -o did not write $out/fault.html" >&2; exit 1; }

@@ -1,7 +1,8 @@
 // The browser checks both games' pages share, for viewer_test.js: navigation (buttons, keys,
 // slider, autoplay), the step panel at chosen steps, the score breakdown at the end against the
-// footer, a seat's view against the recorded view (hiding the other seats' hands), and the legal
-// actions a step lists. `h` holds viewer_test.js's page helpers.
+// footer, a seat's view against the recorded view (hiding the other seats' hands), the legal
+// actions a step lists, and the stderr lines a bot wrote during each decision. `h` holds
+// viewer_test.js's page helpers.
 'use strict';
 
 const assert = require('assert');
@@ -91,6 +92,7 @@ module.exports = function sharedChecks(h) {
         assert.strictEqual(Number(await byTestId(page, 'time').getAttribute('data-allowed-ms')), limits.decision_ms + bank);
         assert.ok((await byTestId(page, 'time').textContent()).includes('allowed'), 'the step does not say the time allowed');
         assert.strictEqual(await byTestId(page, 'debug').textContent(), step.debug ? step.debug : '(none)');
+        assert.strictEqual(await byTestId(page, 'stderr').textContent(), step.stderr ? step.stderr.join('\n') : '(none)');
       });
     }
   }
@@ -229,7 +231,50 @@ module.exports = function sharedChecks(h) {
     });
   }
 
-  // The JSON tree's scalars by path, as drawn.
+  // The lines a bot wrote on stderr during each decision (the replay's "stderr" and "stderr_cut"
+  // of each step): shown in the step panel for the seat that decided, at every step, as text.
+  async function checkStderr(label, page, replay) {
+    const n = replay.steps.length;
+    const withStderr = replay.steps.filter((s) => Array.isArray(s.stderr));
+    await check(label + ': the replay records stderr lines in some steps, one of them cut', async () => {
+      assert.ok(withStderr.length >= 5, 'only ' + withStderr.length + ' steps with stderr');
+      assert.ok(withStderr.length < n, 'every step has stderr');
+      assert.ok(replay.steps.some((s) => s.stderr_cut > 0), 'no step says that stderr was cut');
+    });
+    await check(label + ': every step shows the stderr lines of its decision, with the bytes cut, and none at the end', async () => {
+      for (let p = 0; p <= n; p++) {
+        await goTo(page, p);
+        const s = p < n ? replay.steps[p] : null;
+        const lines = s && s.stderr ? s.stderr : [];
+        const where = 'step ' + p + ': ';
+        assert.strictEqual(await byTestId(page, 'stderr').textContent(), lines.length > 0 ? lines.join('\n') : '(none)', where + 'text');
+        assert.strictEqual(await byTestId(page, 'stderr').getAttribute('data-lines'), String(lines.length), where + 'lines');
+        const cut = byTestId(page, 'stderr-cut');
+        if (s && s.stderr_cut > 0) {
+          assert.ok(await cut.isVisible(), where + 'the cut is not shown');
+          assert.strictEqual(await cut.getAttribute('data-bytes'), String(s.stderr_cut));
+          assert.ok((await cut.textContent()).includes(String(s.stderr_cut)), where + 'the cut does not say how many bytes');
+        } else {
+          assert.ok(await cut.isHidden(), where + 'a cut is shown');
+        }
+        if (s) assert.ok((await byTestId(page, 'stderr-label').textContent()).startsWith('seat ' + s.seat + ' '), where + 'the label does not name seat ' + s.seat);
+      }
+    });
+    const markup = replay.steps.findIndex((s) => Array.isArray(s.stderr) && s.stderr.some((l) => l.includes('<b>')));
+    await check(label + ': stderr is text in monospace beside the debug text ("<b>" is no element)', async () => {
+      assert.ok(markup >= 0, 'no stderr line with "<b>" in the replay');
+      await goTo(page, markup);
+      const node = byTestId(page, 'stderr');
+      assert.ok((await node.textContent()).includes('<b>not bold</b> & \\'), 'the markup is not shown as text');
+      assert.strictEqual(await node.locator('b').count(), 0, 'a <b> element inside the stderr box');
+      const font = await node.evaluate((e) => getComputedStyle(e).fontFamily);
+      assert.ok(/monospace/.test(font), 'not monospace: ' + font);
+      const debugBox = await page.locator('#debug-box').boundingBox();
+      const stderrBox = await page.locator('#stderr-box').boundingBox();
+      assert.ok(Math.abs(debugBox.y - stderrBox.y) < 2 && stderrBox.x > debugBox.x + debugBox.width - 1,
+        'the stderr box is not beside the debug text: ' + JSON.stringify([debugBox, stderrBox]));
+    });
+  }
 
-  return { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal };
+  return { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkStderr };
 };

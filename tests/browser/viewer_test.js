@@ -3,7 +3,8 @@
 // from the file system, steps through it with the buttons, the keys, the slider and autoplay, and
 // checks what is shown against the replay files themselves: the step counter, the action of a
 // step, the score breakdown against the footer, a seat's view (the opponent's hand is hidden),
-// the fault of a faulty match, the legal actions of a step. It checks that the result is not
+// the fault of a faulty match, the legal actions of a step, the stderr lines a bot wrote during
+// each decision (a match with tests/match/stderr_bot.py). It checks that the result is not
 // spoiled before the last step (no winner, scores or fault in the page's text nor in its title)
 // and that "Show result" reveals it, the deep links (#step=N&seat=K: opened, clamped, followed),
 // the keyboard help (? and Escape), and the layouts of 2, 3 and 4 seats at 1280x800 and 390px
@@ -18,10 +19,11 @@
 // viewer_score_checks.js (the running score and its chart, the trick holder); checks.js counts.
 //
 //   node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS [--generic PAGE]
-//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4 and fault .{jsonl,html} (run.sh);
-//     the screenshots go to SHOTS/viewer.png (Stellar), viewer-stella_quest.png, viewer-fault.png,
-//     viewer-generic.png (the stripped Stellar page), viewer-plugin.png (PAGE), viewer-help.png,
-//     viewer-spoiler-hidden.png, and per layout viewer-layout-<page>-<width>.png. PAGE is the
+//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4, fault and stderr
+//     .{jsonl,html} (run.sh); the screenshots go to SHOTS/viewer.png (Stellar),
+//     viewer-stella_quest.png, viewer-fault.png, viewer-generic.png (the stripped Stellar page),
+//     viewer-plugin.png (PAGE), viewer-help.png, viewer-spoiler-hidden.png, viewer-stderr.png (a
+//     step whose stderr was cut), and per layout viewer-layout-<page>-<width>.png. PAGE is the
 //     page of a game without a web module; its replay is PAGE's stem with .jsonl when that file
 //     exists, else the replay embedded in the page.
 'use strict';
@@ -197,7 +199,7 @@ async function cardsIn(locator) {
 
 // ---- checks shared by both games: viewer_shared_checks.js ----------------------------------
 
-const { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal } = require('./viewer_shared_checks.js')({
+const { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkStderr } = require('./viewer_shared_checks.js')({
   canonical, lookup, byTestId, position, counterText, goTo, focusPage, showMode, cardsIn,
 });
 
@@ -417,6 +419,17 @@ async function testFault() {
   await page.close();
 }
 
+// A match where seat 1's bot wrote known lines on stderr in some decisions (stderr_bot.py).
+async function testStderr() {
+  const replay = readReplay(path.join(dir, 'stderr.jsonl'));
+  const page = await openPage(path.join(dir, 'stderr.html'));
+  await checkStderr('stderr', page, replay);
+  await checkSteps('stderr', page, replay, [0, 1, 3]);
+  await goTo(page, replay.steps.findIndex((s) => s.stderr_cut > 0));
+  await page.screenshot({ path: path.join(shots, 'viewer-stderr.png') });
+  await page.close();
+}
+
 // The Stellar page without its game module (the module's <script> element emptied): the core
 // alone must draw it with the generic drawing, never refusing it.
 async function testGenericFallback() {
@@ -460,6 +473,7 @@ async function testEscaping() {
   const attack = '</script><script>window.__pwned = 1;</script><!-- & </SCRIPT> \u2028 end';
   const name = '<b>x</b></title><script>window.__pwned = 2;</script>';
   replay.steps[0].debug = attack;
+  replay.steps[0].stderr = [attack, attack];
   replay.header.bots[0].name = name;
   const file = path.join(dir, 'escape.jsonl');
   writeReplay(file, replay);
@@ -470,10 +484,11 @@ async function testEscaping() {
     assert.ok(!data.slice(0, data.indexOf('</script>')).includes('<'), 'a raw < inside the data block');
   });
   const page = await openPage(path.join(dir, 'escape.html'));
-  await check('escaping: "</script>" in debug text and a bot name stays text and runs nothing', async () => {
+  await check('escaping: "</script>" in debug text, stderr lines and a bot name stays text and runs nothing', async () => {
     assert.strictEqual(await page.evaluate(() => window.__pwned), undefined);
     await goTo(page, 0);
     assert.strictEqual(await byTestId(page, 'debug').textContent(), attack);
+    assert.strictEqual(await byTestId(page, 'stderr').textContent(), attack + '\n' + attack);
     assert.ok((await byTestId(page, 'match-meta').textContent()).includes(name));
     assert.ok((await page.title()).includes(name), 'the title does not show the name as text');
   });
@@ -495,7 +510,7 @@ function testCli() {
 }
 
 async function main() {
-  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault']) {
+  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault', 'stderr']) {
     for (const ext of ['.jsonl', '.html']) {
       const file = path.join(dir, f + ext);
       if (!fs.existsSync(file)) throw new Error(file + ' is missing (run.sh writes it)');
@@ -506,6 +521,7 @@ async function main() {
     await testStellar();
     await testStellaQuest();
     await testFault();
+    await testStderr();
     await testGenericFallback();
     await testUsability();
     if (args.generic) await testPlugin(path.resolve(args.generic));

@@ -5,8 +5,8 @@
  *
  * The core knows no game. It draws the header, the fault banner, the navigation (buttons, keys,
  * slider, autoplay, deep links, the keyboard help), the seat selector, the step panel (who acted,
- * the action, its time, the bot's debug text, the legal actions), the raw JSON and the result
- * panel. The table itself, the words for an action and the score breakdown come from the
+ * the action, its time, the bot's debug text and stderr lines, the legal actions), the raw JSON
+ * and the result panel. The table itself, the words for an action and the score breakdown come from the
  * replay's game's module, which the page embeds after this script (games/<game>/web/viewer.js,
  * Game::web_module() in C++); a game without a module, or whose module is not in the page, gets
  * the core's generic drawing (its state or a seat's view as a JSON tree, the moves so far, the
@@ -27,7 +27,7 @@
  *
  * Positions: the slider runs from 0 to the number of decisions. Position p shows frames[p], the
  * table after p decisions; while p is below the end, steps[p] is the decision taken from that
- * table (who acted, the action, its time, the bot's debug text). The last position is the table
+ * table (who acted, the action, its time, the bot's debug text and stderr lines). The last position is the table
  * at the end, with the fault if the match ended with one.
  *
  * ---- The game module contract --------------------------------------------------------------

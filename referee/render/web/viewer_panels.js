@@ -1,8 +1,8 @@
 /* What the web viewer draws at a position (referee/render/web/viewer_panels.js), a part of the core
  * (see viewer.js): the step counter, the step panel (who acted, the action in words, its time, the
- * bot's debug text, the legal actions), which view is drawn (the full table or a seat's view) and
- * the table itself by the game's drawing. It sets core.draw, which redraws everything that
- * depends on the position and the mode. */
+ * bot's debug text and the lines it wrote on stderr during that decision, the legal actions),
+ * which view is drawn (the full table or a seat's view) and the table itself by the game's
+ * drawing. It sets core.draw, which redraws everything that depends on the position and the mode. */
 ArenaViewer.corePart(function (core) {
   'use strict';
 
@@ -77,6 +77,7 @@ ArenaViewer.corePart(function (core) {
       var text = s.debug || '';
       debug.textContent = text || '(none)';
       debug.classList.toggle('empty', !text);
+      drawStderr(s);
       drawLegal();
       return;
     }
@@ -87,6 +88,7 @@ ArenaViewer.corePart(function (core) {
     time.removeAttribute('data-allowed-ms');
     debug.textContent = '(none)';
     debug.classList.add('empty');
+    drawStderr(null);
     drawLegal();
     if (fault) {
       turn.textContent = 'End of the match after ' + last + ' decisions: ' + seatLabel(fault.seat) + ' faulted at request ' + fault.request_id;
@@ -100,6 +102,22 @@ ArenaViewer.corePart(function (core) {
       turn.textContent = 'End of the match after ' + last + ' decisions (' + core.footer.end + ')';
       action.textContent = core.winnerText();
     }
+  }
+
+  // What the bot of step `s` (null: none, the end) wrote on stderr during that decision, as the
+  // replay records it (match/stderr_capture.hpp): its lines, and how many bytes were left out.
+  function drawStderr(s) {
+    var node = byId('stderr');
+    var cut = byId('stderr-cut');
+    var lines = s && Array.isArray(s.stderr) ? s.stderr.map(String) : [];
+    var left = s && typeof s.stderr_cut === 'number' && s.stderr_cut > 0 ? s.stderr_cut : 0;
+    byId('stderr-label').textContent = s ? seatLabel(s.seat) + '\'s stderr during this decision' : 'stderr';
+    node.textContent = lines.length > 0 ? lines.join('\n') : '(none)';
+    node.classList.toggle('empty', lines.length === 0);
+    node.setAttribute('data-lines', String(lines.length));
+    cut.hidden = left === 0;
+    cut.textContent = left === 0 ? '' : '\u2026 and ' + plural(left, 'more byte') + ', not recorded';
+    if (left === 0) cut.removeAttribute('data-bytes'); else cut.setAttribute('data-bytes', String(left));
   }
 
   // The legal actions the seat to act was offered (re-simulated), in the full table and in that
