@@ -45,6 +45,7 @@ constexpr std::array<KindInfo, kKinds> kCatalogue = {{
     {Kind::gate, "gate", "Gate", C::artifact, 0, false, false},
     {Kind::escape_pod, "escape_pod", "Escape Pod", C::artifact, 0, false, false},
     {Kind::reinforcements, "reinforcements", "Reinforcements", C::creature, 0, true, false},
+    {Kind::colonization, "colonization", "Colonization", C::artifact, 0, false, false},
 }};
 
 // Shifter [rb HP 125, Mirror, Invasion] with the UFO [rb HP 350, Beams 125]; Shane [name rb]
@@ -91,7 +92,8 @@ Status check_seat_config(const SeatConfig& config) {
       const int n = counts[static_cast<std::size_t>(k.kind)];
       if (n == 0) continue;
       if (k.resource_deck != (deck == 0)) {
-        return fail(fmt::format("{} deck: \"{}\" belongs in the {} deck", name, k.key, deck == 0 ? "main" : "resource"));
+        return fail(
+            fmt::format("{} deck: \"{}\" belongs in the {} deck", name, k.key, deck == 0 ? "main" : "resource"));
       }
       if (k.one_per_deck && n > 1) {
         return fail(fmt::format("{} deck: \"{}\" is 1 per deck, the list has {}", name, k.key, n));

@@ -19,20 +19,46 @@ namespace arena::interstellar {
 // lists in canonical form, the order in which equal payments are chosen).
 enum class Kind : std::uint8_t {
   // Resource deck: resources and stars.
-  water_1, water_2, water_3,
-  energy_1, energy_2, energy_3,
-  ammo_1, ammo_2, ammo_3,
+  water_1,
+  water_2,
+  water_3,
+  energy_1,
+  energy_2,
+  energy_3,
+  ammo_1,
+  ammo_2,
+  ammo_3,
   e115,
   halley,
-  proxima_centauri, binary_star, orions_belt,
+  proxima_centauri,
+  binary_star,
+  orions_belt,
   // Main deck: planets.
-  proxima_b, earth, titan, unknown_planet, saturn, mars, venus, jupiter, mercury, uranus, neptune, pluto,
+  proxima_b,
+  earth,
+  titan,
+  unknown_planet,
+  saturn,
+  mars,
+  venus,
+  jupiter,
+  mercury,
+  uranus,
+  neptune,
+  pluto,
   // Main deck: actions, artifacts, a creature.
-  harvest, depletion, into_the_void, space_junk, secret_formula, force_field,
-  gate, escape_pod,
+  harvest,
+  depletion,
+  into_the_void,
+  space_junk,
+  secret_formula,
+  force_field,
+  gate,
+  escape_pod,
   reinforcements,
+  colonization,  // not in IS-Core's lists; a deck list may hold it
 };
-inline constexpr int kKinds = static_cast<int>(Kind::reinforcements) + 1;
+inline constexpr int kKinds = static_cast<int>(Kind::colonization) + 1;
 
 enum class Category : std::uint8_t {
   water,     // a resource: the primary Water slot, or pays
@@ -44,7 +70,7 @@ enum class Category : std::uint8_t {
   planet,    // an artifact in the owner's Planet section
   action,    // played and discarded (Harvest: shuffled back)
   reaction,  // an action played out of turn (Force Field)
-  artifact,  // stays in play (Gate, Escape Pod)
+  artifact,  // stays in play (Gate, Escape Pod, Colonization on a planet)
   creature,  // stays in play with its own HP (Reinforcements)
 };
 

@@ -39,10 +39,14 @@ int cloak_base(const Card* drawn, int full) {
   if (c == Category::e115) return full;
   if (c == Category::water || c == Category::energy || c == Category::ammo) {
     switch (value(drawn->kind)) {
-      case 1: return 60;
-      case 2: return 40;
-      case 3: return 20;
-      default: return -1;
+      case 1:
+        return 60;
+      case 2:
+        return 40;
+      case 3:
+        return 20;
+      default:
+        return -1;
     }
   }
   return -1;  // a Star or Halley's Comet
@@ -202,7 +206,8 @@ void bombard(State& s) {
   Player& o = s.players[idx(foe)];
   const int dealt = std::min(o.reinforcements_hp, d1 + d2);
   o.reinforcements_hp -= dealt;
-  s.events.push_back(Event{.kind = EventKind::damage, .seat = seat8(foe), .unit = 2, .value = static_cast<std::int16_t>(dealt)});
+  s.events.push_back(
+      Event{.kind = EventKind::damage, .seat = seat8(foe), .unit = 2, .value = static_cast<std::int16_t>(dealt)});
   if (o.reinforcements_hp <= 0) {
     o.discard.push_back(o.reinforcements);
     o.reinforcements = Card{};

@@ -21,13 +21,14 @@ std::size_t idx(int i) {
 constexpr std::array<const char*, 4> kPhaseNames = {"timewarp", "main", "reaction", "over"};
 constexpr std::array<const char*, 4> kEndNames = {"none", "defeated", "deckout", "turn_cap"};
 constexpr std::array<const char*, 3> kZoneNames = {"planet", "orbit", "battlefield"};
-constexpr std::array<const char*, 13> kActionNames = {"keep", "timewarp", "end_turn", "move",     "teleport",
-                                                      "pod",  "play",     "attack",   "invasion", "bombard",
+constexpr std::array<const char*, 13> kActionNames = {"keep", "timewarp", "end_turn",   "move",     "teleport",
+                                                      "pod",  "play",     "attack",     "invasion", "bombard",
                                                       "pass", "cloak",    "force_field"};
 constexpr std::array<const char*, 3> kUnitNames = {"ship", "character", "reinforcements"};
 constexpr std::array<const char*, 21> kEventNames = {
-    "start", "draw",   "timewarp", "recharge", "play",   "pay",    "move",   "collect",  "harvest", "deplete", "void",
-    "discard", "draw_resource", "attack", "reaction", "cloak", "roll", "damage", "destroyed", "formula", "end_turn"};
+    "start",    "draw",    "timewarp", "recharge", "play",      "pay",           "move",
+    "collect",  "harvest", "deplete",  "void",     "discard",   "draw_resource", "attack",
+    "reaction", "cloak",   "roll",     "damage",   "destroyed", "formula",       "end_turn"};
 
 template <std::size_t N>
 Result<std::size_t> find_name(const std::array<const char*, N>& names, const json& j, const char* what) {
@@ -144,30 +145,51 @@ json deck_json(const std::array<std::uint8_t, kKinds>& counts) {
 json event_json(const Event& e) {
   json out = {{"event", kEventNames[static_cast<std::size_t>(e.kind)]}, {"seat", e.seat}};
   switch (e.kind) {
-    case EventKind::start: out["turn"] = e.value; break;
-    case EventKind::draw: out["main"] = e.value; out["resource"] = e.extra; break;
+    case EventKind::start:
+      out["turn"] = e.value;
+      break;
+    case EventKind::draw:
+      out["main"] = e.value;
+      out["resource"] = e.extra;
+      break;
     case EventKind::drew:
       out["count"] = e.value;
       if (e.target != kNoCard) out["planet"] = e.target;
       break;
-    case EventKind::timewarp: out["took"] = e.value == 1; break;
-    case EventKind::recharge: out["count"] = e.value; break;
+    case EventKind::timewarp:
+      out["took"] = e.value == 1;
+      break;
+    case EventKind::recharge:
+      out["count"] = e.value;
+      break;
     case EventKind::play:
       out["card"] = card_json(e.card);
       if (e.target != kNoCard) out["target"] = e.target;
       if (e.card.kind == Kind::gate) out["to"] = loc_json(e.at);
       break;
-    case EventKind::pay: out["card"] = card_json(e.card); out["depleted"] = e.extra == 1; break;
+    case EventKind::pay:
+      out["card"] = card_json(e.card);
+      out["depleted"] = e.extra == 1;
+      break;
     case EventKind::move:
       out["unit"] = kUnitNames[idx(e.unit)];
       out["to"] = loc_json(e.at);
       out["by"] = e.extra == 0 ? "move" : e.extra == 1 ? "teleport" : "escape_pod";
       break;
     case EventKind::collect:
-    case EventKind::harvest: out["planet"] = e.target; out["count"] = e.value; break;
-    case EventKind::deplete: out["planet"] = e.target; out["voided"] = e.value; out["drawn"] = e.extra; break;
+    case EventKind::harvest:
+      out["planet"] = e.target;
+      out["count"] = e.value;
+      break;
+    case EventKind::deplete:
+      out["planet"] = e.target;
+      out["voided"] = e.value;
+      out["drawn"] = e.extra;
+      break;
     case EventKind::voided:
-    case EventKind::discarded: out["card"] = card_json(e.card); break;
+    case EventKind::discarded:
+      out["card"] = card_json(e.card);
+      break;
     case EventKind::attack:
       out["by"] = kUnitNames[idx(e.unit)];
       out["target"] = kUnitNames[idx(e.target_unit)];
@@ -188,8 +210,12 @@ json event_json(const Event& e) {
       out["unit"] = kUnitNames[idx(e.unit == 2 ? 2 : e.target_unit)];
       out["amount"] = e.value;
       break;
-    case EventKind::destroyed: out["unit"] = kUnitNames[idx(e.unit)]; break;
-    case EventKind::formula: out["value"] = e.value; break;
+    case EventKind::destroyed:
+      out["unit"] = kUnitNames[idx(e.unit)];
+      break;
+    case EventKind::formula:
+      out["value"] = e.value;
+      break;
     case EventKind::end_turn:
       out["why"] = e.extra == 0 ? "declared" : e.extra == 1 ? "second_move" : "escape_pod";
       break;
@@ -219,6 +245,7 @@ json player_view(const State& s, int seat, bool own) {
     c["harvest_size"] = pl.harvest.size();
     if (own) c["harvest"] = cards_json(pl.harvest);
     c["depleted"] = pl.depleted_turn >= 0;
+    c["colony"] = pl.colony.id == kNoCard ? json(nullptr) : card_json(pl.colony);
     planets.push_back(c);
   }
   json gates = json::array();
@@ -230,36 +257,36 @@ json player_view(const State& s, int seat, bool own) {
   }
   int resource_in_hand = 0;
   for (const Card& c : p.hand) resource_in_hand += is_resource_card(c.kind) ? 1 : 0;
-  json out = {{"seat", seat},
-              {"character", ch.key},
-              {"hp", p.hp},
-              {"max_hp", ch.hp},
-              {"ship", ch.ship_key},
-              {"ship_hp", p.ship_hp},
-              {"max_ship_hp", ch.ship_hp},
-              {"ship_at", loc_json(p.ship_at)},
-              {"character_at", loc_json(p.char_at)},
-              {"water", cards_json(p.water)},
-              {"stars", cards_json(p.stars)},
-              {"star_total", star_total(p)},
-              {"elements", elements},
-              {"planets", planets},
-              {"planet_total", planet_total(p)},
-              {"gates", gates},
-              {"pods", cards_json(p.pods)},
-              {"reinforcements", p.reinforcements.id == kNoCard
-                                     ? json(nullptr)
-                                     : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
-              {"hand_size", p.hand.size()},
-              {"hand_resource", resource_in_hand},
-              {"hand_main", static_cast<int>(p.hand.size()) - resource_in_hand},
-              {"resource_deck", p.resource_deck.size()},
-              {"main_deck", p.main_deck.size()},
-              {"discard", cards_json(p.discard)},
-              {"void", cards_json(p.voided)},
-              {"timewarp", p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept")},
-              {"bonus_draw", p.bonus_draw},
-              {"invasion_used", p.invasion_used}};
+  json out = {
+      {"seat", seat},
+      {"character", ch.key},
+      {"hp", p.hp},
+      {"max_hp", ch.hp},
+      {"ship", ch.ship_key},
+      {"ship_hp", p.ship_hp},
+      {"max_ship_hp", ch.ship_hp},
+      {"ship_at", loc_json(p.ship_at)},
+      {"character_at", loc_json(p.char_at)},
+      {"water", cards_json(p.water)},
+      {"stars", cards_json(p.stars)},
+      {"star_total", star_total(p)},
+      {"elements", elements},
+      {"planets", planets},
+      {"planet_total", planet_total(p)},
+      {"gates", gates},
+      {"pods", cards_json(p.pods)},
+      {"reinforcements",
+       p.reinforcements.id == kNoCard ? json(nullptr) : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
+      {"hand_size", p.hand.size()},
+      {"hand_resource", resource_in_hand},
+      {"hand_main", static_cast<int>(p.hand.size()) - resource_in_hand},
+      {"resource_deck", p.resource_deck.size()},
+      {"main_deck", p.main_deck.size()},
+      {"discard", cards_json(p.discard)},
+      {"void", cards_json(p.voided)},
+      {"timewarp", p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept")},
+      {"bonus_draw", p.bonus_draw},
+      {"invasion_used", p.invasion_used}};
   if (own) out["hand"] = cards_json(p.hand);
   return out;
 }
@@ -360,17 +387,28 @@ json to_json(const Action& a) {
   json out = {{"kind", kActionNames[static_cast<std::size_t>(a.kind)]}};
   switch (a.kind) {
     case ActionKind::move:
-    case ActionKind::pod: out["to"] = loc_json(a.to); break;
-    case ActionKind::teleport: out["gate"] = a.card; break;
+    case ActionKind::pod:
+      out["to"] = loc_json(a.to);
+      break;
+    case ActionKind::teleport:
+      out["gate"] = a.card;
+      break;
     case ActionKind::play:
       out["card"] = a.card;
       if (a.target != kNoCard) out["target"] = a.target;
       if (a.to.zone != Zone::none) out["to"] = loc_json(a.to);
       break;
-    case ActionKind::attack: out["by"] = kUnitNames[static_cast<std::size_t>(a.unit)]; break;
-    case ActionKind::invasion: out["planet"] = a.target; break;
-    case ActionKind::force_field: out["card"] = a.card; break;
-    default: break;
+    case ActionKind::attack:
+      out["by"] = kUnitNames[static_cast<std::size_t>(a.unit)];
+      break;
+    case ActionKind::invasion:
+      out["planet"] = a.target;
+      break;
+    case ActionKind::force_field:
+      out["card"] = a.card;
+      break;
+    default:
+      break;
   }
   return out;
 }
@@ -425,7 +463,8 @@ Result<Action> action_from_json(const json& j) {
         break;
       }
       auto by = find_name(kUnitNames, j.at("by"), "attacker");
-      if (!by || *by > 1) return fail(fmt::format("\"by\" must be \"ship\" or \"character\", got {}", j.at("by").dump()));
+      if (!by || *by > 1)
+        return fail(fmt::format("\"by\" must be \"ship\" or \"character\", got {}", j.at("by").dump()));
       a.unit = static_cast<Unit>(*by);
       break;
     }
@@ -435,7 +474,9 @@ Result<Action> action_from_json(const json& j) {
     case ActionKind::force_field:
       if (ok = only_keys(j, {"kind", "card"}); ok) ok = need_id("card", a.card);
       break;
-    default: ok = only_keys(j, {"kind"}); break;
+    default:
+      ok = only_keys(j, {"kind"});
+      break;
   }
   if (!ok) return fail(ok.error());
   return a;
@@ -529,11 +570,13 @@ json player_state(const Player& p) {
   for (const Planet& pl : p.planets) {
     planets.push_back({{"card", card_json(pl.card)},
                        {"harvest", cards_json(pl.harvest)},
+                       {"colony", pl.colony.id == kNoCard ? json(nullptr) : card_json(pl.colony)},
                        {"depleted_turn", pl.depleted_turn},
                        {"harvest_turn", pl.harvest_turn},
                        {"harvest_count", pl.harvest_count}});
   }
-  for (const Gate& g : p.gates) gates.push_back({{"card", card_json(g.card)}, {"at", loc_json(g.at)}, {"used_turn", g.used_turn}});
+  for (const Gate& g : p.gates)
+    gates.push_back({{"card", card_json(g.card)}, {"at", loc_json(g.at)}, {"used_turn", g.used_turn}});
   return {{"character", info(p.character).key},
           {"first_id", p.first_id},
           {"cards", p.cards},
@@ -573,9 +616,10 @@ Result<Player> player_from_state(const json& j) {
     if (!at) return fail(at.error());
     *into = *at;
   }
-  for (auto [key, into] : {std::pair{"resource_deck", &p.resource_deck}, std::pair{"main_deck", &p.main_deck},
-                           std::pair{"hand", &p.hand}, std::pair{"water", &p.water}, std::pair{"stars", &p.stars},
-                           std::pair{"pods", &p.pods}, std::pair{"discard", &p.discard}, std::pair{"void", &p.voided}}) {
+  for (auto [key, into] :
+       {std::pair{"resource_deck", &p.resource_deck}, std::pair{"main_deck", &p.main_deck}, std::pair{"hand", &p.hand},
+        std::pair{"water", &p.water}, std::pair{"stars", &p.stars}, std::pair{"pods", &p.pods},
+        std::pair{"discard", &p.discard}, std::pair{"void", &p.voided}}) {
     auto cards = cards_from_json(j.at(key));
     if (!cards) return fail(fmt::format("{}: {}", key, cards.error()));
     *into = std::move(cards).value();
@@ -589,7 +633,13 @@ Result<Player> player_from_state(const json& j) {
     auto card = card_from_json(pj.at("card"));
     auto harvest = cards_from_json(pj.at("harvest"));
     if (!card || !harvest) return fail(std::string("a bad planet"));
-    p.planets.push_back(Planet{*card, std::move(harvest).value(), pj.at("depleted_turn").get<std::int16_t>(),
+    Card colony;
+    if (!pj.at("colony").is_null()) {
+      auto c = card_from_json(pj.at("colony"));
+      if (!c) return fail(c.error());
+      colony = *c;
+    }
+    p.planets.push_back(Planet{*card, std::move(harvest).value(), colony, pj.at("depleted_turn").get<std::int16_t>(),
                                pj.at("harvest_turn").get<std::int16_t>(), pj.at("harvest_count").get<std::int8_t>()});
   }
   for (const json& g : j.at("gates")) {
@@ -658,7 +708,8 @@ Result<State> state_from_json(const json& j) {
     s.end = static_cast<End>(*end);
     s.start_player = j.at("start_player").get<std::int8_t>();
     s.on_turn = j.at("on_turn").get<std::int8_t>();
-    if (s.start_player < 0 || s.start_player > 1 || s.on_turn < 0 || s.on_turn > 1) return fail(std::string("bad seat"));
+    if (s.start_player < 0 || s.start_player > 1 || s.on_turn < 0 || s.on_turn > 1)
+      return fail(std::string("bad seat"));
     s.turn = j.at("turn").get<std::int16_t>();
     s.moves = j.at("moves").get<std::int8_t>();
     s.actions = j.at("actions").get<std::int8_t>();

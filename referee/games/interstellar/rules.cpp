@@ -143,6 +143,7 @@ void remove_planet(State& s, Seat owner, CardId id, bool to_void) {
   if (it == p.planets.end()) return;
   for (const Card& c : it->harvest) p.voided.push_back(c);
   (to_void ? p.voided : p.discard).push_back(it->card);
+  if (it->colony.id != kNoCard) (to_void ? p.voided : p.discard).push_back(it->colony);  // with its planet
   s.events.push_back(
       Event{.kind = to_void ? EventKind::voided : EventKind::discarded, .seat = seat8(owner), .card = it->card});
   p.planets.erase(it);
@@ -328,6 +329,12 @@ void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
           a.to = at;
           out.push_back(a);
         }
+      } else if (k == Kind::colonization) {
+        for (const Planet& pl : p.planets) {
+          if (pl.colony.id != kNoCard) continue;
+          a.target = pl.card.id;
+          out.push_back(a);
+        }
       } else {
         out.push_back(a);
       }
@@ -414,7 +421,7 @@ void harvest(State& s, Seat seat) {
       pl.harvest_count = 0;
     }
     const int r = value(pl.card.kind);
-    const int n = std::min(r / 3, r - pl.harvest_count);
+    const int n = std::min(r / 3 + (pl.colony.id != kNoCard ? 1 : 0), r - pl.harvest_count);
     int placed = 0;
     for (; placed < n && !p.resource_deck.empty(); ++placed) {
       pl.harvest.push_back(p.resource_deck.back());
@@ -538,6 +545,10 @@ void apply_play(State& s, const Action& a) {
     case Category::artifact:
       if (k == Kind::gate) {
         p.gates.push_back(Gate{c, a.to, s.turn});
+      } else if (k == Kind::colonization) {
+        for (Planet& pl : p.planets) {
+          if (pl.card.id == a.target) pl.colony = c;
+        }
       } else {
         p.pods.push_back(c);
       }

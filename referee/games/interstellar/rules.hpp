@@ -74,6 +74,7 @@ struct Loc {
 struct Planet {
   Card card;
   std::vector<Card> harvest;        // Resource cards placed on it, not yet collected
+  Card colony;                      // a Colonization card on it (id kNoCard: none): +1 per Harvest
   std::int16_t depleted_turn = -1;  // the turn a Depletion hit it (discarded after its owner's next turn)
   std::int16_t harvest_turn = -1;   // the turn of harvest_count
   std::int8_t harvest_count = 0;    // cards placed on it that turn (at most its R)
@@ -95,12 +96,12 @@ struct Element {  // an E115 in play (or a Secret Formula acting as one)
 
 struct Player {
   Character character = Character::shifter;
-  CardId first_id = 0;           // the seat's cards have ids first_id .. first_id + cards - 1
+  CardId first_id = 0;  // the seat's cards have ids first_id .. first_id + cards - 1
   std::int16_t cards = 0;
   int hp = 0;
   int ship_hp = 0;
-  Loc ship_at;  // where the ship is, or where it was destroyed
-  Loc char_at;  // with the ship while it lives; an Escape Pod or a Gate moves it afterwards
+  Loc ship_at;                      // where the ship is, or where it was destroyed
+  Loc char_at;                      // with the ship while it lives; an Escape Pod or a Gate moves it afterwards
   std::vector<Card> resource_deck;  // back() is the top
   std::vector<Card> main_deck;      // back() is the top
   std::vector<Card> hand;           // sorted by id
@@ -109,8 +110,8 @@ struct Player {
   std::vector<Element> elements;    // E115s in play
   std::vector<Planet> planets;      // in the order played
   std::vector<Gate> gates;
-  std::vector<Card> pods;           // Escape Pods in play
-  Card reinforcements;              // id kNoCard: none in play
+  std::vector<Card> pods;  // Escape Pods in play
+  Card reinforcements;     // id kNoCard: none in play
   int reinforcements_hp = 0;
   std::vector<Card> discard;  // in order, back() the latest
   std::vector<Card> voided;   // sent to the void, in order
@@ -146,27 +147,27 @@ struct Pending {
 // A public record of what happened: draws (counts), dice, revealed cards, damage. The views carry
 // the current and the previous turn's.
 enum class EventKind : std::uint8_t {
-  start,        // seat a starts turn n (value)
-  draw,         // seat drew `value` Main and `extra` Resource cards (counts only)
-  timewarp,     // seat took TimeWarp (value 1) or kept (value 0)
-  recharge,     // seat recharged `value` E115s
-  play,         // seat played `card` (public once played)
-  pay,          // seat paid with `card` (discarded, or an E115 depleted: extra 1)
-  move,         // seat's unit (`unit`) went to `at` (extra: 0 move, 1 teleport, 2 escape pod)
-  collect,      // seat collected `value` harvested cards from planet `target`
-  harvest,      // seat placed `value` cards on its planet `target`
-  deplete,      // planet `target` depleted: `value` uncollected cards voided, seat drew `extra`
-  voided,       // `card` of seat went to the void
-  discarded,    // `card` of seat was discarded (a depleted planet, a gate on a lost planet)
-  drew,         // seat drew `value` Resource cards (Space Junk, Invasion)
-  attack,       // seat attacks with `unit` the opponent's `target_unit`, base `value`
-  reaction,     // seat answered: `extra` 0 none, 1 cloak, 2 force field
-  cloak,        // the attacker drew `card` (revealed) for the cloak: base becomes `value`
-  roll,         // seat rolled `value` (and `extra` for a second die): `purpose`
-  damage,       // seat's `target_unit` (or its Reinforcements: unit 2) lost `value` HP
-  destroyed,    // seat's ship (unit 0) or Reinforcements (2) destroyed
-  formula,      // seat turned `value` face value into an E115
-  end_turn,     // seat's turn ended (extra: 0 declared, 1 second move, 2 escape pod)
+  start,      // seat a starts turn n (value)
+  draw,       // seat drew `value` Main and `extra` Resource cards (counts only)
+  timewarp,   // seat took TimeWarp (value 1) or kept (value 0)
+  recharge,   // seat recharged `value` E115s
+  play,       // seat played `card` (public once played)
+  pay,        // seat paid with `card` (discarded, or an E115 depleted: extra 1)
+  move,       // seat's unit (`unit`) went to `at` (extra: 0 move, 1 teleport, 2 escape pod)
+  collect,    // seat collected `value` harvested cards from planet `target`
+  harvest,    // seat placed `value` cards on its planet `target`
+  deplete,    // planet `target` depleted: `value` uncollected cards voided, seat drew `extra`
+  voided,     // `card` of seat went to the void
+  discarded,  // `card` of seat was discarded (a depleted planet, a gate on a lost planet)
+  drew,       // seat drew `value` Resource cards (Space Junk, Invasion)
+  attack,     // seat attacks with `unit` the opponent's `target_unit`, base `value`
+  reaction,   // seat answered: `extra` 0 none, 1 cloak, 2 force field
+  cloak,      // the attacker drew `card` (revealed) for the cloak: base becomes `value`
+  roll,       // seat rolled `value` (and `extra` for a second die): `purpose`
+  damage,     // seat's `target_unit` (or its Reinforcements: unit 2) lost `value` HP
+  destroyed,  // seat's ship (unit 0) or Reinforcements (2) destroyed
+  formula,    // seat turned `value` face value into an E115
+  end_turn,   // seat's turn ended (extra: 0 declared, 1 second move, 2 escape pod)
 };
 
 struct Event {
@@ -187,8 +188,8 @@ struct State {
   Rng rng;
   Phase phase = Phase::timewarp;
   std::int8_t start_player = 0;
-  std::int8_t on_turn = 0;     // whose turn it is (in timewarp: the seat asked)
-  std::int16_t turn = 0;       // turns started, 1-based once play begins
+  std::int8_t on_turn = 0;  // whose turn it is (in timewarp: the seat asked)
+  std::int16_t turn = 0;    // turns started, 1-based once play begins
   // This turn's counts, for the seat on turn.
   std::int8_t moves = 0;
   std::int8_t actions = 0;    // action cards played (the first is free)
@@ -200,15 +201,15 @@ struct State {
   Pending pending;           // during Phase::reaction
   std::array<Player, kSeats> players;
   End end = End::none;
-  std::int8_t winner = -1;  // when over: the winning seat, -1 a draw
+  std::int8_t winner = -1;         // when over: the winning seat, -1 a draw
   std::vector<Event> events;       // this turn's
   std::vector<Event> last_events;  // the previous turn's (the timewarp's before the first turn)
   bool operator==(const State&) const = default;
 };
 
 enum class ActionKind : std::uint8_t {
-  keep,         // timewarp: keep the opening hand
-  timewarp,     // timewarp: reshuffle and redraw 3 + 7
+  keep,      // timewarp: keep the opening hand
+  timewarp,  // timewarp: reshuffle and redraw 3 + 7
   end_turn,
   move,         // the ship moves one step to `to`
   teleport,     // to own gate `card` (not a move)

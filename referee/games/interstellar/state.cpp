@@ -96,12 +96,19 @@ Status check_invariants(const State& s) {
     for (const Planet& pl : p.planets) {
       see(pl.card, "planets");
       if (category(pl.card.kind) != Category::planet) return fail(fmt::format("seat {}: not a planet in play", seat));
+      if (pl.colony.id != kNoCard) {
+        see(pl.colony, "colony");
+        if (pl.colony.kind != Kind::colonization) {
+          return fail(fmt::format("seat {}: not a Colonization on a planet", seat));
+        }
+      }
       for (const Card& c : pl.harvest) {
         see(c, "harvest");
         if (!is_resource_card(c.kind)) return fail(fmt::format("seat {}: a Main card harvested", seat));
       }
     }
-    if (planet_total(p) > kPlanetCap) return fail(fmt::format("seat {}: {}R of planets in play", seat, planet_total(p)));
+    if (planet_total(p) > kPlanetCap)
+      return fail(fmt::format("seat {}: {}R of planets in play", seat, planet_total(p)));
     for (const Gate& g : p.gates) {
       see(g.card, "gates");
       if (g.at.zone == Zone::planet && find_planet(p, g.at.planet) == nullptr) {
@@ -126,7 +133,8 @@ Status check_invariants(const State& s) {
     const CharacterInfo& ch = info(p.character);
     if (p.hp < 0 || p.hp > ch.hp) return fail(fmt::format("seat {}: character at {} HP", seat, p.hp));
     if (p.ship_hp < 0 || p.ship_hp > ch.ship_hp) return fail(fmt::format("seat {}: ship at {} HP", seat, p.ship_hp));
-    if (p.ship_hp > 0 && !(p.char_at == p.ship_at)) return fail(fmt::format("seat {}: character away from its ship", seat));
+    if (p.ship_hp > 0 && !(p.char_at == p.ship_at))
+      return fail(fmt::format("seat {}: character away from its ship", seat));
     for (const Loc* at : {&p.ship_at, &p.char_at}) {
       if (at->zone == Zone::planet && find_planet(p, at->planet) == nullptr) {
         return fail(fmt::format("seat {}: standing on a planet not in play", seat));

@@ -267,3 +267,32 @@ TEST_CASE("Deck lists per seat: checked, and the two seats' may differ", "[inter
   CHECK(s.players[1].hp == 150);
   CHECK(check_invariants(s).ok());
 }
+
+TEST_CASE("Colonization (not in IS-Core's lists): on an own planet, +1 card at each Harvest, and it leaves play with "
+          "its planet",
+          "[interstellar][rules]") {
+  std::array<SeatConfig, kSeats> seats;
+  seats[0].character = seats[1].character = Character::shane;
+  seats[0].main[static_cast<std::size_t>(Kind::colonization)] = 1;
+  State s = new_game(Config{}, seats, 1);
+  for (Player& p : s.players) {  // as bare_game(): past the TimeWarp, empty hands
+    for (const Card& c : p.hand) (is_resource_card(c.kind) ? p.resource_deck : p.main_deck).push_back(c);
+    p.hand.clear();
+    p.timewarp = 0;
+  }
+  s.phase = Phase::main;
+  s.on_turn = 0;
+  s.turn = 1;
+  const CardId planet = put_planet(s, 0, Kind::mercury);
+  const Card colony = give(s, 0, Kind::colonization);
+  const Card harvest = give(s, 0, Kind::harvest);
+  play(s, Action{.kind = ActionKind::play, .card = colony.id, .target = planet});
+  CHECK(find_planet(s.players[0], planet)->colony.id == colony.id);
+  play(s, play_card(harvest.id));
+  CHECK(find_planet(s.players[0], planet)->harvest.size() == 2);  // 3R / 3, + 1
+  // Into the Void on the planet takes its Colonization along.
+  play(s, kEndTurn);
+  const Card v = give(s, 1, Kind::into_the_void);
+  play(s, play_card(v.id, planet));
+  CHECK(s.players[0].voided.size() == 4);  // the planet, its Colonization, 2 uncollected cards
+}
