@@ -110,17 +110,17 @@ int attack_cost(const State& s, Seat attacker, Unit by) {
   return by == Unit::ship ? me.ship_cost_ammo + s.ship_attacks : me.cost_energy + s.character_attacks;
 }
 
-bool can_attack(const State& s, Seat seat, Unit by) {
+bool can_attack(const State& s, Seat seat, Unit by, const Purse& purse) {
   const Player& p = s.players[idx(seat)];
   if (by == Unit::ship && p.ship_hp <= 0) return false;
   if (by == Unit::character && star_total(p) < 1) return false;
-  return can_pay(p, attack_price(s, seat, by));
+  return can_pay(p, purse, attack_price(s, seat, by));
 }
 
-bool can_invade(const State& s, Seat seat) {
+bool can_invade(const State& s, Seat seat, const Purse& purse) {
   const Player& p = s.players[idx(seat)];
   return p.character == Character::shifter && !p.invasion_used && s.character_attacks >= 1 && star_total(p) >= 1 &&
-         !s.players[idx(opponent(seat))].planets.empty() && can_pay(p, attack_price(s, seat, Unit::character));
+         !s.players[idx(opponent(seat))].planets.empty() && can_pay(p, purse, attack_price(s, seat, Unit::character));
 }
 
 void reaction_legal(const State& s, std::vector<Action>& out) {

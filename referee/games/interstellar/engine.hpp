@@ -17,8 +17,9 @@ int roll_die(State& s);
 void end_turn(State& s, int why);  // why: 0 declared, 1 second move, 2 escape pod
 
 // combat.cpp
-bool can_attack(const State& s, Seat seat, Unit by);
-bool can_invade(const State& s, Seat seat);
+struct Purse;
+bool can_attack(const State& s, Seat seat, Unit by, const Purse& purse);
+bool can_invade(const State& s, Seat seat, const Purse& purse);
 void reaction_legal(const State& s, std::vector<Action>& out);
 void declare_attack(State& s, Unit by);
 void react(State& s, const Action& a);

@@ -17,6 +17,15 @@ struct Pool {
   explicit Pool(const Player& player) : p(player) {}
 };
 
+// Indices into a seat's hand or E115s, without allocating (a seat holds at most 2 x kMaxDeck cards).
+struct Indices {
+  std::array<std::uint8_t, 2 * kMaxDeck> at{};
+  std::size_t n = 0;
+  void push_back(std::size_t i) { at[n++] = static_cast<std::uint8_t>(i); }
+  std::size_t size() const { return n; }
+  std::size_t operator[](std::size_t i) const { return at[i]; }
+};
+
 bool counts_for(Kind k, bool formula, Category typed) {
   const Category c = category(k);
   if (formula) return c == Category::water || c == Category::energy || c == Category::ammo;
@@ -28,12 +37,12 @@ bool counts_for(Kind k, bool formula, Category typed) {
 // recharged E115s.
 bool take_value(Pool& pool, int amount, bool formula, Category typed, Payment& out) {
   if (amount <= 0) return true;
-  std::array<std::vector<std::size_t>, 4> by_value;  // hand indices by face value 1-3, ascending id
+  std::array<Indices, 4> by_value;  // hand indices by face value 1-3, ascending id
   for (std::size_t i = 0; i < pool.p.hand.size(); ++i) {
     const Kind k = pool.p.hand[i].kind;
     if (!pool.hand_taken[i] && counts_for(k, formula, typed)) by_value[static_cast<std::size_t>(value(k))].push_back(i);
   }
-  std::vector<std::size_t> elements;
+  Indices elements;
   if (!formula) {
     for (std::size_t i = 0; i < pool.p.elements.size(); ++i) {
       if (!pool.element_taken[i] && !pool.p.elements[i].depleted) elements.push_back(i);
@@ -122,23 +131,27 @@ bool take_generic(Pool& pool, int cards, Payment& out) {
 
 }  // namespace
 
-bool can_pay(const Player& p, const Cost& cost) {
-  // The common cases without planning: any cards reaching a typed amount will do (the plan
-  // only chooses among them), and a generic cost needs as many cards that may pay one.
-  if (cost.formula == 0 && (cost.typed_amount == 0 || cost.generic == 0)) {
-    int worth = 0, cards = 0;
-    for (const Card& c : p.hand) {
-      if (cost.typed_amount > 0 && category(c.kind) == cost.typed) worth += value(c.kind);
-      if (cost.generic > 0 && generic_rank(c.kind) >= 0) ++cards;
+Purse purse_of(const Player& p) {
+  Purse out;
+  for (const Card& c : p.hand) {
+    switch (category(c.kind)) {
+      case Category::energy: out.energy += value(c.kind), ++out.generic_cards; break;
+      case Category::ammo: out.ammo += value(c.kind), ++out.generic_cards; break;
+      case Category::water:
+      case Category::halley: ++out.generic_cards; break;
+      default: break;
     }
-    for (const Element& e : p.elements) {
-      if (!e.depleted) {
-        worth += 3;
-        ++cards;
-      }
-    }
-    return cost.typed_amount > 0 ? worth >= cost.typed_amount : cards >= cost.generic;
   }
+  for (const Element& e : p.elements) out.charged += e.depleted ? 0 : 1;
+  return out;
+}
+
+bool can_pay(const Player& p, const Purse& purse, const Cost& cost) {
+  if (cost.formula == 0 && cost.generic == 0) {
+    const int worth = cost.typed == Category::ammo ? purse.ammo : purse.energy;
+    return cost.typed_amount <= 0 || worth + 3 * purse.charged >= cost.typed_amount;
+  }
+  if (cost.formula == 0 && cost.typed_amount <= 0) return purse.generic_cards + purse.charged >= cost.generic;
   return plan_payment(p, cost).has_value();
 }
 

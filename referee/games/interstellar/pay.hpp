@@ -33,8 +33,21 @@ struct Payment {
 
 // The payment of `cost` from `p`'s cards by the rule above, or nothing if it cannot be paid.
 std::optional<Payment> plan_payment(const Player& p, const Cost& cost);
-// Whether plan_payment would find one (without building it in the common cases).
-bool can_pay(const Player& p, const Cost& cost);
+// What a seat could pay right now, counted once (the legal actions ask many times):
+// face value of its hand Energy and Ammo, the cards that may pay a generic cost, recharged E115s.
+struct Purse {
+  int energy = 0;
+  int ammo = 0;
+  int generic_cards = 0;  // hand cards that may pay a generic cost (E115s not included)
+  int charged = 0;        // recharged E115s in play (wild, worth 3; each also pays a generic 1)
+};
+Purse purse_of(const Player& p);
+// Whether plan_payment would find a payment: from the purse for a typed or a generic cost alone
+// (any cards reaching the amount will do: the plan only chooses among them), else by planning.
+bool can_pay(const Player& p, const Purse& purse, const Cost& cost);
+inline bool can_pay(const Player& p, const Cost& cost) {
+  return can_pay(p, purse_of(p), cost);
+}
 // Pays: discards the hand cards, depletes the E115s, records "pay" events for `seat`.
 void pay(State& s, Seat seat, const Payment& payment);
 

@@ -295,11 +295,10 @@ std::vector<Loc> steps_from(const Player& p, const Loc& at) {
   return out;
 }
 
-bool can_pay_generic(const Player& p, int cards) {
-  return cards == 0 || can_pay(p, Cost{.generic = cards});
-}
 
-void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
+// `one_card`: whether the seat can pay a generic cost of 1 (the same for every card of the hand:
+// only resources pay, and they are played for free).
+void play_legal(const State& s, const Card& c, bool one_card, std::vector<Action>& out) {
   const Seat seat = s.on_turn;
   const Player& p = s.players[idx(seat)];
   const Player& o = s.players[idx(opponent(seat))];
@@ -320,10 +319,10 @@ void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
     case Category::reaction:
       return;
     case Category::planet:
-      if (planet_total(p) + value(k) <= kPlanetCap && can_pay_generic(p, extra)) out.push_back(a);
+      if (planet_total(p) + value(k) <= kPlanetCap && (extra == 0 || one_card)) out.push_back(a);
       return;
     case Category::artifact:
-      if (!can_pay_generic(p, extra)) return;
+      if (!(extra == 0 || one_card)) return;
       if (k == Kind::gate) {
         for (const Loc& at : gate_places(p)) {
           a.to = at;
@@ -340,12 +339,12 @@ void play_legal(const State& s, const Card& c, std::vector<Action>& out) {
       }
       return;
     case Category::creature:
-      if (p.reinforcements.id == kNoCard && can_pay_generic(p, extra)) out.push_back(a);
+      if (p.reinforcements.id == kNoCard && (extra == 0 || one_card)) out.push_back(a);
       return;
     case Category::action:
       break;
   }
-  if (!can_pay_generic(p, extra)) return;
+  if (!(extra == 0 || one_card)) return;
   switch (k) {
     case Kind::harvest:
       if (!p.planets.empty()) out.push_back(a);
@@ -386,13 +385,15 @@ void main_legal(const State& s, std::vector<Action>& out) {
   const Player& p = s.players[idx(seat)];
   const Player& o = s.players[idx(opponent(seat))];
   out.push_back(Action{.kind = ActionKind::end_turn});
-  for (const Card& c : p.hand) play_legal(s, c, out);
+  const Purse purse = purse_of(p);
+  const bool one_card = can_pay(p, purse, Cost{.generic = 1});
+  for (const Card& c : p.hand) play_legal(s, c, one_card, out);
   if (p.ship_hp > 0 && s.moves < kMaxMoves && !p.water.empty() && !p.stars.empty()) {
     for (const Loc& to : steps_from(p, p.ship_at)) out.push_back(Action{.kind = ActionKind::move, .to = to});
   }
   bool charged = false;
   for (const Element& e : p.elements) charged = charged || !e.depleted;
-  if (charged || can_pay_generic(p, 1)) {
+  if (charged || one_card) {
     for (const Gate& g : p.gates) {
       if (g.used_turn != s.turn && !(g.at == unit_at(p))) {
         out.push_back(Action{.kind = ActionKind::teleport, .card = g.card.id});
@@ -403,12 +404,12 @@ void main_legal(const State& s, std::vector<Action>& out) {
     for (const Loc& to : steps_from(p, p.char_at)) out.push_back(Action{.kind = ActionKind::pod, .to = to});
   }
   for (Unit by : {Unit::ship, Unit::character}) {
-    if (can_attack(s, seat, by)) out.push_back(Action{.kind = ActionKind::attack, .unit = by});
+    if (can_attack(s, seat, by, purse)) out.push_back(Action{.kind = ActionKind::attack, .unit = by});
   }
-  if (can_invade(s, seat)) {
+  if (can_invade(s, seat, purse)) {
     for (const Planet& pl : o.planets) out.push_back(Action{.kind = ActionKind::invasion, .target = pl.card.id});
   }
-  if (o.reinforcements.id != kNoCard && s.bombards < kMaxBombards && can_pay_generic(p, 1)) {
+  if (o.reinforcements.id != kNoCard && s.bombards < kMaxBombards && one_card) {
     out.push_back(Action{.kind = ActionKind::bombard});
   }
 }
