@@ -64,12 +64,15 @@ play 0 stella_quest3.jsonl --game stella_quest --bot "$greedy_bot" --bot "$rando
 play 0 stella_quest4.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --bot "$greedy_bot" --bot "$random_bot" --seed 7
 # A bot's stderr, recorded per decision and shown in the step panel.
 play 0 stderr.jsonl --game stellar --bot "$random_bot" --bot "python3 '$here/../match/stderr_bot.py'" --seed 17
+# Interstellar's module (viewer_interstellar_checks.js): a match with dice, Cloaks and damage.
+play 0 interstellar.jsonl --game interstellar --bot "$greedy_bot" --bot "$random_bot" --seed 3
 
 "$referee" html "$out/stellar.jsonl" -o "$out/stellar.html"
 "$referee" html "$out/stella_quest.jsonl" --out "$out/stella_quest.html"
 "$referee" html "$out/stella_quest3.jsonl" -o "$out/stella_quest3.html"
 "$referee" html "$out/stella_quest4.jsonl" -o "$out/stella_quest4.html"
 "$referee" html "$out/stderr.jsonl" -o "$out/stderr.html"
+"$referee" html "$out/interstellar.jsonl" -o "$out/interstellar.html"
 # Without -o the page goes beside the replay, with the replay's stem.
 "$referee" html "$out/fault.jsonl"
 [ -f "$out/fault.html" ] || { echo "FAIL: referee html without -o did not write $out/fault.html" >&2; exit 1; }

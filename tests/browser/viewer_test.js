@@ -327,6 +327,11 @@ async function testUsability() {
   }
 }
 
+// Interstellar's module on a real match (viewer_interstellar_checks.js; viewer-interstellar.png).
+const { testInterstellar } = require('./viewer_interstellar_checks.js')({
+  openPage, byTestId, goTo, showMode, readReplay, checkSteps, checkScore, checkLegal, checkSpoilers, checkLayout, dir, shots,
+});
+
 // ---- the runs ----------------------------------------------------------------------------
 
 async function testStellar() {
@@ -510,7 +515,7 @@ function testCli() {
 }
 
 async function main() {
-  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault', 'stderr']) {
+  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault', 'stderr', 'interstellar']) {
     for (const ext of ['.jsonl', '.html']) {
       const file = path.join(dir, f + ext);
       if (!fs.existsSync(file)) throw new Error(file + ' is missing (run.sh writes it)');
@@ -522,6 +527,7 @@ async function main() {
     await testStellaQuest();
     await testFault();
     await testStderr();
+    await testInterstellar();
     await testGenericFallback();
     await testUsability();
     if (args.generic) await testPlugin(path.resolve(args.generic));

@@ -57,7 +57,19 @@ struct Traits {
   static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) {
     return games::merge_player_views(views);
   }
+  static std::string draw_table(const nlohmann::json& t, const games::draw::SeatNames& n,
+                                const games::draw::Style& st) {
+    return interstellar::draw_table(t, n, st);
+  }
+  static std::string describe_action(const nlohmann::json& before, const nlohmann::json& a) {
+    return interstellar::describe_action(before, a);
+  }
+  static std::string draw_outcome(const nlohmann::json& o, const nlohmann::json& cards, const games::draw::SeatNames& n,
+                                  const games::draw::Style& st) {
+    return interstellar::draw_outcome(o, cards, n, st);
+  }
   static std::string describe_seat_config(const nlohmann::json& c) { return interstellar::describe_seat_config(c); }
+  static games::WebModule web_module() { return {web_script(), web_style()}; }
 };
 
 }  // namespace arena::interstellar

@@ -135,11 +135,18 @@ Purse purse_of(const Player& p) {
   Purse out;
   for (const Card& c : p.hand) {
     switch (category(c.kind)) {
-      case Category::energy: out.energy += value(c.kind), ++out.generic_cards; break;
-      case Category::ammo: out.ammo += value(c.kind), ++out.generic_cards; break;
+      case Category::energy:
+        out.energy += value(c.kind), ++out.generic_cards;
+        break;
+      case Category::ammo:
+        out.ammo += value(c.kind), ++out.generic_cards;
+        break;
       case Category::water:
-      case Category::halley: ++out.generic_cards; break;
-      default: break;
+      case Category::halley:
+        ++out.generic_cards;
+        break;
+      default:
+        break;
     }
   }
   for (const Element& e : p.elements) out.charged += e.depleted ? 0 : 1;

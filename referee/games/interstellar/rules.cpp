@@ -295,7 +295,6 @@ std::vector<Loc> steps_from(const Player& p, const Loc& at) {
   return out;
 }
 
-
 // `one_card`: whether the seat can pay a generic cost of 1 (the same for every card of the hand:
 // only resources pay, and they are played for free).
 void play_legal(const State& s, const Card& c, bool one_card, std::vector<Action>& out) {

@@ -16,14 +16,19 @@ std::string list(const std::vector<Card>& cards) {
 
 std::string place(const State& s, const Player& p, const Loc& at) {
   switch (at.zone) {
-    case Zone::orbit: return "Orbit";
-    case Zone::battlefield: return "Battlefield";
-    case Zone::none: return "-";
-    case Zone::planet: break;
+    case Zone::orbit:
+      return "Orbit";
+    case Zone::battlefield:
+      return "Battlefield";
+    case Zone::none:
+      return "-";
+    case Zone::planet:
+      break;
   }
   const Planet* pl = find_planet(p, at.planet);
   (void)s;
-  return pl == nullptr ? fmt::format("planet #{}", at.planet) : fmt::format("{}#{}", info(pl->card.kind).name, at.planet);
+  return pl == nullptr ? fmt::format("planet #{}", at.planet)
+                       : fmt::format("{}#{}", info(pl->card.kind).name, at.planet);
 }
 
 }  // namespace
@@ -56,12 +61,13 @@ std::string describe(const State& s) {
     }
     out += fmt::format("  planets: {} ({}R)\n", planets.empty() ? "-" : planets, planet_total(p));
     std::string gates;
-    for (const Gate& g : p.gates) gates += fmt::format("{}Gate#{} at {}", gates.empty() ? "" : ", ", g.card.id, place(s, p, g.at));
+    for (const Gate& g : p.gates)
+      gates += fmt::format("{}Gate#{} at {}", gates.empty() ? "" : ", ", g.card.id, place(s, p, g.at));
     out += fmt::format("  gates: {}; escape pods: {}; reinforcements: {}\n", gates.empty() ? "-" : gates, list(p.pods),
                        p.reinforcements.id == kNoCard ? "-" : fmt::format("{} HP", p.reinforcements_hp));
     out += fmt::format("  hand: {}\n", list(p.hand));
-    out += fmt::format("  decks: {} Resource, {} Main; discard {}; void {}\n", p.resource_deck.size(), p.main_deck.size(),
-                       p.discard.size(), p.voided.size());
+    out += fmt::format("  decks: {} Resource, {} Main; discard {}; void {}\n", p.resource_deck.size(),
+                       p.main_deck.size(), p.discard.size(), p.voided.size());
   }
   if (is_over(s)) {
     out += fmt::format("game over: {}; {}\n", end_name(s.end),

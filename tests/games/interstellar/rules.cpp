@@ -22,9 +22,10 @@ const Action kEndTurn{.kind = ActionKind::end_turn};
 
 }  // namespace
 
-TEST_CASE("Payments: a typed cost with the least excess, then the fewest E115s and cards; a generic cost in the "
-          "fixed order",
-          "[interstellar][rules]") {
+TEST_CASE(
+    "Payments: a typed cost with the least excess, then the fewest E115s and cards, a generic cost in the "
+    "fixed order",
+    "[interstellar][rules]") {
   State s = bare_game();
   Player& p = s.players[0];
   const Card a3 = give(s, 0, Kind::ammo_3);
@@ -151,7 +152,7 @@ TEST_CASE("Into the Void: any opponent card in play but its character, ship, pri
   CHECK(s.players[1].voided.back().id == mars);
 }
 
-TEST_CASE("Secret Formula turns 5 face value into an E115 that enters depleted; Space Junk draws 2",
+TEST_CASE("Secret Formula turns 5 face value into an E115 that enters depleted, Space Junk draws 2",
           "[interstellar][rules]") {
   State s = bare_game();
   const Card formula = give(s, 0, Kind::secret_formula);
@@ -176,9 +177,10 @@ TEST_CASE("At most 15R of planets in play per seat", "[interstellar][rules]") {
   CHECK_FALSE(legal(s, play_card(mars.id)));
 }
 
-TEST_CASE("Reinforcements: 15 damage at the start of each of its owner's turns; the opponent bombards it with 2 "
-          "dice for 1 resource, at most twice a turn",
-          "[interstellar][rules]") {
+TEST_CASE(
+    "Reinforcements: 15 damage at the start of each of its owner's turns, the opponent bombards it with 2 "
+    "dice for 1 resource, at most twice a turn",
+    "[interstellar][rules]") {
   State s = bare_game();
   const Card r = give(s, 0, Kind::reinforcements);
   play(s, play_card(r.id));
@@ -268,9 +270,10 @@ TEST_CASE("Deck lists per seat: checked, and the two seats' may differ", "[inter
   CHECK(check_invariants(s).ok());
 }
 
-TEST_CASE("Colonization (not in IS-Core's lists): on an own planet, +1 card at each Harvest, and it leaves play with "
-          "its planet",
-          "[interstellar][rules]") {
+TEST_CASE(
+    "Colonization (not in IS-Core's lists): on an own planet, +1 card at each Harvest, and it leaves play with "
+    "its planet",
+    "[interstellar][rules]") {
   std::array<SeatConfig, kSeats> seats;
   seats[0].character = seats[1].character = Character::shane;
   seats[0].main[static_cast<std::size_t>(Kind::colonization)] = 1;

@@ -29,9 +29,10 @@ const Action kCharacterAttack{.kind = ActionKind::attack, .unit = Unit::characte
 
 }  // namespace
 
-TEST_CASE("Ship range: 'Orbit to Battlefield -30, Planet Section to Battlefield -60, Planet Section to Orbit -90, "
-          "Planet Section to Planet Section -120'; both in the Battlefield at full strength",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Ship range: 'Orbit to Battlefield -30, Planet Section to Battlefield -60, Planet Section to Orbit -90, "
+    "Planet Section to Planet Section -120', both in the Battlefield at full strength",
+    "[interstellar][scenario]") {
   struct Case {
     Zone attacker, defender;
     int penalty;
@@ -50,9 +51,10 @@ TEST_CASE("Ship range: 'Orbit to Battlefield -30, Planet Section to Battlefield 
   }
 }
 
-TEST_CASE("Character range: 'Orbit to Battlefield -5, Planet Section to Battlefield -10, Planet Section to Orbit "
-          "-15, Planet Section to Planet Section -20'",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Character range: 'Orbit to Battlefield -5, Planet Section to Battlefield -10, Planet Section to Orbit "
+    "-15, Planet Section to Planet Section -20'",
+    "[interstellar][scenario]") {
   struct Case {
     Zone attacker, defender;
     int penalty;
@@ -70,9 +72,10 @@ TEST_CASE("Character range: 'Orbit to Battlefield -5, Planet Section to Battlefi
   }
 }
 
-TEST_CASE("Harvest: 'a +3 Resource Planet and a +6 Resource Planet ... 1 Resource Card is drawn for the +3 and 2 "
-          "for the +6'; they stay on the planet until collected, and Harvest goes back into the Main deck",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Harvest: 'a +3 Resource Planet and a +6 Resource Planet ... 1 Resource Card is drawn for the +3 and 2 "
+    "for the +6', they stay on the planet until collected, and Harvest goes back into the Main deck",
+    "[interstellar][scenario]") {
   State s = bare_game();
   give_primaries(s, 0);
   const CardId mercury = put_planet(s, 0, Kind::mercury);
@@ -83,7 +86,7 @@ TEST_CASE("Harvest: 'a +3 Resource Planet and a +6 Resource Planet ... 1 Resourc
   CHECK(find_planet(s.players[0], mercury)->harvest.size() == 1);
   CHECK(find_planet(s.players[0], mars)->harvest.size() == 2);
   CHECK(s.players[0].main_deck.size() == main_before + 1);  // shuffled back
-  CHECK(s.players[0].hand.empty());                          // the ship is in Orbit: nothing collected yet
+  CHECK(s.players[0].hand.empty());                         // the ship is in Orbit: nothing collected yet
   // 'To collect harvested Resources, a player must physically travel to the Planet'.
   play(s, Action{.kind = ActionKind::move, .to = at(Zone::planet, mars)});
   CHECK(s.players[0].hand.size() == 2);
@@ -91,9 +94,10 @@ TEST_CASE("Harvest: 'a +3 Resource Planet and a +6 Resource Planet ... 1 Resourc
   CHECK(last_event(s, "collect").at("count") == 2);
 }
 
-TEST_CASE("Depletion: uncollected harvest to the void and as many drawn, then 1/3 R of an odd planet or 1/2 R of an "
-          "even one; the planet is discarded after its owner's next turn",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Depletion: uncollected harvest to the void and as many drawn, then 1/3 R of an odd planet or 1/2 R of an "
+    "even one, the planet is discarded after its owner's next turn",
+    "[interstellar][scenario]") {
   struct Case {
     Kind planet;
     int drawn;
@@ -132,7 +136,7 @@ TEST_CASE("Attack costs escalate: 'main attack number 3 in a single turn will co
   CHECK(s.players[0].hand.size() == 5);  // paid with two +1s
   CHECK(attack_cost(s, 0, Unit::ship) == 3);
   play(s, kShipAttack);
-  CHECK(s.players[0].hand.size() == 4);  // paid with the +3
+  CHECK(s.players[0].hand.size() == 4);       // paid with the +3
   CHECK(attack_cost(s, 0, Unit::ship) == 4);  // the 3rd: 2 + 2
   play(s, kShipAttack);
   CHECK(s.players[0].hand.empty());
@@ -183,9 +187,10 @@ TEST_CASE("Once the ship is destroyed, 'If attacking with a Ship, you must roll 
   CHECK(odd > 0);
 }
 
-TEST_CASE("Defensive Cloak: 'A +1 = 60 dmg, a +2 = 40 dmg, a +3 = 20 dmg, an Element 115 = full dmg; anything else "
-          "results in a missed attack'; the range penalty after",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Defensive Cloak: 'A +1 = 60 dmg, a +2 = 40 dmg, a +3 = 20 dmg, an Element 115 = full dmg, anything else "
+    "results in a missed attack', the range penalty after",
+    "[interstellar][scenario]") {
   struct Case {
     Kind drawn;
     int base;  // -1: a miss
@@ -234,9 +239,10 @@ TEST_CASE("Force Field, played out of turn for 1 resource: -40 damage after the 
   CHECK(s.players[1].discard.size() == 2);
 }
 
-TEST_CASE("TimeWarp: 'gives your opponent 2 Main Deck and 2 Resource Deck draws ... IF both players decide to enact "
-          "TimeWarp ... no consequences'",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "TimeWarp: 'gives your opponent 2 Main Deck and 2 Resource Deck draws ... IF both players decide to enact "
+    "TimeWarp ... no consequences'",
+    "[interstellar][scenario]") {
   for (int takers = 0; takers < 4; ++takers) {  // bit 0: the start player takes it, bit 1: the other
     State s = new_game(Config{}, {}, 11);
     const Seat first = s.start_player, second = opponent(first);
@@ -249,15 +255,15 @@ TEST_CASE("TimeWarp: 'gives your opponent 2 Main Deck and 2 Resource Deck draws 
     CHECK(s.on_turn == first);
     CHECK(s.players[idx(first)].hand.size() == (bonus_first ? 14u : 12u));
     CHECK(s.players[idx(second)].hand.size() == 10);
-    if ((takers & 1) == 0) CHECK(std::includes(s.players[idx(first)].hand.begin(), s.players[idx(first)].hand.end(),
-                                               opening.begin(), opening.end(),
-                                               [](const Card& a, const Card& b) { return a.id < b.id; }));
+    if ((takers & 1) == 0)
+      CHECK(std::includes(s.players[idx(first)].hand.begin(), s.players[idx(first)].hand.end(), opening.begin(),
+                          opening.end(), [](const Card& a, const Card& b) { return a.id < b.id; }));
     play(s, Action{.kind = ActionKind::end_turn});
     CHECK(s.players[idx(second)].hand.size() == (bonus_second ? 14u : 12u));
   }
 }
 
-TEST_CASE("'Once the second coordinate has been reached, a player's turn ends'; no travel without primary resources",
+TEST_CASE("'Once the second coordinate has been reached, a player's turn ends', no travel without primary resources",
           "[interstellar][scenario]") {
   State s = bare_game();
   CHECK_FALSE(legal(s, Action{.kind = ActionKind::move, .to = at(Zone::battlefield)}));
@@ -285,9 +291,10 @@ TEST_CASE("Winning: the opponent's character at 0 HP", "[interstellar][scenario]
   CHECK(outcome(s).scores == std::array<double, 2>{1.0, 0.0});
 }
 
-TEST_CASE("Winning by deck-out: 'their Main Draw Deck has been depleted AND they have a zero action turn', read "
-          "literally (a win) or as a loss",
-          "[interstellar][scenario]") {
+TEST_CASE(
+    "Winning by deck-out: 'their Main Draw Deck has been depleted AND they have a zero action turn', read "
+    "literally (a win) or as a loss",
+    "[interstellar][scenario]") {
   for (const DeckOut rule : {DeckOut::literal_win, DeckOut::loss}) {
     for (const bool plays : {false, true}) {
       Config config;
