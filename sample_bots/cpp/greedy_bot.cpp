@@ -1,6 +1,6 @@
 // greedy_bot: a Stellar bot that looks one decision ahead (greedy_policy.hpp holds the policy),
-// and a heuristic Stella Quest bot (stella_quest_policy.hpp); for any other game it plays a
-// random legal action.
+// a heuristic Stella Quest bot (stella_quest_policy.hpp) and a heuristic Interstellar bot
+// (interstellar_policy.hpp); for any other game it plays a random legal action.
 //
 // The loop is random_bot's: read one JSON line, answer with one JSON line, flush; every hello
 // starts a new match, so the bot plays match after match until its input ends ("reuse": true).
@@ -10,7 +10,7 @@
 // version-1 views.
 //   usage: greedy_bot
 // Build: g++ -std=c++20 -O2 greedy_bot.cpp -o greedy_bot
-//   (greedy_policy.hpp, stella_quest_policy.hpp and protocol2.hpp alongside)
+//   (greedy_policy.hpp, stella_quest_policy.hpp, interstellar_policy.hpp and protocol2.hpp alongside)
 
 #include <iostream>
 #include <nlohmann/json.hpp>

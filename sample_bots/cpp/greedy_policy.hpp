@@ -16,10 +16,11 @@
 // plays that card too, placing it as well as it can, and values an unknown deck card at the
 // average gain of a standard-deck card. "take" is valued by the best play the new hand allows.
 // Stella Quest: the heuristic policy of stella_quest_policy.hpp (chosen by the view's "game").
+// Interstellar: the heuristic policy of interstellar_policy.hpp (the same way).
 // Any other game: a uniformly random legal action.
 //
-// Only the standard library and nlohmann/json: copy this file (and stella_quest_policy.hpp,
-// which it includes) and start from it.
+// Only the standard library and nlohmann/json: copy this file (and stella_quest_policy.hpp and
+// interstellar_policy.hpp, which it includes) and start from it.
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,7 @@
 #include <string>
 #include <utility>
 
+#include "interstellar_policy.hpp"
 #include "stella_quest_policy.hpp"
 
 namespace greedy {
@@ -519,6 +521,10 @@ inline Decision decide(const json& request) {
     if (view.is_object() && view.value("game", "") == "stellar") return detail::decide_stellar(request);
     if (view.is_object() && view.value("game", "") == "stella_quest") {
       stella_quest_policy::Decision d = stella_quest_policy::decide(request);
+      return {std::move(d.action), std::move(d.debug)};
+    }
+    if (view.is_object() && view.value("game", "") == "interstellar") {
+      interstellar_policy::Decision d = interstellar_policy::decide(request);
       return {std::move(d.action), std::move(d.debug)};
     }
   } catch (const std::exception& e) {

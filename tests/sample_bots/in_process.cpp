@@ -11,7 +11,7 @@ namespace arena::testing {
 using nlohmann::json;
 
 std::vector<double> play_against_random(const std::string& game_name, std::uint64_t seed, int seats, Seat policy_seat,
-                                        const std::function<json(const json& request)>& decide) {
+                                        const std::function<json(const json& request)>& decide, json* outcome) {
   const games::Game* game = games::find_game(game_name);
   REQUIRE(game != nullptr);
   auto created = game->new_game(json(nullptr), seed, seats);
@@ -36,6 +36,7 @@ std::vector<double> play_against_random(const std::string& game_name, std::uint6
       FAIL("the policy chose " << action.dump() << " (" << st.error() << ") in " << game_name << " game " << seed);
     }
   }
+  if (outcome != nullptr) *outcome = state.outcome();
   return state.scores();
 }
 

@@ -15,8 +15,10 @@
 namespace arena::testing {
 
 // One seeded game of `game` with `seats` seats; `decide` answers for `policy_seat`, random legal
-// actions for the others. Returns the final scores per seat.
+// actions for the others. Returns the final scores per seat; `outcome`, when given, gets the
+// game's outcome (GameState::outcome: how it ended, per-seat details).
 std::vector<double> play_against_random(const std::string& game, std::uint64_t seed, int seats, Seat policy_seat,
-                                        const std::function<nlohmann::json(const nlohmann::json& request)>& decide);
+                                        const std::function<nlohmann::json(const nlohmann::json& request)>& decide,
+                                        nlohmann::json* outcome = nullptr);
 
 }  // namespace arena::testing

@@ -1,8 +1,8 @@
 // Protocol 2 in the sample bots (docs/protocol.md, "Version 2"; sample_bots/cpp/protocol2.hpp):
 //   - protocol2::CardTable::expand turns a version-2 Stellar view (card ids, the hello's card
 //     table, the view's own "cards") back into the version-1 view exactly, at every decision of
-//     whole games, for both seats, with the match deck and with seat decks; a Stella Quest view
-//     (the same in both versions) is left as it is;
+//     whole games, for both seats, with the match deck and with seat decks; a Stella Quest or an
+//     Interstellar view (the same in both versions) is left as it is;
 //   - the greedy policy chooses the same action, with the same note, on both forms;
 //   - the bot programs negotiate the version at each hello, echo it in every action and play
 //     several matches on one stdin (what "reuse": true promises), version 2 and version 1 alike.
@@ -241,10 +241,19 @@ TEST_CASE("expanding a Stella Quest view changes nothing", "[sample_bots]") {
   }
 }
 
+TEST_CASE("expanding an Interstellar view changes nothing", "[sample_bots]") {
+  const Match m{"interstellar", "interstellar", 2, nullptr, {}};
+  ExpandTally tally;
+  check_expansion(m, testing::sanitizer_share(20), tally);
+  CHECK(tally.views > testing::sanitizer_share(20) * 20);
+  CHECK(tally.v2_bytes == tally.v1_bytes);
+}
+
 TEST_CASE("the greedy policy chooses the same on the version-1 and the expanded version-2 view", "[sample_bots]") {
   std::vector<Match> matches = stellar_matches();
   matches.push_back({"stella_quest, 2 seats", "stella_quest", 2, nullptr, {}});
   matches.push_back({"stella_quest, 3 seats", "stella_quest", 3, nullptr, {}});
+  matches.push_back({"interstellar", "interstellar", 2, nullptr, {}});
   for (const Match& m : matches) {
     int decisions = 0;
     for (int g = 0; g < testing::sanitizer_share(20); ++g) {
@@ -275,10 +284,11 @@ TEST_CASE("the greedy policy chooses the same on the version-1 and the expanded 
 
 namespace {
 
-// One bot's stdin for three matches on one process: a version-2 Stellar match (seat 0), a
+// One bot's stdin for four matches on one process: a version-2 Stellar match (seat 0), a
 // version-2 Stellar match with seat decks (seat 1: another seat's cards come with the views),
-// then a version-1 match (seat 0). Each is a whole game in which greedy plays the bot's seat;
-// `steps` gets each hello and each request (in version 1) with greedy's answer.
+// a version-1 match (seat 0), then a version-2 Interstellar match (seat 1, no card table). Each
+// is a whole game in which greedy plays the bot's seat; `steps` gets each hello and each request
+// (in version 1) with greedy's answer.
 struct Session {
   std::string input;
   struct Step {
@@ -292,11 +302,12 @@ struct Session {
 Session make_session() {
   Session session;
   const std::vector<Match> all = stellar_matches();
+  const Match interstellar{"interstellar", "interstellar", 2, nullptr, {}};
   const struct {
     const Match& match;
     Seat seat;
     int protocol;
-  } parts[] = {{all[0], 0, 2}, {all[2], 1, 2}, {all[1], 0, 1}};
+  } parts[] = {{all[0], 0, 2}, {all[2], 1, 2}, {all[1], 0, 1}, {interstellar, 1, 2}};
   std::uint64_t seed = 77;
   for (const auto& part : parts) {
     const json table = seat_table(part.match, part.seat);

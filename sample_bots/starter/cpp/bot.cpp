@@ -8,9 +8,9 @@
 //   request   -> answer action: one entry of "legal", copied unchanged, with the request's id
 //   game_over -> nothing to answer; keep reading: stdin closes (we exit) or a new hello comes
 //
-// It picks its action by a simple rule per game (choose_stellar, choose_stella_quest), and the
-// first legal action in a game it does not know. Every answer is copied from "legal", so it is
-// always legal.
+// It picks its action by a simple rule per game (choose_stellar, choose_stella_quest,
+// choose_interstellar), and the first legal action in a game it does not know. Every answer is
+// copied from "legal", so it is always legal.
 
 #include <algorithm>
 #include <cctype>
@@ -191,6 +191,71 @@ json choose_stella_quest(const json& request) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
+// ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
+// loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
+// "earth", ...); only your own hand is shown (me["hand"]), the other seat's as counts.
+
+bool is_star(const std::string& kind) {
+  return kind == "proxima_centauri" || kind == "binary_star" || kind == "orions_belt";
+}
+
+json choose_interstellar(const json& request) {
+  const json& view = request["view"];
+  const json& legal = request["legal"];
+  const json& me = view["players"][view["seat"].get<std::size_t>()];
+  const std::string phase = view["phase"];
+  const auto is = [](const char* kind) { return [kind](const json& a) { return a["kind"] == kind; }; };
+
+  if (phase == "reaction") {
+    // Attacked out of turn: view["pending"] is the attack, {"by":"ship"|"character",
+    // "target":"ship"|"character","base":DAMAGE before range}. Play a Force Field (-40 damage)
+    // for our character, or for our ship when the blow could destroy it; else pass (legal[0]).
+    const json& pending = view["pending"];
+    const bool shield = pending["target"] == "character" || me["ship_hp"].get<int>() <= pending["base"].get<int>();
+    return shield ? first_or_any(legal, is("force_field")) : legal.front();
+  }
+  if (phase != "main") return legal.front();  // timewarp: "keep" the opening hand
+
+  const json& turn = view["this_turn"];  // this turn's counts: moves, played_card, attacks...
+  const json& end_turn = first_or_any(legal, is("end_turn"));
+  // Deck-out: with config "literal_win", a seat whose Main deck is empty and that plays no card
+  // in a turn wins when the turn ends.
+  if (view["config"]["deckout"] == "literal_win" && me["main_deck"] == 0 && !turn["played_card"].get<bool>()) {
+    return end_turn;
+  }
+  std::map<std::int64_t, std::string> hand;  // card id -> kind
+  for (const json& c : me["hand"]) hand[c["id"].get<std::int64_t>()] = c["card"].get<std::string>();
+  for (const json& a : legal) {
+    // 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a
+    //    star (character attacks need one), Water into the empty slot (moving needs Water and a
+    //    star; more Water stays in hand to pay costs), Reinforcements (15 damage at the start of
+    //    each of our turns), Space Junk (2 Resource cards) while it is free: the turn's first
+    //    action card costs nothing, each further one a card.
+    if (a["kind"] != "play") continue;
+    const std::string kind = hand[a["card"].get<std::int64_t>()];
+    if (kind == "e115" || is_star(kind) || (kind.rfind("water", 0) == 0 && me["water"].empty()) ||
+        kind == "reinforcements" || (kind == "space_junk" && turn["actions"] == 0)) {
+      return a;
+    }
+  }
+  // 2. The ship one step toward the Battlefield (less range penalty), once a turn: a 2nd move
+  //    would end the turn. me["ship_at"]["zone"] is "planet", "orbit" or "battlefield".
+  if (turn["moves"] == 0) {
+    for (const json& a : legal) {
+      if (a["kind"] == "move" && a["to"]["zone"] == "battlefield") return a;
+    }
+  }
+  // 3. Attack while we can pay: the ship first (it comes first in "legal"), then the character.
+  const json& attack = first_or_any(legal, is("attack"));
+  if (attack["kind"] == "attack") return attack;
+  // 4. Nothing left: end the turn.
+  std::cerr << kName << ": turn " << view["turn"] << " ends: our hp " << me["hp"] << ", ship " << me["ship_hp"]
+            << " at " << me["ship_at"]["zone"].get<std::string>() << '\n';
+  return end_turn;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 // 2 when the referee offers it, 1 when hello says 1, 0 for a version we do not speak.
 int choose_protocol(const json& hello) {
@@ -236,6 +301,8 @@ int main() {
         action = choose_stellar(message, table);
       } else if (game == "stella_quest") {
         action = choose_stella_quest(message);
+      } else if (game == "interstellar") {
+        action = choose_interstellar(message);
       } else {
         action = message["legal"].front();  // a game this bot does not know: still legal
       }

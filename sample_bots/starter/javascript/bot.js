@@ -9,9 +9,9 @@
 //   request   -> answer action: one entry of "legal", copied unchanged, with the request's id
 //   game_over -> nothing to answer; keep reading: stdin closes (we exit) or a new hello comes
 //
-// It picks its action by a simple rule per game (chooseStellar, chooseStellaQuest), and the
-// first legal action in a game it does not know. Every answer is copied from "legal", so it is
-// always legal.
+// It picks its action by a simple rule per game (chooseStellar, chooseStellaQuest,
+// chooseInterstellar), and the first legal action in a game it does not know. Every answer is
+// copied from "legal", so it is always legal.
 'use strict';
 
 const readline = require('readline');
@@ -138,6 +138,60 @@ function chooseStellaQuest(request) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
+// ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
+// loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
+// "earth", ...); only your own hand is shown (me.hand), the other seat's as counts.
+
+const STARS = new Set(['proxima_centauri', 'binary_star', 'orions_belt']);
+
+function chooseInterstellar(request) {
+  const {view, legal} = request;
+  const me = view.players[view.seat];
+
+  if (view.phase === 'reaction') {
+    // Attacked out of turn: view.pending is the attack, {by: 'ship'|'character',
+    // target: 'ship'|'character', base: DAMAGE before range}. Play a Force Field (-40 damage)
+    // for our character, or for our ship when the blow could destroy it; else pass (legal[0]).
+    const {pending} = view;
+    if (pending.target === 'character' || me.ship_hp <= pending.base) {
+      return legal.find((a) => a.kind === 'force_field') || legal[0];
+    }
+    return legal[0];
+  }
+  if (view.phase !== 'main') return legal[0];  // timewarp: 'keep' the opening hand
+
+  const turn = view.this_turn;  // this turn's counts: moves, played_card, attacks...
+  const endTurn = legal.find((a) => a.kind === 'end_turn');
+  // Deck-out: with config 'literal_win', a seat whose Main deck is empty and that plays no card
+  // in a turn wins when the turn ends.
+  if (view.config.deckout === 'literal_win' && me.main_deck === 0 && !turn.played_card) return endTurn;
+  const hand = new Map(me.hand.map((c) => [c.id, c.card]));  // card id -> kind
+  // 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a star
+  //    (character attacks need one), Water into the empty slot (moving needs Water and a star;
+  //    more Water stays in hand to pay costs), Reinforcements (15 damage at the start of each of
+  //    our turns), Space Junk (2 Resource cards) while it is free: the turn's first action card
+  //    costs nothing, each further one a card.
+  const free = legal.find((a) => {
+    if (a.kind !== 'play') return false;
+    const kind = hand.get(a.card);
+    return kind === 'e115' || STARS.has(kind) || (kind.startsWith('water') && me.water.length === 0) ||
+        kind === 'reinforcements' || (kind === 'space_junk' && turn.actions === 0);
+  });
+  if (free) return free;
+  // 2. The ship one step toward the Battlefield (less range penalty), once a turn: a 2nd move
+  //    would end the turn. me.ship_at.zone is 'planet', 'orbit' or 'battlefield'.
+  const move = legal.find((a) => a.kind === 'move' && a.to.zone === 'battlefield');
+  if (turn.moves === 0 && move) return move;
+  // 3. Attack while we can pay: the ship first (it comes first in legal), then the character.
+  const attack = legal.find((a) => a.kind === 'attack');
+  if (attack) return attack;
+  // 4. Nothing left: end the turn.
+  log(`turn ${view.turn} ends: our hp ${me.hp}, ship ${me.ship_hp} at ${me.ship_at.zone}`);
+  return endTurn;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 // 2 when the referee offers it, 1 when hello says 1, null for a version we do not speak.
 function chooseProtocol(hello) {
@@ -172,6 +226,8 @@ input.on('line', (line) => {
       action = chooseStellar(message, table);
     } else if (game === 'stella_quest') {
       action = chooseStellaQuest(message);
+    } else if (game === 'interstellar') {
+      action = chooseInterstellar(message);
     } else {
       action = message.legal[0];  // a game this bot does not know: still legal
     }

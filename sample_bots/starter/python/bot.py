@@ -8,9 +8,9 @@ flushed. Diagnostics go to stderr only: every stdout line must be a message.
     request  -> answer action: one entry of "legal", copied unchanged, with the request's id
     game_over-> nothing to answer; keep reading: stdin closes (we exit) or a new hello comes
 
-It picks its action by a simple rule per game (see choose_stellar, choose_stella_quest), and
-the first legal action in a game it does not know. Every answer is copied from "legal", so it
-is always legal. Run it: python3 bot.py (no arguments).
+It picks its action by a simple rule per game (see choose_stellar, choose_stella_quest,
+choose_interstellar), and the first legal action in a game it does not know. Every answer is
+copied from "legal", so it is always legal. Run it: python3 bot.py (no arguments).
 """
 
 import json
@@ -158,6 +158,71 @@ def choose_stella_quest(request):
 
 
 # ---------------------------------------------------------------------------------------------
+# Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
+# ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
+# loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
+# "earth", ...); only your own hand is shown (me["hand"]), the other seat's as counts.
+
+STARS = {"proxima_centauri", "binary_star", "orions_belt"}
+
+
+def choose_interstellar(request):
+    view = request["view"]
+    legal = request["legal"]
+    me = view["players"][view["seat"]]
+    phase = view["phase"]
+
+    if phase == "reaction":
+        # Attacked out of turn: view["pending"] is the attack, {"by": "ship"|"character",
+        # "target": "ship"|"character", "base": DAMAGE before range}. Play a Force Field (-40
+        # damage) for our character, or for our ship when the blow could destroy it; else pass.
+        pending = view["pending"]
+        if pending["target"] == "character" or me["ship_hp"] <= pending["base"]:
+            return next((a for a in legal if a["kind"] == "force_field"), legal[0])
+        return legal[0]  # pass
+    if phase != "main":
+        return legal[0]  # timewarp: "keep" the opening hand
+
+    turn = view["this_turn"]  # this turn's counts: moves, played_card, attacks...
+    end_turn = next(a for a in legal if a["kind"] == "end_turn")
+    # Deck-out: with config "literal_win", a seat whose Main deck is empty and that plays no card
+    # in a turn wins when the turn ends.
+    if view["config"]["deckout"] == "literal_win" and me["main_deck"] == 0 and not turn["played_card"]:
+        return end_turn
+    hand = {c["id"]: c["card"] for c in me["hand"]}  # card id -> kind
+    for a in legal:
+        # 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a
+        #    star (character attacks need one), Water into the empty slot (moving needs Water and
+        #    a star; more Water stays in hand to pay costs), Reinforcements (15 damage at the start
+        #    of each of our turns), Space Junk (2 Resource cards) while it is free: the turn's
+        #    first action card costs nothing, each further one a card.
+        if a["kind"] != "play":
+            continue
+        kind = hand[a["card"]]
+        if (
+            kind == "e115"
+            or kind in STARS
+            or (kind.startswith("water") and not me["water"])
+            or kind == "reinforcements"
+            or (kind == "space_junk" and turn["actions"] == 0)
+        ):
+            return a
+    # 2. The ship one step toward the Battlefield (less range penalty), once a turn: a 2nd move
+    #    would end the turn. me["ship_at"]["zone"] is "planet", "orbit" or "battlefield".
+    if turn["moves"] == 0:
+        move = next((a for a in legal if a["kind"] == "move" and a["to"]["zone"] == "battlefield"), None)
+        if move:
+            return move
+    # 3. Attack while we can pay: the ship first (it comes first in "legal"), then the character.
+    attack = next((a for a in legal if a["kind"] == "attack"), None)
+    if attack:
+        return attack
+    # 4. Nothing left: end the turn.
+    log("turn %d ends: our hp %d, ship %d at %s" % (view["turn"], me["hp"], me["ship_hp"], me["ship_at"]["zone"]))
+    return end_turn
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def choose_protocol(hello):
@@ -190,6 +255,8 @@ def main():
                 action = choose_stellar(message, cards)
             elif game == "stella_quest":
                 action = choose_stella_quest(message)
+            elif game == "interstellar":
+                action = choose_interstellar(message)
             else:
                 action = message["legal"][0]  # a game this bot does not know: still legal
             send({"type": "action", "protocol": protocol, "id": message["id"], "action": action})
