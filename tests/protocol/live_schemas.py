@@ -7,7 +7,9 @@ validate_schemas.py (python3-jsonschema).
 
 Matches: Stellar with both seats at protocol 1, both at 2, each mix, and with a seat deck
 (docs/games/stellar-decks/bright-moons.json) at 1, at 2 and mixed; Stella Quest with 2, 3 and 4 seats
-at 1 and at 2, and one mixed. Each match must finish without a fault, every seat must have played
+at 1 and at 2, and one mixed; Interstellar at 1, at 2 and mixed, one with a seat playing Shane
+(a seat configuration: character and deck lists), so that requests out of turn (phase reaction)
+are among the lines. Each match must finish without a fault, every seat must have played
 the version it chose, and every recorded line must validate; a problem is printed as
 FILE:LINE: JSON-POINTER: message. Fails (never skips) when python3-jsonschema is missing.
 """
@@ -25,6 +27,13 @@ sys.path.insert(0, HERE)
 import validate_schemas  # noqa: E402
 
 DECK = os.path.join(ROOT, "docs", "games", "stellar-decks", "bright-moons.json")
+# An Interstellar seat configuration (docs/games/interstellar.md): Shane and the Star Cruiser, a
+# Main deck with a Colonization for a Mercury, given inline as --seat-config accepts JSON.
+SHANE = json.dumps({"character": "shane", "main": {"mercury": 1, "pluto": 1, "neptune": 1, "uranus": 1, "mars": 2,
+                                                   "venus": 1, "jupiter": 1, "saturn": 1, "titan": 1, "earth": 1,
+                                                   "harvest": 5, "depletion": 3, "into_the_void": 3, "space_junk": 4,
+                                                   "secret_formula": 1, "reinforcements": 1, "gate": 3,
+                                                   "force_field": 2, "escape_pod": 1, "colonization": 2}})
 
 # name, game, seed, one (protocol, seat config or None, bot options) per seat. "--cycle" seats
 # vary their choices (face-down cards, other slots) so the views show more of each game.
@@ -45,6 +54,10 @@ MATCHES = [
     ("stella_quest-4-v1", "stella_quest", 25, [(1, None, "")] * 2 + [(1, None, C)] * 2),
     ("stella_quest-4-v2", "stella_quest", 26, [(2, None, C)] * 4),
     ("stella_quest-4-mixed", "stella_quest", 27, [(1, None, C), (2, None, ""), (2, None, R + " " + C), (1, None, "")]),
+    ("interstellar-v1", "interstellar", 31, [(1, None, C), (1, None, C)]),
+    ("interstellar-v2", "interstellar", 32, [(2, None, C), (2, None, R + " " + C)]),
+    ("interstellar-v1-v2", "interstellar", 33, [(1, None, ""), (2, None, C)]),
+    ("interstellar-own-v2-v1", "interstellar", 34, [(2, SHANE, C), (1, "-", C)]),
 ]
 
 
@@ -136,6 +149,24 @@ def main(argv):
             print("  " + p)
         if status != "ok":
             failed.append(name)
+
+    # Interstellar asks the attacked seat out of turn: such requests (phase reaction, the request's
+    # seat the defender, view.on_turn the attacker) must be among the lines checked.
+    played = [m for m in matches if m[1] == "interstellar"]
+    if played:
+        out_of_turn = 0
+        for name, _, _, _ in played:
+            record = os.path.join(out, name, "record")
+            for file in sorted(os.listdir(record)) if os.path.isdir(record) else []:
+                with open(os.path.join(record, file), encoding="utf-8") as f:
+                    for line in f:
+                        message = json.loads(line)
+                        view = message.get("view") if message.get("type") == "request" else None
+                        if view and view.get("phase") == "reaction" and message.get("seat") != view.get("on_turn"):
+                            out_of_turn += 1
+        print("interstellar: {} requests out of turn (phase reaction)".format(out_of_turn))
+        if out_of_turn == 0:
+            failed.append("interstellar (no request out of turn was recorded)")
 
     shown = problems.items[:200]
     for p in shown:

@@ -16,9 +16,11 @@ schemas: hello.config (config), hello.cards (card-table), request.view (view for
 view-v2 for protocol 2), request.legal (legal), action.action (action), game_over.result.outcome
 (outcome). Beyond the schemas, a seat's session must follow the protocol: hello, ready, then
 request/action pairs with matching ids and an action from the legal list, game_over last, every
-message after the ready carrying the version the ready chose; a version-2 view must name only
-cards that hello.cards holds or that the view's own "cards" lists (and "cards" exactly those),
-and a version-1 view's card objects must equal the hello.cards entries with their ids.
+message after the ready carrying the version the ready chose; a request goes to the seat its view
+names in seat and to_act (in Interstellar, out of turn exactly in phase reaction); a version-2
+view must name only cards that hello.cards holds or that the view's own "cards" lists (and
+"cards" exactly those), and a version-1 view's card objects must equal the hello.cards entries
+with their ids.
 
 Live traffic: a directory holds one file per seat and match, each line exactly one line of the
 wire, in order (what recording_bot.py writes). The direction follows from the message type.
@@ -429,6 +431,7 @@ class Checker:
                     self.view_cards(where, game, name, message["view"], session)
                     if name == "view":
                         self.derived_v2(where, game, message["view"])
+                    self.seat_to_act(where, game, message)
             sid = self.game_schema(where, game, "legal")
             if sid and "legal" in message:
                 self.validate(where, sid, message["legal"], "/legal")
@@ -442,6 +445,25 @@ class Checker:
                 sid = self.game_schema(where, game, "outcome")
                 if sid:
                     self.validate(where, sid, outcome, "/result/outcome")
+
+    def seat_to_act(self, where, game, message):
+        """A request goes to the seat the view says is to act, and only that seat sees it: the
+        request's seat, the view's seat and its to_act agree. That seat need not be the one whose
+        turn it is: Interstellar asks the attacked seat out of turn (phase reaction, view.on_turn
+        the attacker), and such a request must say so."""
+        view = message["view"]
+        seat = message.get("seat")
+        if view.get("seat") != seat:
+            self.problems.add(where, "/view/seat", "is {}, but the request is for seat {}".format(view.get("seat"), seat))
+        if "to_act" in view and view["to_act"] != seat:
+            self.problems.add(where, "/view/to_act", "is {}, but the request is for seat {}".format(view["to_act"], seat))
+        if game == "interstellar" and "on_turn" in view:
+            out_of_turn = view["on_turn"] != seat
+            if out_of_turn != (view.get("phase") == "reaction"):
+                self.problems.add(where, "/view/on_turn", "seat {} asked in phase {} while seat {} is on turn".format(
+                    seat, json.dumps(view.get("phase")), view["on_turn"]))
+            elif out_of_turn:
+                self.count("interstellar requests out of turn")
 
     def derived_v2(self, where, game, view):
         """A version-1 view of a game with a card table, its card objects replaced by their ids,
