@@ -2,6 +2,7 @@
 // Force Field) and the bombardment of Reinforcements. docs/games/interstellar.md section 6.
 
 #include <algorithm>
+#include <array>
 
 #include "referee/games/interstellar/engine.hpp"
 #include "referee/games/interstellar/pay.hpp"
@@ -25,29 +26,24 @@ Cost attack_price(const State& s, Seat seat, Unit by) {
   return Cost{.typed = by == Unit::ship ? Category::ammo : Category::energy, .typed_amount = attack_cost(s, seat, by)};
 }
 
-Unit target_of(const Player& defender) {
+Unit ship_first(const Player& defender) {
   return defender.ship_hp > 0 ? Unit::ship : Unit::character;
 }
 
 const Cost kCloakCost{.typed = Category::energy, .typed_amount = 1, .generic = 1};
+// Invasion is the Shifter's alternate action, not an attack: its printed cost, never escalated.
+const Cost kInvasionCost{.typed = Category::energy, .typed_amount = 1};
 const Cost kOutOfTurn{.generic = 1};
 
-// The Defensive Cloak's table: the card the attacker drew sets the base damage; -1 is a miss.
+// The Defensive Cloak's table: the card the attacker drew sets the base damage, never above the
+// attack's own (a cloak does not strengthen a weak attack); -1 is a miss.
 int cloak_base(const Card* drawn, int full) {
   if (drawn == nullptr) return -1;
   const Category c = category(drawn->kind);
   if (c == Category::e115) return full;
   if (c == Category::water || c == Category::energy || c == Category::ammo) {
-    switch (value(drawn->kind)) {
-      case 1:
-        return 60;
-      case 2:
-        return 40;
-      case 3:
-        return 20;
-      default:
-        return -1;
-    }
+    constexpr std::array<int, 4> kTable = {-1, 60, 40, 20};
+    return std::min(full, kTable[static_cast<std::size_t>(value(drawn->kind))]);
   }
   return -1;  // a Star or Halley's Comet
 }
@@ -83,7 +79,8 @@ void resolve(State& s, int reaction) {
   }
   if (base >= 0) {
     const Loc& from = by == Unit::ship ? a.ship_at : a.char_at;
-    const Loc& to = target == Unit::ship ? d.ship_at : d.char_at;
+    const Loc reinforcements{Zone::battlefield, kNoCard};  // Reinforcements stand in the Battlefield
+    const Loc& to = target == Unit::ship ? d.ship_at : target == Unit::character ? d.char_at : reinforcements;
     const int step = by == Unit::ship ? kShipStep : kCharacterStep;
     int dealt = std::max(0, base - step * distance(from, to));
     if (reaction == 2) dealt = std::max(0, dealt - kForceField);
@@ -120,7 +117,7 @@ bool can_attack(const State& s, Seat seat, Unit by, const Purse& purse) {
 bool can_invade(const State& s, Seat seat, const Purse& purse) {
   const Player& p = s.players[idx(seat)];
   return p.character == Character::shifter && !p.invasion_used && s.character_attacks >= 1 && star_total(p) >= 1 &&
-         !s.players[idx(opponent(seat))].planets.empty() && can_pay(p, purse, attack_price(s, seat, Unit::character));
+         !s.players[idx(opponent(seat))].planets.empty() && can_pay(p, purse, kInvasionCost);
 }
 
 void reaction_legal(const State& s, std::vector<Action>& out) {
@@ -136,7 +133,7 @@ void reaction_legal(const State& s, std::vector<Action>& out) {
   }
 }
 
-void declare_attack(State& s, Unit by) {
+void declare_attack(State& s, Unit by, CardId target) {
   const Seat seat = s.on_turn;
   Player& p = s.players[idx(seat)];
   pay(s, seat, *plan_payment(p, attack_price(s, seat, by)));
@@ -145,19 +142,16 @@ void declare_attack(State& s, Unit by) {
   } else {
     ++s.character_attacks;
   }
-  const Unit target = target_of(s.players[idx(opponent(seat))]);
-  s.pending = Pending{by, target};
+  const Unit aim = target != kNoCard ? Unit::reinforcements : ship_first(s.players[idx(opponent(seat))]);
+  s.pending = Pending{by, aim};
   s.events.push_back(Event{.kind = EventKind::attack,
                            .seat = seat8(seat),
                            .unit = static_cast<std::int8_t>(by),
-                           .target_unit = static_cast<std::int8_t>(target),
+                           .target_unit = static_cast<std::int8_t>(aim),
                            .value = static_cast<std::int16_t>(base_damage(s, seat, by))});
-  // The defender is asked only when it has a reaction it may play; the views never tell whether
-  // it was asked, so that asking reveals nothing of its hand.
-  std::vector<Action> reactions;
+  // The defender is always asked, "pass" being its only choice when it has no reaction it may
+  // play: whether it is asked (its request, the ids that follow) must not tell its hand.
   s.phase = Phase::reaction;
-  reaction_legal(s, reactions);
-  if (reactions.size() == 1) resolve(s, 0);
 }
 
 void react(State& s, const Action& a) {
@@ -185,8 +179,7 @@ void react(State& s, const Action& a) {
 void invade(State& s, CardId planet) {
   const Seat seat = s.on_turn;
   Player& p = s.players[idx(seat)];
-  pay(s, seat, *plan_payment(p, attack_price(s, seat, Unit::character)));
-  ++s.character_attacks;
+  pay(s, seat, *plan_payment(p, kInvasionCost));
   p.invasion_used = true;
   const Planet* target = find_planet(s.players[idx(opponent(seat))], planet);
   draw_cards(s, seat, 0, 2 * value(target->card.kind) / 3);
@@ -203,17 +196,7 @@ void bombard(State& s) {
                            .unit = 2,
                            .value = static_cast<std::int16_t>(d1),
                            .extra = static_cast<std::int16_t>(d2)});
-  Player& o = s.players[idx(foe)];
-  const int dealt = std::min(o.reinforcements_hp, d1 + d2);
-  o.reinforcements_hp -= dealt;
-  s.events.push_back(
-      Event{.kind = EventKind::damage, .seat = seat8(foe), .unit = 2, .value = static_cast<std::int16_t>(dealt)});
-  if (o.reinforcements_hp <= 0) {
-    o.discard.push_back(o.reinforcements);
-    o.reinforcements = Card{};
-    o.reinforcements_hp = 0;
-    s.events.push_back(Event{.kind = EventKind::destroyed, .seat = seat8(foe), .unit = 2});
-  }
+  damage(s, foe, Unit::reinforcements, d1 + d2);
 }
 
 }  // namespace arena::interstellar

@@ -21,7 +21,7 @@ struct Purse;
 bool can_attack(const State& s, Seat seat, Unit by, const Purse& purse);
 bool can_invade(const State& s, Seat seat, const Purse& purse);
 void reaction_legal(const State& s, std::vector<Action>& out);
-void declare_attack(State& s, Unit by);
+void declare_attack(State& s, Unit by, CardId target);  // target: their Reinforcements, else kNoCard
 void react(State& s, const Action& a);
 void invade(State& s, CardId planet);
 void bombard(State& s);

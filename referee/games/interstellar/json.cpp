@@ -189,6 +189,7 @@ json event_json(const Event& e) {
     case EventKind::voided:
     case EventKind::discarded:
       out["card"] = card_json(e.card);
+      if (e.value > 0) out["harvest_lost"] = e.value;
       break;
     case EventKind::attack:
       out["by"] = kUnitNames[idx(e.unit)];
@@ -197,6 +198,7 @@ json event_json(const Event& e) {
       break;
     case EventKind::reaction:
       out["reaction"] = e.extra == 1 ? "cloak" : "force_field";
+      if (e.card.id != kNoCard) out["card"] = card_json(e.card);
       break;
     case EventKind::cloak:
       out["drawn"] = e.card.id == kNoCard ? json(nullptr) : card_json(e.card);
@@ -207,7 +209,7 @@ json event_json(const Event& e) {
       out["for"] = e.unit == 2 ? "bombard" : "attack";
       break;
     case EventKind::damage:
-      out["unit"] = kUnitNames[idx(e.unit == 2 ? 2 : e.target_unit)];
+      out["unit"] = kUnitNames[idx(e.target_unit)];
       out["amount"] = e.value;
       break;
     case EventKind::destroyed:
@@ -400,6 +402,7 @@ json to_json(const Action& a) {
       break;
     case ActionKind::attack:
       out["by"] = kUnitNames[static_cast<std::size_t>(a.unit)];
+      if (a.target != kNoCard) out["target"] = a.target;  // the opponent's Reinforcements
       break;
     case ActionKind::invasion:
       out["planet"] = a.target;
@@ -457,7 +460,8 @@ Result<Action> action_from_json(const json& j) {
       }
       break;
     case ActionKind::attack: {
-      if (ok = only_keys(j, {"kind", "by"}); !ok) break;
+      if (ok = only_keys(j, {"kind", "by", "target"}); !ok) break;
+      if (j.contains("target") && !(ok = need_id("target", a.target))) break;
       if (!j.contains("by")) {
         ok = fail(std::string("an attack needs \"by\": \"ship\" or \"character\""));
         break;
@@ -719,7 +723,7 @@ Result<State> state_from_json(const json& j) {
     s.bombards = j.at("bombards").get<std::int8_t>();
     s.played_card = j.at("played_card").get<bool>();
     const int by = j.at("pending").at(0).get<int>(), target = j.at("pending").at(1).get<int>();
-    if (by < 0 || by > 1 || target < 0 || target > 1) return fail(std::string("bad pending attack"));
+    if (by < 0 || by > 1 || target < 0 || target > 2) return fail(std::string("bad pending attack"));
     s.pending = Pending{static_cast<Unit>(by), static_cast<Unit>(target)};
     for (std::size_t seat = 0; seat < kSeats; ++seat) {
       auto p = player_from_state(j.at("players").at(seat));

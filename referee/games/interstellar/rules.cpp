@@ -141,11 +141,16 @@ void remove_planet(State& s, Seat owner, CardId id, bool to_void) {
   Player& p = s.players[idx(owner)];
   auto it = std::find_if(p.planets.begin(), p.planets.end(), [&](const Planet& pl) { return pl.card.id == id; });
   if (it == p.planets.end()) return;
+  const EventKind gone = to_void ? EventKind::voided : EventKind::discarded;
   for (const Card& c : it->harvest) p.voided.push_back(c);
   (to_void ? p.voided : p.discard).push_back(it->card);
-  if (it->colony.id != kNoCard) (to_void ? p.voided : p.discard).push_back(it->colony);  // with its planet
-  s.events.push_back(
-      Event{.kind = to_void ? EventKind::voided : EventKind::discarded, .seat = seat8(owner), .card = it->card});
+  // `value`: the uncollected cards that went to the void with it (their faces stay hidden).
+  s.events.push_back(Event{
+      .kind = gone, .seat = seat8(owner), .value = static_cast<std::int16_t>(it->harvest.size()), .card = it->card});
+  if (it->colony.id != kNoCard) {  // a Colonization goes with its planet
+    (to_void ? p.voided : p.discard).push_back(it->colony);
+    s.events.push_back(Event{.kind = gone, .seat = seat8(owner), .card = it->colony});
+  }
   p.planets.erase(it);
   for (auto g = p.gates.begin(); g != p.gates.end();) {
     if (g->at.zone == Zone::planet && g->at.planet == id) {
@@ -167,11 +172,11 @@ void defeat_check(State& s) {
   }
 }
 
-// Damage to a seat's unit (floored at its HP); a ship at 0 is destroyed, a character at 0 ends
-// the game.
+// Damage to a seat's unit (floored at its HP): a ship at 0 is destroyed, Reinforcements at 0 are
+// discarded, a character at 0 ends the game.
 void damage(State& s, Seat seat, Unit unit, int amount) {
   Player& p = s.players[idx(seat)];
-  int& hp = unit == Unit::ship ? p.ship_hp : p.hp;
+  int& hp = unit == Unit::ship ? p.ship_hp : unit == Unit::character ? p.hp : p.reinforcements_hp;
   const int dealt = std::min(hp, std::max(0, amount));
   hp -= dealt;
   s.events.push_back(Event{.kind = EventKind::damage,
@@ -181,6 +186,11 @@ void damage(State& s, Seat seat, Unit unit, int amount) {
   if (unit == Unit::ship && dealt > 0 && p.ship_hp == 0) {
     p.char_at = p.ship_at;
     s.events.push_back(Event{.kind = EventKind::destroyed, .seat = seat8(seat), .unit = 0});
+  }
+  if (unit == Unit::reinforcements && p.reinforcements_hp == 0) {
+    p.discard.push_back(p.reinforcements);
+    p.reinforcements = Card{};
+    s.events.push_back(Event{.kind = EventKind::destroyed, .seat = seat8(seat), .unit = 2});
   }
   defeat_check(s);
 }
@@ -403,7 +413,11 @@ void main_legal(const State& s, std::vector<Action>& out) {
     for (const Loc& to : steps_from(p, p.char_at)) out.push_back(Action{.kind = ActionKind::pod, .to = to});
   }
   for (Unit by : {Unit::ship, Unit::character}) {
-    if (can_attack(s, seat, by, purse)) out.push_back(Action{.kind = ActionKind::attack, .unit = by});
+    if (!can_attack(s, seat, by, purse)) continue;
+    out.push_back(Action{.kind = ActionKind::attack, .unit = by});  // ship-first
+    if (o.reinforcements.id != kNoCard) {
+      out.push_back(Action{.kind = ActionKind::attack, .unit = by, .target = o.reinforcements.id});
+    }
   }
   if (can_invade(s, seat, purse)) {
     for (const Planet& pl : o.planets) out.push_back(Action{.kind = ActionKind::invasion, .target = pl.card.id});
@@ -421,7 +435,9 @@ void harvest(State& s, Seat seat) {
       pl.harvest_count = 0;
     }
     const int r = value(pl.card.kind);
-    const int n = std::min(r / 3 + (pl.colony.id != kNoCard ? 1 : 0), r - pl.harvest_count);
+    // A colony adds one card a turn: at the planet's first harvest of the turn.
+    const int bonus = pl.colony.id != kNoCard && pl.harvest_count == 0 ? 1 : 0;
+    const int n = std::min(r / 3 + bonus, r - pl.harvest_count);
     int placed = 0;
     for (; placed < n && !p.resource_deck.empty(); ++placed) {
       pl.harvest.push_back(p.resource_deck.back());
@@ -708,7 +724,7 @@ void apply(State& s, const Action& a) {
       apply_travel(s, a);
       return;
     case ActionKind::attack:
-      declare_attack(s, a.unit);
+      declare_attack(s, a.unit, a.target);
       return;
     case ActionKind::invasion:
       invade(s, a.target);

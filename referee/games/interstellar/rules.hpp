@@ -135,12 +135,12 @@ enum class End : std::uint8_t {
   turn_cap,  // config max_turns turns: the higher character HP wins, equal is a draw
 };
 
-enum class Unit : std::uint8_t { ship, character };
+enum class Unit : std::uint8_t { ship, character, reinforcements };
 
 // An attack declared (and paid) by the seat on turn, waiting for the defender's reaction.
 struct Pending {
-  Unit by = Unit::ship;      // the attacking unit
-  Unit target = Unit::ship;  // the defender's unit it hits (ship-first)
+  Unit by = Unit::ship;      // the attacking unit (ship or character)
+  Unit target = Unit::ship;  // what it hits: the defender's ship, else its character; or its Reinforcements
   bool operator==(const Pending&) const = default;
 };
 
@@ -215,7 +215,8 @@ enum class ActionKind : std::uint8_t {
   teleport,     // to own gate `card` (not a move)
   pod,          // the character moves one step to `to` in an Escape Pod; the turn ends
   play,         // card `card` from hand; `target` (Depletion, Into the Void), `to` (Gate)
-  attack,       // with `unit`'s primary attack, at the opponent's ship (else its character)
+  attack,       // with `unit`'s primary attack, at the opponent's ship (else its character), or at its
+                // Reinforcements: `target` = their card
   invasion,     // the Shifter's alternate action on opponent planet `target`
   bombard,      // pay 1 to roll 2 dice against the opponent's Reinforcements
   pass,         // reaction: none

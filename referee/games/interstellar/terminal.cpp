@@ -447,18 +447,22 @@ std::string seat_text(const Ctx& c, const json& p, int seat) {
                    fmt::format("#{}", num(reinforcements, "id")), st);
   }
 
+  // The primary slots as words that wrap between cards: "Water (2): Water +1, Water +2; Stars ...".
   std::vector<std::string> primary;
-  for (const json& w : list(p, "water")) primary.push_back(paint_card(w, card_name(w), st));
-  std::string water = primary.empty() ? std::string("-") : std::string();
-  for (const auto& w : primary) water += (water.empty() ? "" : ", ") + w;
-  std::vector<std::string> stars;
-  for (const json& s : list(p, "stars")) stars.push_back(paint_card(s, card_name(s), st));
-  std::string star_list = stars.empty() ? std::string("-") : std::string();
-  for (const auto& s : stars) star_list += (star_list.empty() ? "" : ", ") + s;
-  out += wrap("  primary: ",
-              {fmt::format("Water ({}): {};", list(p, "water").size(), water),
-               fmt::format("Stars (total {}): {}", num(p, "star_total"), star_list)},
-              " ", 4);
+  auto slot = [&](const std::string& head, const char* key, const char* end) {
+    const auto& cards = list(p, key);
+    if (cards.empty()) {
+      primary.push_back(head + " -" + end);
+      return;
+    }
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+      primary.push_back((i == 0 ? head + " " : std::string()) + paint_card(cards[i], card_name(cards[i]), st) +
+                        (i + 1 < cards.size() ? "," : end));
+    }
+  };
+  slot(fmt::format("Water ({}):", list(p, "water").size()), "water", ";");
+  slot(fmt::format("Stars (total {}):", num(p, "star_total")), "stars", "");
+  out += wrap("  primary: ", primary, " ", 4);
 
   std::vector<std::string> elements;
   for (const json& e : list(p, "elements")) {
@@ -600,11 +604,12 @@ std::string describe_action(const json& before, const json& a) {
   if (kind == "attack") {
     const std::string by = str(a, "by");
     const json& tt = sub(before, "this_turn");
+    const std::string aim = sub(a, "target").is_number_integer() ? " at the Reinforcements" : "";
     if (by == "ship") {
-      return fmt::format("attacks with the ship ({}, {} Ammo)", ship_name(me), num(tt, "next_ship_attack_ammo"));
+      return fmt::format("attacks with the ship ({}, {} Ammo){}", ship_name(me), num(tt, "next_ship_attack_ammo"), aim);
     }
-    return fmt::format("attacks with the character ({}, {} Energy)", character_name(me),
-                       num(tt, "next_character_attack_energy"));
+    return fmt::format("attacks with the character ({}, {} Energy){}", character_name(me),
+                       num(tt, "next_character_attack_energy"), aim);
   }
   if (kind == "invasion") return "invades " + id_ref(c, sub(a, "planet")) + " (Invasion: draws Resource cards)";
   if (kind == "bombard") return "bombards the Reinforcements (pays 1, rolls 2 dice)";

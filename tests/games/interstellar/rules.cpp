@@ -200,25 +200,83 @@ TEST_CASE(
   if (s.players[0].reinforcements.id != kNoCard) CHECK(s.players[1].ship_hp == 300 - 15);
 }
 
-TEST_CASE("A reaction is asked only when the defender may play one", "[interstellar][rules]") {
+TEST_CASE("The attacked seat is always asked out of turn, with pass alone when it can play no reaction",
+          "[interstellar][rules]") {
   State s = bare_game(Character::shane, Character::shifter);
   s.players[0].ship_at = s.players[0].char_at = Loc{Zone::battlefield, kNoCard};
   give(s, 0, Kind::ammo_2);
   give(s, 0, Kind::ammo_3);
   const Card field = give(s, 1, Kind::force_field);  // but nothing to pay the out-of-turn 1 with
   play(s, Action{.kind = ActionKind::attack, .unit = Unit::ship});
-  CHECK(s.phase == Phase::main);
+  REQUIRE(s.phase == Phase::reaction);
+  CHECK(to_act(s) == 1);
+  CHECK(legal_actions(s) == std::vector<Action>{Action{.kind = ActionKind::pass}});
+  const json asked_empty = view(s, 0);
+  play(s, Action{.kind = ActionKind::pass});
   CHECK(to_act(s) == 0);
   give(s, 1, Kind::energy_1);
   play(s, Action{.kind = ActionKind::attack, .unit = Unit::ship});
   REQUIRE(s.phase == Phase::reaction);
   CHECK(legal_actions(s) == std::vector<Action>{Action{.kind = ActionKind::pass},
                                                 Action{.kind = ActionKind::force_field, .card = field.id}});
-  // The attacker's view does not say whether the defender was asked.
-  const json attacker = view(s, 0);
+  // Both times the attacker sees the same: an attack pending, the defender to act.
+  const json asked_able = view(s, 0);
+  CHECK(asked_empty.at("pending") == asked_able.at("pending"));
+  CHECK(asked_able.at("to_act") == 1);
   play(s, Action{.kind = ActionKind::pass});
-  CHECK(attacker.at("pending").at("by") == "ship");
   CHECK(view(s, 0).at("events").back().at("event") != "reaction");
+}
+
+TEST_CASE("Attacks may aim at the opponent's Reinforcements instead, ship or no ship, at the Battlefield's range",
+          "[interstellar][rules]") {
+  State s = bare_game();
+  const Card r = take(s, 1, Kind::reinforcements);
+  s.players[1].reinforcements = r;
+  s.players[1].reinforcements_hp = 35;
+  give_primaries(s, 0);
+  give(s, 0, Kind::energy_3);
+  give(s, 0, Kind::ammo_2);
+  const Action at_reinforcements{.kind = ActionKind::attack, .unit = Unit::character, .target = r.id};
+  REQUIRE(legal(s, at_reinforcements));
+  attack(s, Unit::character, r.id);  // Shane's Blaster 30 from Orbit: one step, -5
+  CHECK(s.players[1].reinforcements_hp == 10);
+  CHECK(s.players[1].ship_hp == 300);
+  attack(s, Unit::ship, r.id);  // the Cannon, 110 - 30
+  CHECK(s.players[1].reinforcements.id == kNoCard);
+  CHECK(s.players[1].discard.back().id == r.id);
+  CHECK(last_event(s, "destroyed").at("unit") == "reinforcements");
+}
+
+TEST_CASE("A Cloak never makes an attack stronger than its own base", "[interstellar][rules]") {
+  State s = bare_game(Character::shifter, Character::shifter);
+  s.players[0].ship_at = s.players[0].char_at = Loc{Zone::battlefield, kNoCard};
+  s.players[1].ship_at = s.players[1].char_at = Loc{Zone::battlefield, kNoCard};
+  give_primaries(s, 0);
+  give(s, 0, Kind::energy_1);
+  give(s, 1, Kind::energy_1);
+  give(s, 1, Kind::water_1);
+  stack_top(s, 0, Kind::water_1);  // the table's 60 against Mirror's 35
+  play(s, Action{.kind = ActionKind::attack, .unit = Unit::character});
+  play(s, Action{.kind = ActionKind::cloak});
+  CHECK(s.players[1].ship_hp == 350 - 35);
+}
+
+TEST_CASE("Invasion: once a game, after the Shifter's primary attack that turn, at its printed 1 Energy",
+          "[interstellar][rules]") {
+  State s = bare_game(Character::shifter, Character::shane);
+  give_primaries(s, 0);
+  const CardId titan = put_planet(s, 1, Kind::titan);
+  give(s, 0, Kind::energy_1);
+  give(s, 0, Kind::energy_1);
+  give(s, 0, Kind::energy_1);
+  const Action invade{.kind = ActionKind::invasion, .target = titan};
+  CHECK_FALSE(legal(s, invade));  // the primary attack first
+  attack(s, Unit::character);
+  REQUIRE(legal(s, invade));
+  play(s, invade);
+  CHECK(s.players[0].hand.size() == 1 + 6);        // one Energy left, 2/3 of 9R drawn
+  CHECK(attack_cost(s, 0, Unit::character) == 2);  // not counted as an attack
+  CHECK_FALSE(legal(s, invade));                   // once a game
 }
 
 TEST_CASE("Views: a seat sees its own hand and harvest, never the opponent's hand, harvest or any deck order",

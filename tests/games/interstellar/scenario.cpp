@@ -25,7 +25,6 @@ Loc stand(State& s, Seat seat, Zone zone) {
 }
 
 const Action kShipAttack{.kind = ActionKind::attack, .unit = Unit::ship};
-const Action kCharacterAttack{.kind = ActionKind::attack, .unit = Unit::character};
 
 }  // namespace
 
@@ -45,7 +44,7 @@ TEST_CASE(
     stand(s, 1, c.defender);
     CHECK(distance(s.players[0].ship_at, s.players[1].ship_at) * kShipStep == c.penalty);
     give(s, 0, Kind::ammo_2);
-    play(s, kShipAttack);  // the Star Cruiser's Cannon, 110
+    attack(s, Unit::ship);  // the Star Cruiser's Cannon, 110
     CHECK(s.players[1].ship_hp == 300 - std::max(0, 110 - c.penalty));
     CHECK(s.players[1].hp == 150);
   }
@@ -67,7 +66,7 @@ TEST_CASE(
     stand(s, 1, c.defender);
     give_primaries(s, 0);  // a character attack needs a Star in the primary slot
     give(s, 0, Kind::energy_1);
-    play(s, kCharacterAttack);  // Shane's Blaster, 30, at the ship first
+    attack(s, Unit::character);  // Shane's Blaster, 30, at the ship first
     CHECK(s.players[1].ship_hp == 300 - (30 - c.penalty));
   }
 }
@@ -132,13 +131,13 @@ TEST_CASE("Attack costs escalate: 'main attack number 3 in a single turn will co
   for (int i = 0; i < 6; ++i) give(s, 0, Kind::ammo_1);
   give(s, 0, Kind::ammo_3);  // 9 Ammo in all: 2 + 3 + 4
   CHECK(attack_cost(s, 0, Unit::ship) == 2);
-  play(s, kShipAttack);
+  attack(s, Unit::ship);
   CHECK(s.players[0].hand.size() == 5);  // paid with two +1s
   CHECK(attack_cost(s, 0, Unit::ship) == 3);
-  play(s, kShipAttack);
+  attack(s, Unit::ship);
   CHECK(s.players[0].hand.size() == 4);       // paid with the +3
   CHECK(attack_cost(s, 0, Unit::ship) == 4);  // the 3rd: 2 + 2
-  play(s, kShipAttack);
+  attack(s, Unit::ship);
   CHECK(s.players[0].hand.empty());
   CHECK_FALSE(legal(s, kShipAttack));
   CHECK(s.players[1].ship_hp == 300 - 3 * 80);
@@ -155,7 +154,7 @@ TEST_CASE("'the additional damage does not carry over to their Character Card'",
   stand(s, 1, Zone::battlefield);
   s.players[1].ship_hp = 20;
   give(s, 0, Kind::ammo_2);
-  play(s, kShipAttack);
+  attack(s, Unit::ship);
   CHECK(s.players[1].ship_hp == 0);
   CHECK(s.players[1].hp == 150);
   CHECK(last_event(s, "destroyed").at("unit") == "ship");
@@ -171,7 +170,7 @@ TEST_CASE("Once the ship is destroyed, 'If attacking with a Ship, you must roll 
     s.players[1].ship_hp = 0;
     s.rng = Rng(seed);
     give(s, 0, Kind::ammo_2);
-    play(s, kShipAttack);
+    attack(s, Unit::ship);
     const auto roll = last_event(s, "roll");
     REQUIRE(roll.is_object());
     const int die = roll.at("dice").at(0).get<int>();
@@ -284,7 +283,7 @@ TEST_CASE("Winning: the opponent's character at 0 HP", "[interstellar][scenario]
   s.players[1].ship_hp = 0;
   s.players[1].hp = 25;
   give(s, 0, Kind::energy_1);
-  play(s, kCharacterAttack);
+  attack(s, Unit::character);
   CHECK(is_over(s));
   CHECK(s.end == End::defeated);
   CHECK(outcome(s).winner == 0);

@@ -76,6 +76,14 @@ void play(State& s, const Action& a) {
   REQUIRE(ok.ok());
 }
 
+void attack(State& s, Unit by, CardId target) {
+  const Seat attacker = s.on_turn;
+  play(s, Action{.kind = ActionKind::attack, .unit = by, .target = target});
+  REQUIRE(s.phase == Phase::reaction);
+  REQUIRE(to_act(s) == opponent(attacker));
+  play(s, Action{.kind = ActionKind::pass});
+}
+
 nlohmann::json last_event(const State& s, const std::string& name) {
   const auto v = view(s, 0);
   for (auto list : {v.at("events"), v.at("last_events")}) {

@@ -29,6 +29,9 @@ CardId put_planet(State& s, Seat seat, Kind kind);
 // Primary Water and a Star for the seat (movement and character attacks need them).
 void give_primaries(State& s, Seat seat);
 
+// Plays an attack, and the defender's pass (it is always asked: setup.cpp checks that it was).
+void attack(State& s, Unit by, CardId target = kNoCard);
+
 // Applies `a`, requiring it to be legal first.
 void play(State& s, const Action& a);
 bool legal(const State& s, const Action& a);

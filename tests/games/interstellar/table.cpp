@@ -294,7 +294,7 @@ TEST_CASE("Interstellar's table says the turn, HP, places, slots, planets, piles
         }
         if (e.kind == EventKind::damage) {
           const Player& hit = s.players[idx(e.seat)];
-          const std::string unit = e.unit == 2 ? std::string("Reinforcements")
+          const std::string unit = e.target_unit == 2 ? std::string("Reinforcements")
                                    : e.target_unit == static_cast<std::int8_t>(Unit::ship)
                                        ? info(hit.character).ship_name
                                        : info(hit.character).name;
@@ -411,6 +411,7 @@ TEST_CASE("Interstellar's describe_action says every action kind in words", "[in
                                                           attack_cost(s, seat, Unit::ship))
                                             : fmt::format("attacks with the character ({}, {} Energy)", ch.name,
                                                           attack_cost(s, seat, Unit::character));
+            if (a.target != kNoCard) expected += " at the Reinforcements";
             key += a.unit == Unit::ship ? " ship" : " character";
             break;
           case ActionKind::invasion:

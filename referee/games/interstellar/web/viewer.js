@@ -479,8 +479,9 @@ ArenaViewer.registerGame('interstellar', function (v) {
       }
       case 'attack': {
         var tt = view ? view.this_turn : null;
-        if (action.by === 'ship') return 'attacks with the ship (' + (me ? shipName(me) : 'ship') + (tt ? ', ' + tt.next_ship_attack_ammo + ' Ammo' : '') + ')';
-        return 'attacks with the character (' + (me ? characterName(me) : 'character') + (tt ? ', ' + tt.next_character_attack_energy + ' Energy' : '') + ')';
+        var aim = typeof action.target === 'number' ? ' at the Reinforcements' : '';
+        if (action.by === 'ship') return 'attacks with the ship (' + (me ? shipName(me) : 'ship') + (tt ? ', ' + tt.next_ship_attack_ammo + ' Ammo' : '') + ')' + aim;
+        return 'attacks with the character (' + (me ? characterName(me) : 'character') + (tt ? ', ' + tt.next_character_attack_energy + ' Energy' : '') + ')' + aim;
       }
       case 'invasion': return 'invades ' + idRef(byId, action.planet) + ' (Invasion: draws Resource cards)';
       case 'bombard': return 'bombards the Reinforcements (pays 1, rolls 2 dice)';
