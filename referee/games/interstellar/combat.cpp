@@ -1,5 +1,5 @@
 // Attacks (ship and character, Invasion), the defender's reactions out of turn (Defensive Cloak,
-// Force Field) and the bombardment of Reinforcements. docs/games/interstellar.md section 6.
+// Force Field) and the bombardment of Reinforcements. docs/games/interstellar.md section 9.
 
 #include <algorithm>
 #include <array>

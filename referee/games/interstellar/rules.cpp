@@ -430,13 +430,13 @@ void main_legal(const State& s, std::vector<Action>& out) {
 void harvest(State& s, Seat seat) {
   Player& p = s.players[idx(seat)];
   for (Planet& pl : p.planets) {
-    if (pl.harvest_turn != s.turn) {
+    const bool first = pl.harvest_turn != s.turn;  // the planet's first Harvest this turn
+    if (first) {
       pl.harvest_turn = s.turn;
       pl.harvest_count = 0;
     }
     const int r = value(pl.card.kind);
-    // A colony adds one card a turn: at the planet's first harvest of the turn.
-    const int bonus = pl.colony.id != kNoCard && pl.harvest_count == 0 ? 1 : 0;
+    const int bonus = pl.colony.id != kNoCard && first ? 1 : 0;  // a colony adds one card a turn
     const int n = std::min(r / 3 + bonus, r - pl.harvest_count);
     int placed = 0;
     for (; placed < n && !p.resource_deck.empty(); ++placed) {

@@ -38,7 +38,7 @@ TEST_CASE("Interstellar is registered third, for 2 seats", "[interstellar]") {
 }
 
 TEST_CASE("Interstellar conforms under both deck-out readings and a short turn cap", "[conformance][interstellar]") {
-  const int games = arena::testing::sanitizer_share(200);
+  const int games = arena::testing::sanitizer_share(100);
   require_conformant(arena::testing::run_conformance(interstellar_game(), {{"deckout", "loss"}}, 2, games, 7001, 10),
                      games);
   require_conformant(arena::testing::run_conformance(interstellar_game(), {{"max_turns", 6}}, 2, games, 8001, 10),
@@ -68,7 +68,7 @@ TEST_CASE("Interstellar conforms with different deck lists and characters per se
                               {"e115", 10},
                               {"orions_belt", 6},
                               {"halley", 1}}}};
-  const int games = arena::testing::sanitizer_share(200);
+  const int games = arena::testing::sanitizer_share(100);
   require_conformant(
       arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9001, 10, {shane, shifter_big}), games);
   require_conformant(

@@ -1,6 +1,6 @@
 // Interstellar's rules beyond the rulebook's examples: payments, the free first action and
-// artifact, E115, teleport and gates, escape pods, the cards' effects, reactions asked only when
-// one is possible, Reinforcements, views and hidden information, deck lists per seat.
+// artifact, E115, teleport and gates, escape pods, the cards' effects, the defender asked at every
+// attack, attacks on Reinforcements, Invasion, views and hidden information, deck lists per seat.
 
 #include <catch2/catch.hpp>
 
