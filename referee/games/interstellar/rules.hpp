@@ -73,8 +73,8 @@ struct Loc {
 
 struct Planet {
   Card card;
-  std::vector<Card> harvest;        // Resource cards placed on it, not yet collected
-  Card colony;  // a Colonization card on it (id kNoCard: none): +1 card at its first Harvest of a turn
+  std::vector<Card> harvest;  // Resource cards placed on it, not yet collected
+  Card colony;                // a Colonization card on it (id kNoCard: none): +1 card at its first Harvest of a turn
   std::int16_t depleted_turn = -1;  // the turn a Depletion hit it (discarded after its owner's next turn)
   std::int16_t harvest_turn = -1;   // the turn of harvest_count
   std::int8_t harvest_count = 0;    // cards placed on it that turn (at most its R)
