@@ -11,13 +11,6 @@ namespace arena::interstellar {
 
 namespace {
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
-std::int8_t seat8(Seat s) {
-  return static_cast<std::int8_t>(s);
-}
-
 constexpr int kMirrorBonus = 5;
 constexpr int kMirrorShifterBase = 30;  // Mirror against another Shifter
 constexpr int kUfoSplash = 10;          // the UFO's Beams hitting a ship also hit the character

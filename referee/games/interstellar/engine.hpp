@@ -8,6 +8,14 @@
 
 namespace arena::interstellar {
 
+// A seat or a count as an index, and a seat as the State's small integer.
+inline std::size_t idx(int i) {
+  return static_cast<std::size_t>(i);
+}
+inline std::int8_t seat8(Seat s) {
+  return static_cast<std::int8_t>(s);
+}
+
 // rules.cpp
 void draw_cards(State& s, Seat seat, int main, int resource);  // into the hand; records the counts
 void collect(State& s, Seat seat);

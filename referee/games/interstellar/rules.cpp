@@ -13,13 +13,6 @@ namespace arena::interstellar {
 
 namespace {
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
-std::int8_t seat8(Seat s) {
-  return static_cast<std::int8_t>(s);
-}
-
 void add_to_hand(Player& p, Card c) {
   auto it = std::lower_bound(p.hand.begin(), p.hand.end(), c, [](const Card& a, const Card& b) { return a.id < b.id; });
   p.hand.insert(it, c);

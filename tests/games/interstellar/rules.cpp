@@ -335,15 +335,7 @@ TEST_CASE(
   std::array<SeatConfig, kSeats> seats;
   seats[0].character = seats[1].character = Character::shane;
   seats[0].main[static_cast<std::size_t>(Kind::colonization)] = 1;
-  State s = new_game(Config{}, seats, 1);
-  for (Player& p : s.players) {  // as bare_game(): past the TimeWarp, empty hands
-    for (const Card& c : p.hand) (is_resource_card(c.kind) ? p.resource_deck : p.main_deck).push_back(c);
-    p.hand.clear();
-    p.timewarp = 0;
-  }
-  s.phase = Phase::main;
-  s.on_turn = 0;
-  s.turn = 1;
+  State s = bare_game(seats);
   const CardId planet = put_planet(s, 0, Kind::mercury);
   const Card colony = give(s, 0, Kind::colonization);
   const Card harvest = give(s, 0, Kind::harvest);

@@ -8,6 +8,10 @@ State bare_game(Character seat0, Character seat1, Config config) {
   std::array<SeatConfig, kSeats> seats;
   seats[0].character = seat0;
   seats[1].character = seat1;
+  return bare_game(seats, config);
+}
+
+State bare_game(const std::array<SeatConfig, kSeats>& seats, Config config) {
   State s = new_game(config, seats, 1);
   for (Player& p : s.players) {
     for (const Card& c : p.hand) (is_resource_card(c.kind) ? p.resource_deck : p.main_deck).push_back(c);

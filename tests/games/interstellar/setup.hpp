@@ -17,6 +17,8 @@ inline std::size_t idx(int i) {
 // A game with these characters, both seats having kept, seat 0 on turn 1 with an empty hand and
 // nothing in play; every card of both seats in its decks, the moved cards on top of nothing.
 State bare_game(Character seat0 = Character::shane, Character seat1 = Character::shane, Config config = Config{});
+// The same with each seat's own configuration (its character and deck lists).
+State bare_game(const std::array<SeatConfig, kSeats>& seats, Config config = Config{});
 
 // Takes a card of `kind` from the seat's decks, for placing by the test.
 Card take(State& s, Seat seat, Kind kind);
