@@ -1,0 +1,212 @@
+// Interstellar's views (docs/games/interstellar.md section 11): what one seat may see, and the
+// public events.
+
+#include "referee/games/interstellar/engine.hpp"
+#include "referee/games/interstellar/json.hpp"
+#include "referee/games/interstellar/json_parts.hpp"
+
+namespace arena::interstellar {
+
+using nlohmann::json;
+using namespace json_parts;
+
+namespace {
+
+json event_json(const Event& e) {
+  json out = {{"event", kEventNames[static_cast<std::size_t>(e.kind)]}, {"seat", e.seat}};
+  switch (e.kind) {
+    case EventKind::start:
+      out["turn"] = e.value;
+      break;
+    case EventKind::draw:
+      out["main"] = e.value;
+      out["resource"] = e.extra;
+      break;
+    case EventKind::drew:
+      out["count"] = e.value;
+      if (e.target != kNoCard) out["planet"] = e.target;
+      break;
+    case EventKind::timewarp:
+      out["took"] = e.value == 1;
+      break;
+    case EventKind::recharge:
+      out["count"] = e.value;
+      break;
+    case EventKind::play:
+      out["card"] = card_json(e.card);
+      if (e.target != kNoCard) out["target"] = e.target;
+      if (e.card.kind == Kind::gate) out["to"] = loc_json(e.at);
+      break;
+    case EventKind::pay:
+      out["card"] = card_json(e.card);
+      out["depleted"] = e.extra == 1;
+      break;
+    case EventKind::move:
+      out["unit"] = kUnitNames[idx(e.unit)];
+      out["to"] = loc_json(e.at);
+      out["by"] = e.extra == 0 ? "move" : e.extra == 1 ? "teleport" : "escape_pod";
+      break;
+    case EventKind::collect:
+    case EventKind::harvest:
+      out["planet"] = e.target;
+      out["count"] = e.value;
+      break;
+    case EventKind::deplete:
+      out["planet"] = e.target;
+      out["voided"] = e.value;
+      out["drawn"] = e.extra;
+      break;
+    case EventKind::voided:
+    case EventKind::discarded:
+      out["card"] = card_json(e.card);
+      if (e.value > 0) out["harvest_lost"] = e.value;
+      break;
+    case EventKind::attack:
+      out["by"] = kUnitNames[idx(e.unit)];
+      out["target"] = kUnitNames[idx(e.target_unit)];
+      out["base"] = e.value;
+      break;
+    case EventKind::reaction:
+      out["reaction"] = e.extra == 1 ? "cloak" : "force_field";
+      if (e.card.id != kNoCard) out["card"] = card_json(e.card);
+      break;
+    case EventKind::cloak:
+      out["drawn"] = e.card.id == kNoCard ? json(nullptr) : card_json(e.card);
+      out["base"] = e.extra == 1 ? json(nullptr) : json(e.value);
+      break;
+    case EventKind::roll:
+      out["dice"] = e.unit == 2 ? json::array({e.value, e.extra}) : json::array({e.value});
+      out["for"] = e.unit == 2 ? "bombard" : "attack";
+      break;
+    case EventKind::damage:
+      out["unit"] = kUnitNames[idx(e.target_unit)];
+      out["amount"] = e.value;
+      break;
+    case EventKind::destroyed:
+      out["unit"] = kUnitNames[idx(e.unit)];
+      break;
+    case EventKind::formula:
+      out["value"] = e.value;
+      break;
+    case EventKind::end_turn:
+      out["why"] = e.extra == 0 ? "declared" : e.extra == 1 ? "second_move" : "escape_pod";
+      break;
+  }
+  return out;
+}
+
+json events_json(const std::vector<Event>& events) {
+  json out = json::array();
+  for (const Event& e : events) out.push_back(event_json(e));
+  return out;
+}
+
+json player_view(const State& s, int seat, bool own) {
+  const Player& p = s.players[idx(seat)];
+  const CharacterInfo& ch = info(p.character);
+  json elements = json::array();
+  for (const Element& e : p.elements) {
+    json c = card_json(e.card);
+    c["depleted"] = e.depleted;
+    elements.push_back(c);
+  }
+  json planets = json::array();
+  for (const Planet& pl : p.planets) {
+    json c = card_json(pl.card);
+    c["r"] = value(pl.card.kind);
+    c["harvest_size"] = pl.harvest.size();
+    if (own) c["harvest"] = cards_json(pl.harvest);
+    c["depleted"] = pl.depleted_turn >= 0;
+    c["colony"] = pl.colony.id == kNoCard ? json(nullptr) : card_json(pl.colony);
+    planets.push_back(c);
+  }
+  json gates = json::array();
+  for (const Gate& g : p.gates) {
+    json c = card_json(g.card);
+    c["at"] = loc_json(g.at);
+    c["usable"] = g.used_turn != s.turn;
+    gates.push_back(c);
+  }
+  int resource_in_hand = 0;
+  for (const Card& c : p.hand) resource_in_hand += is_resource_card(c.kind) ? 1 : 0;
+  json out = {
+      {"seat", seat},
+      {"character", ch.key},
+      {"hp", p.hp},
+      {"max_hp", ch.hp},
+      {"ship", ch.ship_key},
+      {"ship_hp", p.ship_hp},
+      {"max_ship_hp", ch.ship_hp},
+      {"ship_at", loc_json(p.ship_at)},
+      {"character_at", loc_json(p.char_at)},
+      {"water", cards_json(p.water)},
+      {"stars", cards_json(p.stars)},
+      {"star_total", star_total(p)},
+      {"elements", elements},
+      {"planets", planets},
+      {"planet_total", planet_total(p)},
+      {"gates", gates},
+      {"pods", cards_json(p.pods)},
+      {"reinforcements",
+       p.reinforcements.id == kNoCard ? json(nullptr) : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
+      {"hand_size", p.hand.size()},
+      {"hand_resource", resource_in_hand},
+      {"hand_main", static_cast<int>(p.hand.size()) - resource_in_hand},
+      {"resource_deck", p.resource_deck.size()},
+      {"main_deck", p.main_deck.size()},
+      {"discard", cards_json(p.discard)},
+      {"void", cards_json(p.voided)},
+      {"timewarp", p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept")},
+      {"bonus_draw", p.bonus_draw},
+      {"invasion_used", p.invasion_used}};
+  if (own) out["hand"] = cards_json(p.hand);
+  return out;
+}
+
+}  // namespace
+
+json view(const State& s, Seat seat) {
+  json players = json::array();
+  for (int p = 0; p < kSeats; ++p) players.push_back(player_view(s, p, p == seat));
+  const Player& me = s.players[idx(s.on_turn)];
+  json turn = nullptr;
+  if (s.phase == Phase::main || s.phase == Phase::reaction) {
+    const auto next = [&](Unit by) { return attack_cost(s, s.on_turn, by); };
+    turn = {{"seat", s.on_turn},
+            {"moves", s.moves},
+            {"moves_left", kMaxMoves - s.moves},
+            {"actions", s.actions},
+            {"artifacts", s.artifacts},
+            {"ship_attacks", s.ship_attacks},
+            {"character_attacks", s.character_attacks},
+            {"bombards", s.bombards},
+            {"played_card", s.played_card},
+            {"next_ship_attack_ammo", next(Unit::ship)},
+            {"next_character_attack_energy", next(Unit::character)}};
+    (void)me;
+  }
+  json pending = nullptr;
+  if (s.phase == Phase::reaction) {
+    pending = {{"attacker", s.on_turn},
+               {"by", kUnitNames[static_cast<std::size_t>(s.pending.by)]},
+               {"target", kUnitNames[static_cast<std::size_t>(s.pending.target)]},
+               {"base", base_damage(s, s.on_turn, s.pending.by)}};
+  }
+  return {{"game", "interstellar"},
+          {"seat", seat},
+          {"config", to_json(s.config)},
+          {"phase", phase_name(s.phase)},
+          {"turn", s.turn},
+          {"start_player", s.start_player},
+          {"on_turn", s.on_turn},
+          {"to_act", s.phase == Phase::over ? json(nullptr) : json(to_act(s))},
+          {"this_turn", turn},
+          {"pending", pending},
+          {"players", players},
+          {"events", events_json(s.events)},
+          {"last_events", events_json(s.last_events)},
+          {"end", end_name(s.end)},
+          {"winner", s.phase == Phase::over && s.winner >= 0 ? json(s.winner) : json(nullptr)}};
+}
+
+}  // namespace arena::interstellar
