@@ -79,7 +79,8 @@ TEST_CASE("Random Interstellar games end, in every way the rules allow", "[inter
   using namespace arena::interstellar;
   std::array<int, 4> ends{};
   std::vector<Action> actions;
-  for (std::uint64_t seed = 0; seed < 400; ++seed) {
+  const std::uint64_t games = static_cast<std::uint64_t>(arena::testing::sanitizer_share(400));
+  for (std::uint64_t seed = 0; seed < games; ++seed) {
     State s = new_game(Config{}, {}, seed);
     Rng chooser(seed + 99);
     int steps = 0;
@@ -93,9 +94,11 @@ TEST_CASE("Random Interstellar games end, in every way the rules allow", "[inter
   }
   INFO("defeated " << ends[1] << ", deckout " << ends[2] << ", turn cap " << ends[3]);
   CHECK(ends[0] == 0);
-  CHECK(ends[1] + ends[2] + ends[3] == 400);
-  CHECK(ends[2] > 0);
-  CHECK(ends[3] > 0);
+  CHECK(static_cast<std::uint64_t>(ends[1] + ends[2] + ends[3]) == games);
+  if (games == 400) {  // every ending seen (the normal pass; the sanitizers play an eighth)
+    CHECK(ends[2] > 0);
+    CHECK(ends[3] > 0);
+  }
 }
 
 // A rules change that moves this signature changes how recorded games re-simulate: it goes with

@@ -19,6 +19,7 @@
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/rules.hpp"
 #include "referee/games/interstellar/text.hpp"
+#include "tests/games/conformance.hpp"
 
 using namespace arena;
 using namespace arena::interstellar;
@@ -26,6 +27,14 @@ using Catch::Matchers::Contains;
 using nlohmann::json;
 
 namespace {
+
+// Under the sanitizers these tests play an eighth of their games (testing::sanitizer_share): they
+// look for memory errors on the paths the normal pass covers, and leave the coverage checks (every
+// action kind, event and ending seen) to the normal pass.
+constexpr bool kSanitized = arena::testing::sanitizer_share(8) != 8;
+std::uint64_t played(int all) {
+  return static_cast<std::uint64_t>(arena::testing::sanitizer_share(all));
+}
 
 std::size_t idx(int i) {
   return static_cast<std::size_t>(i);
@@ -202,7 +211,7 @@ TEST_CASE("Interstellar's table says the turn, HP, places, slots, planets, piles
           "[interstellar][draw]") {
   bool saw_pending = false, saw_roll = false, saw_cloak = false, saw_damage = false, saw_reinforcements = false,
        saw_depleted = false, saw_over = false;
-  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+  for (std::uint64_t seed = 1; seed <= played(24); ++seed) {
     play_random(seed, [&](const State& s) {
       CAPTURE(seed, s.turn);
       const json table = whole(s);
@@ -305,13 +314,15 @@ TEST_CASE("Interstellar's table says the turn, HP, places, slots, planets, piles
       return true;
     });
   }
-  CHECK(saw_pending);
-  CHECK(saw_roll);
-  CHECK(saw_cloak);
-  CHECK(saw_damage);
-  CHECK(saw_reinforcements);
-  CHECK(saw_depleted);
-  CHECK(saw_over);
+  if (!kSanitized) {
+    CHECK(saw_pending);
+    CHECK(saw_roll);
+    CHECK(saw_cloak);
+    CHECK(saw_damage);
+    CHECK(saw_reinforcements);
+    CHECK(saw_depleted);
+    CHECK(saw_over);
+  }
 }
 
 TEST_CASE("Interstellar's line puts every unit in its place and gives the range", "[interstellar][draw]") {
@@ -339,7 +350,7 @@ TEST_CASE("Interstellar's line puts every unit in its place and gives the range"
 
 TEST_CASE("Interstellar's describe_action says every action kind in words", "[interstellar][draw]") {
   std::map<std::string, int> seen;  // kind (and a play's card category) -> times checked
-  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+  for (std::uint64_t seed = 1; seed <= played(200); ++seed) {
     play_random(seed, [&](const State& s) {
       const Seat seat = to_act(s);
       const Player& me = s.players[idx(seat)];
@@ -441,13 +452,14 @@ TEST_CASE("Interstellar's describe_action says every action kind in words", "[in
   }
   std::set<std::string> kinds;
   for (const auto& [key, n] : seen) kinds.insert(key.substr(0, key.find(' ')));
-  CHECK(kinds == std::set<std::string>{"keep", "timewarp", "end_turn", "move", "teleport", "pod", "play", "attack",
-                                       "invasion", "bombard", "pass", "cloak", "force_field"});
+  if (!kSanitized)
+    CHECK(kinds == std::set<std::string>{"keep", "timewarp", "end_turn", "move", "teleport", "pod", "play", "attack",
+                                         "invasion", "bombard", "pass", "cloak", "force_field"});
   for (const char* key : {"play water_1", "play proxima_centauri", "play e115", "play mars", "play harvest",
                           "play depletion", "play into_the_void", "play gate", "play escape_pod", "play reinforcements",
                           "play space_junk", "attack ship", "attack character"}) {
     CAPTURE(key);
-    CHECK(seen.count(key) == 1);
+    if (!kSanitized) CHECK(seen.count(key) == 1);
   }
   // In the examples' words.
   const json gate_view = {{"to_act", 0},
