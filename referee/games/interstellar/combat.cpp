@@ -54,9 +54,7 @@ void resolve(State& s, int reaction) {
     if (any) {
       drawn = a.resource_deck.back();
       a.resource_deck.pop_back();
-      auto it = std::lower_bound(a.hand.begin(), a.hand.end(), drawn,
-                                 [](const Card& x, const Card& y) { return x.id < y.id; });
-      a.hand.insert(it, drawn);
+      add_to_hand(a, drawn);
     }
     base = cloak_base(any ? &drawn : nullptr, base);
     s.events.push_back(Event{.kind = EventKind::cloak,

@@ -5,17 +5,9 @@
 
 #include <algorithm>
 
-#include "referee/games/interstellar/rules.hpp"
+#include "referee/games/interstellar/engine.hpp"
 
 namespace arena::interstellar {
-
-namespace {
-
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
-
-}  // namespace
 
 Outcome outcome(const State& s) {
   Outcome o;

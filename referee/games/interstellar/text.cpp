@@ -14,7 +14,7 @@ std::string list(const std::vector<Card>& cards) {
   return out.empty() ? "-" : out;
 }
 
-std::string place(const State& s, const Player& p, const Loc& at) {
+std::string place(const Player& p, const Loc& at) {
   switch (at.zone) {
     case Zone::orbit:
       return "Orbit";
@@ -26,7 +26,6 @@ std::string place(const State& s, const Player& p, const Loc& at) {
       break;
   }
   const Planet* pl = find_planet(p, at.planet);
-  (void)s;
   return pl == nullptr ? fmt::format("planet #{}", at.planet)
                        : fmt::format("{}#{}", info(pl->card.kind).name, at.planet);
 }
@@ -45,7 +44,7 @@ std::string describe(const State& s) {
     const Player& p = s.players[static_cast<std::size_t>(seat)];
     const CharacterInfo& ch = info(p.character);
     out += fmt::format("seat {}: {} {}/{} HP at {}; {} {}/{} HP at {}\n", seat, ch.name, p.hp, ch.hp,
-                       place(s, p, p.char_at), ch.ship_name, p.ship_hp, ch.ship_hp, place(s, p, p.ship_at));
+                       place(p, p.char_at), ch.ship_name, p.ship_hp, ch.ship_hp, place(p, p.ship_at));
     out += fmt::format("  primary: water {}; stars {} (total {})\n", list(p.water), list(p.stars), star_total(p));
     std::string elements;
     for (const Element& e : p.elements) {
@@ -62,7 +61,7 @@ std::string describe(const State& s) {
     out += fmt::format("  planets: {} ({}R)\n", planets.empty() ? "-" : planets, planet_total(p));
     std::string gates;
     for (const Gate& g : p.gates)
-      gates += fmt::format("{}Gate#{} at {}", gates.empty() ? "" : ", ", g.card.id, place(s, p, g.at));
+      gates += fmt::format("{}Gate#{} at {}", gates.empty() ? "" : ", ", g.card.id, place(p, g.at));
     out += fmt::format("  gates: {}; escape pods: {}; reinforcements: {}\n", gates.empty() ? "-" : gates, list(p.pods),
                        p.reinforcements.id == kNoCard ? "-" : fmt::format("{} HP", p.reinforcements_hp));
     out += fmt::format("  hand: {}\n", list(p.hand));
