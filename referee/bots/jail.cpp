@@ -87,11 +87,12 @@ std::string check_in_root(uid_t uid, gid_t gid, const std::vector<AccessCheck>& 
   std::vector<int> dirs;
   std::vector<std::string> refusals;
   for (const AccessCheck& c : checks) {
-    dirs.push_back(::open(c.folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    dirs.push_back(::open(c.folder.c_str(), O_PATH | O_CLOEXEC));
     refusals.push_back(
         fmt::format("uid {} cannot {} {} (shown to the bot as {}): give the file o+r{} and its folders o+x, "
                     "from {} down",
-                    uid, c.mode == X_OK ? "execute" : "read", (fs::path(c.folder) / c.relative).string(), c.shown_as,
+                    uid, c.mode == X_OK ? "execute" : "read",
+                    c.relative == "." ? c.folder : (fs::path(c.folder) / c.relative).string(), c.shown_as,
                     c.mode == X_OK ? "x" : "", c.folder));
   }
   char what[160];
@@ -99,7 +100,9 @@ std::string check_in_root(uid_t uid, gid_t gid, const std::vector<AccessCheck>& 
   std::string refused = run_in_child([&](int fd) {
     if (drop_uid(uid, gid) != nullptr) child_fails(fd, what);
     for (std::size_t i = 0; i < checks.size(); ++i) {
-      if (dirs[i] < 0 || ::faccessat(dirs[i], checks[i].relative.c_str(), checks[i].mode, 0) != 0)
+      const bool itself = checks[i].relative == ".";  // a bound file, or the bound folder itself
+      if (dirs[i] < 0 || ::faccessat(dirs[i], itself ? "" : checks[i].relative.c_str(), checks[i].mode,
+                                     itself ? AT_EMPTY_PATH : 0) != 0)
         child_fails(fd, refusals[i].c_str());
     }
   });
@@ -132,22 +135,12 @@ std::vector<pid_t> own_children() {
   return out;
 }
 
-// Resident memory of one process that is its own (anonymous), in bytes; 0 when it is gone.
-std::uint64_t own_resident_bytes(pid_t pid) {
-  const std::string statm = read_text(fmt::format("/proc/{}/statm", pid));
-  std::istringstream in(statm);
-  std::uint64_t size = 0, resident = 0, shared = 0;
-  if (!(in >> size >> resident >> shared) || resident < shared) return 0;
-  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  return (resident - shared) * page;
-}
-
 }  // namespace
 
 // ---- the jail --------------------------------------------------------------------------------
 
 Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const std::string& label, BotCommand& command,
-                                           const std::vector<fs::path>& hidden) {
+                                           const std::vector<fs::path>& hidden, const std::vector<fs::path>& outputs) {
   const SandboxSupport& s = sandbox_support();
   std::unique_ptr<Jail> j(new Jail());
   j->policy_ = policy;
@@ -175,7 +168,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
     return fail(fmt::format("cannot give {} to uid {}: {}", pattern, j->uid_, errno_text(errno)));
   }
   if (j->namespaces_) {
-    auto planned = plan_root_fs(command, hidden, policy.limits.scratch_mb, j->work_dir_.string());
+    auto planned = plan_root_fs(command, hidden, outputs, policy.limits.scratch_mb, j->work_dir_.string());
     if (!planned) return fail(planned.error());
     j->root_ = std::move(planned->fs);
     j->shown_ = std::move(planned->shown);
@@ -352,10 +345,8 @@ std::vector<pid_t> Jail::tree_pids() const {
   return out;
 }
 
-std::uint64_t Jail::tree_memory_bytes(const std::vector<pid_t>& pids) const {
-  std::uint64_t total = 0;
-  for (pid_t p : pids) total += own_resident_bytes(p);
-  return total;
+MemoryScope Jail::memory_scope() const {
+  return {uid_, change_uid_, namespaces_ ? bot_ : -1};
 }
 
 bool Jail::wait_cgroup_empty(int max_ms) const {

@@ -162,7 +162,8 @@ std::vector<std::string> absolute_file_arguments(const std::vector<std::string>&
 // ---- memory ------------------------------------------------------------------------------
 
 // Holds the bot's whole tree to the memory limit where no cgroup memory controller does: every
-// 10 ms the tree's own resident memory is summed, and above the limit the tree is killed and the
+// 10 ms what the tree holds is measured (memory_gauge.hpp: its own memory and every shared
+// memory object it holds, each counted once), and above the limit the tree is killed and the
 // reason kept for the fault record.
 struct BotProcess::MemoryWatch {
   std::thread thread;
@@ -173,14 +174,16 @@ struct BotProcess::MemoryWatch {
 
   void run(const Jail& jail, pid_t leader, std::uint64_t limit_mb) {
     const std::uint64_t limit = limit_mb << 20;
+    MemoryGauge gauge(jail.memory_scope());  // on this thread: it may join the bot's IPC namespace
     std::unique_lock lock(mu);
     while (!wake.wait_for(lock, std::chrono::milliseconds(10), [&] { return stopping; })) {
       lock.unlock();
       const std::vector<pid_t> pids = jail.tree_pids();
-      const std::uint64_t used = jail.tree_memory_bytes(pids);
+      const MemoryUse used = gauge.sample(pids);
       lock.lock();
-      if (used <= limit) continue;
-      exceeded = fmt::format("memory limit: its processes held {} MiB, over the {} MiB limit", used >> 20, limit_mb);
+      if (used.total <= limit) continue;
+      exceeded = fmt::format("memory limit: its processes held {} MiB ({} MiB of it shared), over the {} MiB limit",
+                             used.total >> 20, used.shared >> 20, limit_mb);
       jail.kill_tree();
       ::kill(-leader, SIGKILL);
       for (pid_t p : pids) ::kill(p, SIGKILL);  // also those that left its process group
@@ -287,7 +290,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   std::unique_ptr<Jail> jail;
   if (o.sandbox.tier != Tier::none) {
     command.args = absolute_file_arguments(command.args, o.working_dir);
-    auto made = Jail::create(o.sandbox, o.label, command, o.hidden);  // strict: the paths the bot sees
+    auto made = Jail::create(o.sandbox, o.label, command, o.hidden, o.outputs);  // strict: the paths the bot sees
     if (!made) {
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
       close_fd(drain->wake[0]);

@@ -46,9 +46,11 @@ struct SpawnOptions {
   std::filesystem::path working_dir;
   SandboxPolicy sandbox{Tier::none, {}, false};
   std::string label = "bot";  // names the private directory
-  // Paths the bot must not see (strict: masked in its root): other bots' programs, the
-  // referee's output folders.
+  // Paths the bot must not see (strict: masked in its root): other bots' programs (but not those
+  // of its own files another bot names too), and the referee's output folders (whatever the
+  // bot names).
   std::vector<std::filesystem::path> hidden;
+  std::vector<std::filesystem::path> outputs;
   std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
   std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
   std::uint64_t stderr_cap = 1 << 20;

@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 
 #ifndef OPEN_TREE_CLONE
@@ -33,6 +34,22 @@ bool is_under(const fs::path& path, const fs::path& folder) {
     if (p == path.end() || *p != *f) return false;
   }
   return true;
+}
+
+// `path` without "." and ".." parts and without a trailing separator ("/opt/engines/" names the
+// folder /opt/engines).
+fs::path clean(const fs::path& path) {
+  fs::path p = path.lexically_normal();
+  if (p.filename().empty() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
+// The file `path` names, whichever way it is spelled (links resolved): what makes two paths one
+// file.
+fs::path identity(const fs::path& path) {
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(path, ec);
+  return ec ? clean(path) : clean(c);
 }
 
 bool is_system(const fs::path& path) {
@@ -67,6 +84,28 @@ unsigned long locked_flags(const fs::path& source) {
   if ((flags & (MS_NOATIME | MS_RELATIME)) == 0) flags |= MS_STRICTATIME;
   return flags;
 }
+
+// A bot's own files, by identity: never masked from it.
+struct Own {
+  std::set<fs::path> files;    // its executable, its program, the files and folders it names
+  std::set<fs::path> folders;  // the folders it names: everything inside is its own too
+
+  void add(const fs::path& path) {
+    const fs::path id = identity(path);
+    files.insert(id);
+    std::error_code ec;
+    if (fs::is_directory(id, ec)) folders.insert(id);
+  }
+  // `id` is an own file or lies inside an own folder.
+  bool covers(const fs::path& id) const {
+    if (files.count(id) != 0) return true;
+    return std::any_of(folders.begin(), folders.end(), [&](const fs::path& f) { return is_under(id, f); });
+  }
+  // The folder `id` holds an own file (strictly inside).
+  bool inside(const fs::path& id) const {
+    return std::any_of(files.begin(), files.end(), [&](const fs::path& f) { return f != id && is_under(f, id); });
+  }
+};
 
 class Planner {
  public:
@@ -115,13 +154,13 @@ class Planner {
     s.tree_fd =
         static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, host.c_str(), OPEN_TREE_CLONE | AT_RECURSIVE | O_CLOEXEC));
     step(std::move(s));
-    binds_.push_back({host.lexically_normal(), inside});
+    binds_.push_back({clean(host), inside});
     plan_.shown.push_back(fmt::format("{} -> {}", host.string(), inside.string()));
   }
 
   // The path inside the new root at which the host's `host` shows, or empty.
   fs::path inside(const fs::path& host) const {
-    const fs::path h = host.lexically_normal();
+    const fs::path h = clean(host);
     fs::path best;
     std::size_t best_len = 0;
     for (const auto& [from, to] : binds_) {
@@ -140,7 +179,7 @@ class Planner {
 
   // The bound host folder that shows `host`, for the access checks.
   std::pair<fs::path, fs::path> bound_root(const fs::path& host) const {
-    const fs::path h = host.lexically_normal();
+    const fs::path h = clean(host);
     std::pair<fs::path, fs::path> best;
     for (const auto& [from, to] : binds_) {
       if (is_under(h, from) && from.string().size() >= best.first.string().size()) best = {from, to};
@@ -212,36 +251,46 @@ class Planner {
     plan_.fs.cwd = kBotHome;
   }
 
-  // Hides `host` (a file of another bot, an output of the referee) wherever it would show.
-  Status mask(const fs::path& host, const std::set<fs::path>& own) {
-    const fs::path h = host.lexically_normal();
+  // Hides `host` (a file of another bot, an output of the referee) wherever it would show, unless
+  // it is one of the bot's `own` files (identities): those it names, and everything inside a
+  // folder it names. A hidden folder that holds own files is hidden but for them.
+  Status mask(const fs::path& host, const Own& own) {
     std::error_code ec;
-    if (!fs::exists(h, ec) || own.count(h) != 0) return {};
+    const fs::path h = identity(host);
+    if (!fs::exists(h, ec) || own.covers(h)) return {};
+    std::vector<std::pair<fs::path, fs::path>> showing;  // bound folders that show it: host (identity) -> inside
     for (const auto& [from, to] : binds_) {
-      if (from == h) {
+      const fs::path root = identity(from);
+      if (root == h) {
         return fail(
             fmt::format("{} would show the referee's or another bot's files ({}); give each bot a folder of its own, "
                         "apart from the referee's output folder",
-                        from.string(), h.string()));
+                        from.string(), host.string()));
       }
+      if (is_under(h, root) && fs::is_directory(root, ec)) showing.emplace_back(root, to);
     }
-    const auto [from, to] = bound_root(h);
-    if (from.empty()) return {};  // not shown anywhere
-    // A file whose folder is strictly inside the bound one hides with its folder (its modules,
-    // its data), unless that folder holds this bot's own files.
-    fs::path target = h;
-    if (!fs::is_directory(h, ec) && h.parent_path() != from) {
-      bool holds_own = false;
-      for (const fs::path& o : own) holds_own = holds_own || is_under(o, h.parent_path());
-      if (!holds_own) target = h.parent_path();
+    if (showing.empty()) return {};
+    if (own.inside(h)) {
+      for (const auto& entry : fs::directory_iterator(h, ec)) {
+        if (auto st = mask(entry.path(), own); !st) return st;
+      }
+      return {};
     }
-    FsStep s;
-    s.kind = FsStep::Kind::bind;
-    s.target = at((to / target.lexically_relative(from)).lexically_normal().string());
-    s.source = fs::is_directory(target, ec) ? at(kEmpty) : "/dev/null";
-    s.read_only = fs::is_directory(target, ec);
-    s.keep_flags = MS_NOSUID | MS_NODEV;
-    masks_.push_back(std::move(s));
+    for (const auto& [root, to] : showing) {
+      // A file whose folder is strictly inside the bound one hides with its folder (its modules,
+      // its data), unless that folder holds this bot's own files.
+      fs::path target = h;
+      if (!fs::is_directory(h, ec) && h.parent_path() != root && !own.inside(h.parent_path()) &&
+          !own.covers(h.parent_path()))
+        target = h.parent_path();
+      FsStep s;
+      s.kind = FsStep::Kind::bind;
+      s.target = at((to / target.lexically_relative(root)).lexically_normal().string());
+      s.source = fs::is_directory(target, ec) ? at(kEmpty) : "/dev/null";
+      s.read_only = fs::is_directory(target, ec);
+      s.keep_flags = MS_NOSUID | MS_NODEV;
+      masks_.push_back(std::move(s));
+    }
     return {};
   }
 
@@ -265,7 +314,8 @@ class Planner {
 }  // namespace
 
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs::path>& hidden,
-                                std::uint64_t scratch_mb, const std::string& mount_point) {
+                                const std::vector<fs::path>& outputs, std::uint64_t scratch_mb,
+                                const std::string& mount_point) {
   Planner p(mount_point);
   FsStep root;
   root.kind = FsStep::Kind::tmpfs;
@@ -288,9 +338,12 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
       }
     }
   }
-  std::set<fs::path> own = {exe};
+  std::vector<fs::path> reach = {exe};  // host files the bot's uid must be able to read
+  Own own;
+  own.add(exe);
   if (!program.empty()) {
-    own.insert(program);
+    reach.push_back(program);
+    own.add(program);
     const fs::path folder = program.parent_path();
     if (folder == folder.root_path()) {
       p.bind(program, fs::path(kBotFolder) / program.filename());
@@ -317,11 +370,14 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
       plan.command.args.push_back(a);
       continue;
     }
+    // A file or folder the bot is given is its own wherever it shows (another seat may name it
+    // too), given twice it shows once.
+    own.add(a);
+    reach.push_back(clean(a));
     fs::path shown = p.inside(a);
     if (shown.empty()) {
-      shown = fs::path("/arena/args") / fmt::format("{}-{}", ++extra, fs::path(a).filename().string());
+      shown = fs::path("/arena/args") / fmt::format("{}-{}", ++extra, clean(a).filename().string());
       p.bind(a, shown);
-      own.insert(fs::path(a).lexically_normal());
     }
     plan.command.args.push_back(shown.string());
   }
@@ -330,14 +386,22 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
     const auto [from, to] = p.bound_root(host);
     if (from.empty() || is_system(from)) return;
     plan.checks.push_back(
-        {from.string(), host.lexically_normal().lexically_relative(from).string(), mode, p.inside(host).string()});
+        {from.string(), clean(host).lexically_relative(from).string(), mode, p.inside(host).string()});
   };
   check(exe, X_OK);
-  for (const fs::path& o : own) {
-    if (o != exe) check(o, R_OK);
-  }
+  for (std::size_t i = 1; i < reach.size(); ++i) check(reach[i], R_OK);
   for (const fs::path& h : hidden) {
     if (auto st = p.mask(h, own); !st) return fail(st.error());
+  }
+  // The referee's outputs are nobody's own, even inside a folder the bot names; in an output
+  // folder only the files the bot names itself stay (a bot kept in a league's folder).
+  Own named;
+  named.files = own.files;
+  for (const fs::path& h : outputs) {
+    if (own.files.count(identity(h)) != 0)
+      return fail(
+          fmt::format("the bot is given the referee's output folder {}; give it a folder of its own", h.string()));
+    if (auto st = p.mask(h, named); !st) return fail(st.error());
   }
   p.devices();
   p.scratch(scratch_mb);

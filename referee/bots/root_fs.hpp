@@ -53,8 +53,9 @@ struct BotCommand {
   bool exe_from_path = false;
 };
 
-// A check the bot's uid must pass inside the new root: `relative` under the host folder `folder`
-// (mounted at `shown_as`) must allow `mode` (R_OK, X_OK).
+// A check the bot's uid must pass inside the new root: `relative` under the host path `folder`
+// (mounted at `shown_as`) must allow `mode` (R_OK, X_OK). A bound file is its own `folder`, with
+// `relative` ".".
 struct AccessCheck {
   std::string folder;
   std::string relative;
@@ -72,11 +73,15 @@ struct RootFsPlan {
 inline constexpr const char* kBotFolder = "/bot";
 inline constexpr const char* kBotHome = "/home/bot";
 
-// Plans the root for `command` on `mount_point`, masking `hidden` (other bots' programs, the
-// referee's output folders) wherever they would show. Opens detached clones of the bound trees
-// when the referee may (as root); the caller owns and closes their descriptors (close_trees).
+// Plans the root for `command` on `mount_point`, masking `hidden` (other bots' programs) and
+// `outputs` (the referee's output folders) wherever they would show. The bot's own files (its
+// executable, its program, the files and folders its arguments name, and what those folders
+// hold) are never masked as `hidden`; `outputs` are masked even inside a folder it names. Opens
+// detached clones of the bound trees when the referee may (as root); the caller owns and closes
+// their descriptors (close_trees).
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<std::filesystem::path>& hidden,
-                                std::uint64_t scratch_mb, const std::string& mount_point);
+                                const std::vector<std::filesystem::path>& outputs, std::uint64_t scratch_mb,
+                                const std::string& mount_point);
 void close_trees(RootFs& fs);
 
 }  // namespace arena::bots

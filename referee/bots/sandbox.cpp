@@ -267,7 +267,7 @@ std::string probe_namespaces(bool root) {
     ::rmdir(mount_point.c_str());
     return fmt::format("cannot give {} to uid {}: {}", mount_point, uid, errno_text(errno));
   }
-  auto plan = plan_root_fs({"/bin/true", {}, true}, {}, 1, mount_point);
+  auto plan = plan_root_fs({"/bin/true", {}, true}, {}, {}, 1, mount_point);
   if (!plan) {
     ::rmdir(mount_point.c_str());
     return plan.error();

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/bots/memory_gauge.hpp"
 #include "referee/bots/root_fs.hpp"
 #include "referee/core/result.hpp"
 
@@ -87,10 +88,11 @@ class Jail {
  public:
   // Reserves what one bot needs. `label` names its private directory (e.g. "seat0"). In the strict
   // tier `command` is rewritten to the paths the bot sees (/bot/...), and `hidden` (other bots'
-  // programs, the referee's output folders) is masked in its root. An error says why the bot
+  // programs) and `outputs` (the referee's output folders) are masked in its root. An error says why the bot
   // cannot run contained (a file its uid cannot read, with the fix); a bot never runs as root.
   static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
-                                              BotCommand& command, const std::vector<std::filesystem::path>& hidden);
+                                              BotCommand& command, const std::vector<std::filesystem::path>& hidden,
+                                              const std::vector<std::filesystem::path>& outputs);
   ~Jail();  // purges and releases the uid, removes the cgroup leaf and the private directory
   Jail(const Jail&) = delete;
   Jail& operator=(const Jail&) = delete;
@@ -118,8 +120,8 @@ class Jail {
   bool kill_tree() const;
   // The processes of the bot's tree: its cgroup's, else the descendants of the leader.
   std::vector<pid_t> tree_pids() const;
-  // Their own resident memory (not shared files), in bytes.
-  std::uint64_t tree_memory_bytes(const std::vector<pid_t>& pids) const;
+  // Whose memory the referee's sampler counts (memory_gauge.hpp), once started.
+  MemoryScope memory_scope() const;
   // True when the kernel holds the tree to memory_mb (cgroup memory.max); else the referee samples.
   bool memory_by_cgroup() const;
   // Waits (briefly) until the cgroup is empty; true if it is.

@@ -134,6 +134,9 @@ class Match {
       if (spec_of(s).address_space_mb) spawn.sandbox.limits.address_space_mb = *spec_of(s).address_space_mb;
       spawn.label = fmt::format("seat{}", s.seat);
       spawn.hidden = hidden_from(s);
+      spawn.outputs = o_.hidden;
+      spawn.outputs.push_back(std::filesystem::absolute(o_.log_dir).lexically_normal());
+      spawn.outputs.push_back(std::filesystem::absolute(o_.replay_path).parent_path().lexically_normal());
       auto process = BotProcess::spawn(spawn);
       if (!process) {
         record_fault(s, FaultKind::crash, 0, process.error(), "");
@@ -164,12 +167,10 @@ class Match {
 
   const BotSpec& spec_of(const Seat_& s) const { return o_.bots[static_cast<std::size_t>(s.seat)]; }
 
-  // What seat `s` must not see (the strict tier masks it): the files the other seats' commands
-  // name, and the referee's outputs.
+  // What seat `s` must not see of the other seats (the strict tier masks it): the files their
+  // commands name (the referee's outputs are hidden too: spawn.outputs).
   std::vector<std::filesystem::path> hidden_from(const Seat_& s) const {
-    std::vector<std::filesystem::path> out = o_.hidden;
-    out.push_back(std::filesystem::absolute(o_.log_dir).lexically_normal());
-    out.push_back(std::filesystem::absolute(o_.replay_path).parent_path().lexically_normal());
+    std::vector<std::filesystem::path> out;
     const std::filesystem::path base = o_.working_dir.empty() ? std::filesystem::current_path() : o_.working_dir;
     std::vector<std::string> commands;
     for (const std::string& command : o_.hide_commands) {

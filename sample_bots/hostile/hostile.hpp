@@ -45,6 +45,13 @@ inline void report(const Options& o, const std::string& fields) {
 void leak(const Options& o);
 void scratch(const Options& o);
 void scratch_peek(const Options& o);
+
+// memory.cpp
 void mem_tree(const Options& o);
+void shared_anonymous(const Options& o, bool one);
+void memfd(const Options& o);
+void memfd_mapped(const Options& o);
+void tmpfs_files(const Options& o);
+void sysv(const Options& o);
 
 }  // namespace hostile

@@ -86,6 +86,14 @@
 //   mem-tree [--procs N] [--mb M]  Forks N processes (default 4) that each malloc and touch M MiB
 //       (default 256) in 16 MiB blocks and then wait; reports once each has finished or failed.
 //       procs=<started> mib_each=<M> full=<how many got all M MiB>
+//   shm-anon [--procs N] [--mb M]  Forks N processes (default 4) that each map and touch a shared
+//       anonymous region of M MiB (default 160), then wait; shm-one: the bot maps one such region
+//       and every child touches all of it (the memory exists once). Reports once all are done.
+//       procs=<started> mib_each=<M> full=<how many touched all M MiB>
+//   memfd | memfd-map | tmpfs-file | sysv [--mb N]  Holds N MiB (default 640) in objects of 16 MiB
+//       filled with write() or by touching them: memfd held open, never mapped; memfd with one
+//       page mapped and the descriptor closed; files in /dev/shm, closed; SysV segments, detached.
+//       objects=<made> mib=<MiB held> target=<N> errno=<what stopped it|none>
 //
 // The match, for proc-snoop and ptrace: the bot's parent (the referee, or the init of its PID
 // namespace) and every descendant of it but the bot itself. Without a PID namespace the machine's
@@ -575,9 +583,10 @@ struct IdleMeter {
   std::exit(0);
 }
 
-const char* const kModes[] = {"fork-bomb", "mem-hog", "connect",   "proc-snoop",   "big-file",
-                              "escape",    "ptrace",  "busy-idle", "self-stop",    "close-stdout",
-                              "after-end", "leak",    "scratch",   "scratch-peek", "mem-tree"};
+const char* const kModes[] = {"fork-bomb", "mem-hog",      "connect",   "proc-snoop",   "big-file",  "escape",
+                              "ptrace",    "busy-idle",    "self-stop", "close-stdout", "after-end", "leak",
+                              "scratch",   "scratch-peek", "mem-tree",  "shm-anon",     "shm-one",   "memfd",
+                              "memfd-map", "tmpfs-file",   "sysv"};
 
 int usage(const std::string& problem) {
   std::string text = "hostile_bot: " + problem +
@@ -674,6 +683,11 @@ int main(int argc, char** argv) {
         if (o.mode == "scratch") scratch(o);
         if (o.mode == "scratch-peek") scratch_peek(o);
         if (o.mode == "mem-tree") mem_tree(o);
+        if (o.mode == "shm-anon" || o.mode == "shm-one") shared_anonymous(o, o.mode == "shm-one");
+        if (o.mode == "memfd") memfd(o);
+        if (o.mode == "memfd-map") memfd_mapped(o);
+        if (o.mode == "tmpfs-file") tmpfs_files(o);
+        if (o.mode == "sysv") sysv(o);
       }
       const json& legal = message.at("legal");
       last_answer = {{"type", "action"},

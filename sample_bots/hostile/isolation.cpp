@@ -1,5 +1,5 @@
 // hostile_bot's attacks on isolation (modes documented in hostile_bot.cpp): what a bot may read
-// of the referee and the other bots, what it can leave behind, and how much memory its tree holds.
+// of the referee and the other bots, and what it can leave behind.
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -210,40 +210,6 @@ void scratch_peek(const Options& o) {
   fields += " sysv=" + (shm >= 0 ? std::string("seen") : errno_name(errno));
   fields += " abstract=" + abstract_socket(o.tag, false);
   report(o, fields);
-}
-
-void mem_tree(const Options& o) {
-  const int mb = o.mb < 0 ? 256 : o.mb;
-  int done[2];
-  if (::pipe(done) != 0) {
-    report(o, "procs=0 errno=" + errno_name(errno));
-    return;
-  }
-  int started = 0;
-  for (int i = 0; i < o.procs; ++i) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      ::close(done[0]);
-      int got = 0;
-      for (; got < mb; got += 16) {
-        char* block = static_cast<char*>(std::malloc(16u << 20));
-        if (block == nullptr) break;
-        std::memset(block, 1, 16u << 20);
-      }
-      const char c = got >= mb ? 'y' : 'n';
-      (void)!::write(done[1], &c, 1);
-      for (;;) ::pause();
-    }
-    if (pid > 0) ++started;
-  }
-  ::close(done[1]);
-  int full = 0;
-  for (int i = 0; i < started; ++i) {
-    char c = 0;
-    if (::read(done[0], &c, 1) != 1) break;
-    full += c == 'y' ? 1 : 0;
-  }
-  report(o, "procs=" + std::to_string(started) + " mib_each=" + std::to_string(mb) + " full=" + std::to_string(full));
 }
 
 }  // namespace hostile
