@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 
 #include "referee/bots/sandbox_detail.hpp"
@@ -88,12 +90,47 @@ void keep_larger(std::map<std::pair<dev_t, ino_t>, std::uint64_t>& objects, dev_
   v = std::max(v, bytes);
 }
 
+// What the machine holds of the kinds a process's own figures do not show: /proc/meminfo, read at
+// most once per sampling interval for all the bots of this referee.
+struct Machine {
+  std::uint64_t shmem = ~0ULL;  // every shared memory object and tmpfs file; ~0 when unknown
+  bool huge_pages = false;      // huge pages are reserved: a process may hold some
+};
+
+Machine machine() {
+  static std::mutex mu;
+  static Machine last;
+  static std::chrono::steady_clock::time_point read_at;
+  std::lock_guard lock(mu);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - read_at < std::chrono::milliseconds(5)) return last;
+  char text[8192];
+  last = Machine{};
+  if (read_small("/proc/meminfo", text, sizeof text)) {
+    last.shmem = kb_field(text, "\nShmem:");
+    last.huge_pages = kb_field(text, "\nHugePages_Total:") > 0;
+  }
+  read_at = now;
+  return last;
+}
+
+// A process's resident memory that is its own (anonymous: resident minus file and shared memory
+// pages, /proc/PID/statm), in bytes; false when it is gone.
+bool own_resident(pid_t pid, std::uint64_t& bytes) {
+  char text[256];
+  if (!read_small(fmt::format("/proc/{}/statm", pid).c_str(), text, sizeof text)) return false;
+  unsigned long long size = 0, resident = 0, shared = 0;
+  if (std::sscanf(text, "%llu %llu %llu", &size, &resident, &shared) != 3 || resident < shared) return true;
+  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  bytes += (resident - shared) * page;
+  return true;
+}
+
 }  // namespace
 
 MemoryGauge::MemoryGauge(const MemoryScope& scope) : scope_(scope) {
   shm_device();
-  char text[8192];
-  if (read_small("/proc/meminfo", text, sizeof text)) lowest_shmem_ = kb_field(text, "\nShmem:");
+  lowest_shmem_ = machine().shmem;
   if (scope_.inner > 0) {
     const int ns = ::open(fmt::format("/proc/{}/ns/ipc", scope_.inner).c_str(), O_RDONLY | O_CLOEXEC);
     in_ipc_namespace_ = ns >= 0 && ::setns(ns, CLONE_NEWIPC) == 0;
@@ -192,6 +229,10 @@ std::uint64_t MemoryGauge::segments(Objects& objects) const {
 // not in Shmem: read every time, a header line when there are none).
 std::uint64_t MemoryGauge::message_queues() const {
   if (!in_ipc_namespace_) return 0;
+  char head[512];  // the header line alone, when there are no queues (most of the time)
+  if (!read_small("/proc/sysvipc/msg", head, sizeof head) || std::strchr(head, '\n') == nullptr ||
+      std::strchr(head, '\n')[1] == '\0')
+    return 0;
   std::uint64_t queued = 0;
   std::istringstream msg(detail::read_text("/proc/sysvipc/msg"));
   std::string line;
@@ -257,19 +298,19 @@ MemoryUse MemoryGauge::sample(const std::vector<pid_t>& pids) {
   // Every shared memory object is in the machine's Shmem: while that is no more than it was at
   // its lowest since the bot started, the bot cannot hold any, and the per-process look for them
   // is skipped.
-  char text[8192];
-  const std::uint64_t shmem = read_small("/proc/meminfo", text, sizeof text) ? kb_field(text, "\nShmem:") : ~0ULL;
-  lowest_shmem_ = std::min(lowest_shmem_, shmem);
+  const Machine m = machine();
+  lowest_shmem_ = std::min(lowest_shmem_, m.shmem);
   // And once a second whatever it says: what other processes freed while the bot took as much
   // leaves the machine's figure where it was.
   const bool full = ++samples_ % kFullLookEvery == 0;
-  const bool look = full || shmem > lowest_shmem_ + kMiB;
+  const bool look = full || m.shmem > lowest_shmem_ + kMiB;
   std::uint64_t shared = message_queues();
   if (look) shared += scratch() + segments(objects);
+  char text[4096];
   for (pid_t pid : pids) {
-    if (!read_small(fmt::format("/proc/{}/status", pid).c_str(), text, sizeof text)) continue;
-    use.total += kb_field(text, "RssAnon:");
-    shared += kb_field(text, "HugetlbPages:");
+    if (!own_resident(pid, use.total)) continue;
+    if (m.huge_pages && read_small(fmt::format("/proc/{}/status", pid).c_str(), text, sizeof text))
+      shared += kb_field(text, "HugetlbPages:");
     if (!look) continue;
     mapped(pid, objects, shared);
     held(pid, objects);

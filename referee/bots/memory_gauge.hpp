@@ -3,7 +3,8 @@
 // --memory-mb where no cgroup memory controller does (process.cpp, every 10 ms).
 //
 // Counted, in bytes:
-//   - each process's own anonymous memory (RssAnon of /proc/PID/status), and its huge pages;
+//   - each process's own resident memory (/proc/PID/statm: resident minus file and shared pages),
+//     and its huge pages when the machine has any reserved;
 //   - every shared memory object the tree holds, once however many of its processes hold it and
 //     however little of it is mapped: shared anonymous mappings, memfd, files on a tmpfs, SysV
 //     and POSIX shared memory, whether mapped (/proc/PID/maps) or only held open (/proc/PID/fd);
@@ -12,10 +13,11 @@
 //     SysV shared memory segments and message queues of its IPC namespace, attached or not;
 //   - basic as root: files the bot's uid owns on the host's tmpfs mounts (/dev/shm, ...), looked
 //     for only when such a mount grew since the bot started.
-// Cheap when nothing is shared: all of these but the message queues are in the machine's Shmem
-// (/proc/meminfo), and the objects are looked for only while it is above its lowest since the
-// bot started, and once a second regardless; otherwise a sample reads /proc/PID/status of each
-// process, and that is all.
+// Cheap when nothing is shared: all of these but the message queues and huge pages are in the
+// machine's Shmem (/proc/meminfo, read once per interval for all bots), and the objects are
+// looked for only while it is above its lowest since the bot started, and once a second
+// regardless; otherwise a sample reads /proc/PID/statm of each process, as it did before shared
+// memory was counted.
 // Not counted: page cache of files on disk (reclaimable), kernel memory behind pipes and sockets.
 
 #include <sys/types.h>
