@@ -5,9 +5,12 @@
 //     into /usr on a merged-/usr system);
 //   - its own program folder, read-only, at /bot (the folder of the executable the command names,
 //     or of the script an interpreter is given); other bots' programs and the referee's output
-//     folders are masked if they lie inside it;
+//     folders are masked if they lie inside it, but never a file or folder this bot names itself
+//     (two seats may run one program);
 //   - an interpreter found in PATH outside the system folders, with its installation (the folder
-//     above its bin/), read-only at the same path; files named by other arguments, read-only;
+//     above its bin/), read-only at the same path; files and folders named by other arguments
+//     (with or without a trailing slash, through a link: what they name), read-only at
+//     /arena/args/<n>-<name> unless already shown;
 //   - a minimal /dev (null, zero, full, random, urandom), its own /proc;
 //   - private scratch space: /tmp, /var/tmp, /dev/shm and its home /home/bot, one tmpfs of a
 //     fixed size, gone when the bot's namespace ends.
