@@ -21,12 +21,12 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // A file-name stem under `dir` that no other referee uses: `base`, else `base-2`, `base-3`, ...
-// Claimed by creating `<stem>.jsonl` exclusively (mode 0600), so two matches started in the same
-// second never write into each other's files.
-std::string claim_stem(const fs::path& dir, const std::string& base) {
+// Claimed by creating `<stem><suffix>` exclusively (mode 0600), one of the files the match then
+// writes (its replay, or its seat 0 stderr log), so two matches never write into each other's files.
+std::string claim_stem(const fs::path& dir, const std::string& base, const std::string& suffix) {
   for (int n = 1;; ++n) {
     const std::string stem = n == 1 ? base : fmt::format("{}-{}", base, n);
-    auto created = files::create_private(dir / (stem + ".jsonl"));
+    auto created = files::create_private(dir / (stem + suffix));
     if (!created || *created || n > 1000) return stem;  // on an error the replay writer reports the real problem
   }
 }
@@ -81,16 +81,8 @@ struct PlayArgs {
   std::string replay;
   std::string out = "logs";
   std::string config;
-  std::int64_t init_ms = 10000;
-  std::int64_t decision_ms = 1000;
-  std::int64_t time_bank_ms = 0;
-  double time_scale = 1.0;
-  std::size_t max_line_bytes = 1 << 16;
-  std::int64_t grace_ms = 200;
-  std::vector<std::string> env;
-  SandboxArgs sandbox;
+  MatchArgs match;
   bool verbose = false;
-  bool share_output = false;
 };
 
 int run_play(const PlayArgs& a) {
@@ -98,12 +90,6 @@ int run_play(const PlayArgs& a) {
   if (!config) {
     say("referee play: {}\n", config.error());
     return kUsage;
-  }
-  for (const auto& e : a.env) {
-    if (e.find('=') == std::string::npos || e.front() == '=') {
-      say("referee play: --env expects KEY=VALUE, got \"{}\"\n", e);
-      return kUsage;
-    }
   }
   if (!a.names.empty() && a.names.size() != a.bots.size()) {
     say("referee play: {} --name for {} --bot; give one per bot or none\n", a.names.size(), a.bots.size());
@@ -125,13 +111,13 @@ int run_play(const PlayArgs& a) {
   }
   // A bot that cannot start is the caller's mistake (exit 2), found before anything is created.
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
-    if (auto st = match::preflight(a.bots[i], fs::current_path(), bot_environment(fs::current_path(), a.env)); !st) {
+    if (auto st = match::preflight(a.bots[i], fs::current_path(), bot_environment(fs::current_path(), a.match.env));
+        !st) {
       say("referee play: --bot {}: {}\n", terminal_safe(a.names.empty() ? a.bots[i] : a.names[i]),
           terminal_safe(st.error()));
       return kUsage;
     }
   }
-  std::error_code ec;
   // Folders this run creates (0700): with --share-output they are opened after the match.
   std::vector<fs::path> created;
   for (const fs::path& dir : {fs::path(a.out), fs::path(a.replay).parent_path()}) {
@@ -142,32 +128,30 @@ int run_play(const PlayArgs& a) {
     }
     created.insert(created.end(), made->begin(), made->end());
   }
-  auto sandbox = sandbox_policy(a.sandbox, a.bots.size());
-  if (!sandbox) {
-    say("referee play: {}\n", sandbox.error());
-    return kUsage;
-  }
   match::Options o;
   o.game = a.game;
   o.config = *config;
   o.seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
-    o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i], address_space_for(a.sandbox, i)});
+    o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
     if (!seat_configs.empty()) o.bots.back().seat_config = seat_configs[i];
   }
-  o.sandbox = *sandbox;
-  o.limits.init_ms = a.init_ms;
-  o.limits.decision_ms = a.decision_ms;
-  o.limits.time_bank_ms = a.time_bank_ms;
-  o.limits.max_line_bytes = a.max_line_bytes;
-  o.time_scale = a.time_scale;
-  o.grace = std::chrono::milliseconds(a.grace_ms);
+  if (auto st = apply_match_options(a.match, o); !st) {
+    say("referee play: {}\n", st.error());
+    return kUsage;
+  }
   o.log_dir = a.out;
-  // No seed in the name: a bot that lists the folder must not learn its deal.
-  o.log_stem = claim_stem(a.out, fmt::format("{}-{}", a.game, timestamp()));
-  o.replay_path = a.replay.empty() ? fs::path(a.out) / (o.log_stem + ".jsonl") : fs::path(a.replay);
+  // No seed in the name: a bot that lists the folder must not learn its deal. With --replay, the
+  // logs are named after the replay (its name without .jsonl).
+  if (a.replay.empty()) {
+    o.log_stem = claim_stem(a.out, fmt::format("{}-{}", a.game, timestamp()), ".jsonl");
+    o.replay_path = fs::path(a.out) / (o.log_stem + ".jsonl");
+  } else {
+    o.replay_path = a.replay;
+    o.log_stem = claim_stem(a.out, o.replay_path.stem().string(), ".seat0.stderr.log");
+  }
   o.working_dir = fs::current_path();
-  o.env = bot_environment(o.working_dir, a.env);
+  o.env = bot_environment(o.working_dir, a.match.env);
   o.stop = &stop_signal();
   if (a.verbose) {
     say("referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
@@ -180,11 +164,6 @@ int run_play(const PlayArgs& a) {
   }
   StopSignal::install_handlers(stop_signal());
   auto result = match::play(o);
-  // With --replay elsewhere, the empty file that claimed the stem (for the logs) is not needed.
-  if (const fs::path claimed = fs::path(a.out) / (o.log_stem + ".jsonl");
-      claimed != o.replay_path && fs::is_empty(claimed, ec)) {
-    fs::remove(claimed, ec);
-  }
   if (!result) {
     say("referee play: {}\n", result.error());
     return kUsage;
@@ -192,7 +171,7 @@ int run_play(const PlayArgs& a) {
   // Bot bytes (names, stderr tails) may hold invalid UTF-8: to_line replaces it, never throws.
   std::cout << protocol::to_line(result->result) << std::endl;
   print_summary(*result);
-  if (a.share_output) {  // the bots are gone: the match's files and folders may be opened
+  if (a.match.share_output) {  // the bots are gone: the match's files and folders may be opened
     std::vector<fs::path> paths = created;
     paths.push_back(result->replay);
     for (const auto& seat : result->seats) paths.push_back(seat.stderr_log);
@@ -215,35 +194,14 @@ RunCommand add_play(CLI::App& command) {
   // Not ->required(): an unknown flag should be reported before a missing --bot.
   p->add_option("--bot", play.bots, "A bot's command line, once per seat in seat order");
   p->add_option("--name", play.names, "A name per bot (default: the name the bot gives)");
-  p->add_option(
-      "--seat-config", play.seat_configs,
-      "A seat's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot in "
-      "order, \"-\" for none");
+  p->add_option("--seat-config", play.seat_configs,
+                "A seat's own game configuration (e.g. its deck list) as JSON, @FILE or a file path; one per --bot in "
+                "order, \"-\" for none");
   p->add_option("--seed", play.seed, "Seed of the deal (default: random, printed)")->check(within(bounds::kSeed));
   p->add_option("--replay", play.replay, "Replay file (default: OUT/<game>-<time>.jsonl)");
   p->add_option("--out", play.out, "Folder for replays and bot stderr logs")->capture_default_str();
   p->add_option("--config", play.config, "Game config as JSON, or @FILE");
-  p->add_option("--init-ms", play.init_ms, "Time from start to the ready message")
-      ->capture_default_str()
-      ->check(within(bounds::kInitMs));
-  p->add_option("--decision-ms", play.decision_ms, "Time per decision")
-      ->capture_default_str()
-      ->check(within(bounds::kDecisionMs));
-  p->add_option("--time-bank-ms", play.time_bank_ms, "Extra time per seat for the whole match")
-      ->capture_default_str()
-      ->check(within(bounds::kTimeBankMs));
-  p->add_option("--time-scale", play.time_scale, "Multiply every time limit (slow machines)")
-      ->capture_default_str()
-      ->check(within(bounds::kTimeScale));
-  p->add_option("--max-line-bytes", play.max_line_bytes, "Longest reply line a bot may send")
-      ->capture_default_str()
-      ->check(within(bounds::kMaxLineBytes));
-  p->add_option("--grace-ms", play.grace_ms, "After game over, time for a bot to exit before it is killed")
-      ->capture_default_str()
-      ->check(within(bounds::kGraceMs));
-  p->add_option("--env", play.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
-  add_sandbox_options(p, play.sandbox);
-  add_share_output(p, play.share_output);
+  add_match_options(p, play.match);
   p->add_flag("--verbose,-v", play.verbose, "Print the limits, config and sandbox in force");
   return [args](const CLI::App& parsed) {
     args->seed_given = parsed.count("--seed") > 0;

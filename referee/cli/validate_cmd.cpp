@@ -210,20 +210,9 @@ RunCommand add_validate(CLI::App& command) {
        "Seed of the first deal; game k uses seed+k (default: random, printed)")
       ->check(within(bounds::kSeed));
   v->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")
-      ->capture_default_str()
-      ->check(within(bounds::kInitMs));
-  v->add_option("--decision-ms", a.decision_ms, "Time per decision")
-      ->capture_default_str()
-      ->check(within(bounds::kDecisionMs));
-  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")
-      ->capture_default_str()
-      ->check(within(bounds::kTimeScale));
   v->add_option("--out", a.out, "Folder for replays and stderr logs (default: logs/validate-<time>)");
-  v->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
-  add_sandbox_options(v, a.sandbox);
-  add_share_output(v, a.share_output);
+  add_match_options(v, a.match);
   return [args](const CLI::App&) { return run_validate(*args); };
 }
 
@@ -237,10 +226,6 @@ int run_validate(const ValidateArgs& a) {
   const auto counts = seat_counts(a.seats, game->info());
   if (!counts) return usage(counts.error());
   if (auto argv = match::split_command(a.bot); !argv) return usage(argv.error());
-  for (const auto& e : a.env) {
-    if (e.find('=') == std::string::npos || e.front() == '=')
-      return usage(fmt::format("--env expects KEY=VALUE, got \"{}\"", e));
-  }
   auto raw_config = read_config(a.config);
   if (!raw_config) return usage(raw_config.error());
   auto config = game->normalize_config(*raw_config);
@@ -260,11 +245,10 @@ int run_validate(const ValidateArgs& a) {
   std::error_code ec;
   Setup s{a, *game, *config, counts->front(), {}, {}, out->dir, fs::read_symlink("/proc/self/exe", ec), {}};
   s.referee = ec ? fs::path("referee") : near(s.referee);
-  s.limits.init_ms = a.init_ms;
-  s.limits.decision_ms = a.decision_ms;
-  s.scaled = protocol::scaled(s.limits, a.time_scale);
-  s.env = bot_environment(fs::current_path(), a.env);
-  auto sandbox = sandbox_policy(a.sandbox, 1);
+  s.limits = a.match.limits;
+  s.scaled = protocol::scaled(s.limits, a.match.time_scale);
+  s.env = bot_environment(fs::current_path(), a.match.env);
+  auto sandbox = sandbox_policy(a.match.sandbox, 1);
   if (!sandbox) return usage(sandbox.error());
   s.sandbox = *sandbox;
   const std::uint64_t seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
@@ -291,7 +275,8 @@ int run_validate(const ValidateArgs& a) {
       {"seat_counts", *counts},
       {"games_per_seat", a.games},
       {"seed", seed},
-      {"limits", {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.time_scale}}},
+      {"limits",
+       {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.match.time_scale}}},
       {"out", s.out.string()},
       {"opponents", opponents}};
 
@@ -321,7 +306,7 @@ int run_validate(const ValidateArgs& a) {
   report["replays"] = {{"verified", t.verified}, {"diverged", t.diverged}};
   report["faults"] = t.faults;
   report["opponent_faults"] = t.opponent_faults;
-  report["sandbox"] = sandbox_json(a.sandbox.tier, s, t, handshake.at("sandbox_tier"));
+  report["sandbox"] = sandbox_json(a.match.sandbox.tier, s, t, handshake.at("sandbox_tier"));
   print_summary(report, t, a.bot);
 
   std::string verdict = "PASS";
@@ -335,7 +320,7 @@ int run_validate(const ValidateArgs& a) {
   report["ok"] = verdict == "PASS";
   say("{}\n", verdict);
   if (a.json) std::cout << protocol::to_line(report) << std::endl;
-  if (a.share_output) {  // every bot is gone: the folders this run made and every file it wrote
+  if (a.match.share_output) {  // every bot is gone: the folders this run made and every file it wrote
     std::vector<fs::path> paths = out->created;
     paths.push_back(handshake.at("stderr_log").get<std::string>());
     if (const json& f = handshake.at("fault"); f.is_object() && f.contains("input"))

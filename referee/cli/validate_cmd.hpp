@@ -26,14 +26,9 @@ struct ValidateArgs {
   std::uint64_t seed = 0;
   bool seed_given = false;  // else a random seed, printed
   std::string config;       // JSON or @FILE
-  std::int64_t init_ms = 10000;
-  std::int64_t decision_ms = 1000;
-  double time_scale = 1.0;
-  std::string out;  // empty: logs/validate-<time>
-  std::vector<std::string> env;
-  SandboxArgs sandbox;
-  bool json = false;          // the machine-readable report on stdout
-  bool share_output = false;  // the files readable by others once the bots are gone
+  std::string out;          // empty: logs/validate-<time>
+  MatchArgs match;          // limits, --env, grace, the sandbox, --share-output: as play's
+  bool json = false;        // the machine-readable report on stdout
 };
 
 // Adds the options of `referee validate` to `command`; the run fills ValidateArgs and calls run_validate.

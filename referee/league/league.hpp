@@ -30,6 +30,7 @@
 #include "referee/league/seeds.hpp"
 #include "referee/league/sprt_tally.hpp"
 #include "referee/league/stats.hpp"
+#include "referee/match/match.hpp"
 
 namespace arena::league {
 
@@ -44,6 +45,10 @@ struct BotEntry {
 };
 
 enum class Format { round_robin, gauntlet };
+// "round-robin" or "gauntlet", as a league file and --format write it.
+const char* format_name(Format format);
+// The one reader of a format's name (the league file's "format", --format); the error lists both.
+Result<Format> parse_format(std::string_view text);
 
 struct LeagueSpec {
   std::string game = games::default_game_name();
@@ -136,6 +141,8 @@ struct RunOptions {
   std::optional<Shard> shard;
   std::string referee;           // this executable, for the re-run commands
   std::vector<std::string> env;  // the bots' environment
+  // The --env values given (KEY=VALUE): the re-run command of every match carries them.
+  std::vector<std::string> rerun_env;
   // The folder the bots' relative commands are relative to (and their working directory in the
   // none tier); empty: the current one. Recorded in league.json: a resume uses the recorded one,
   // from whatever folder it is started (recorded_working_dir).
@@ -155,7 +162,7 @@ struct RunOptions {
   bool reuse = false;
   // After a match's game_over, the time a bot has to exit before it is killed (as play's
   // --grace-ms); a kept bot (reuse) gets it when it is let go.
-  std::chrono::milliseconds grace{200};
+  std::chrono::milliseconds grace = match::kDefaultGrace;
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;
 };
@@ -191,8 +198,5 @@ Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
 // The working directory league.json in `out` records (leagues of earlier versions record none:
 // nullopt); an error when league.json cannot be read.
 Result<std::optional<std::filesystem::path>> recorded_working_dir(const std::filesystem::path& out);
-
-// A string quoted for a POSIX shell ('...' with embedded quotes escaped).
-std::string shell_quote(const std::string& s);
 
 }  // namespace arena::league

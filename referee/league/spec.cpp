@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* format_name(Format f) {
-  return f == Format::round_robin ? "round-robin" : "gauntlet";
-}
-
 Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
   for (const auto& [key, value] : j.items()) {
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
@@ -95,6 +91,17 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 
 }  // namespace
 
+const char* format_name(Format f) {
+  return f == Format::round_robin ? "round-robin" : "gauntlet";
+}
+
+Result<Format> parse_format(std::string_view text) {
+  for (const Format f : {Format::round_robin, Format::gauntlet}) {
+    if (text == format_name(f)) return f;
+  }
+  return fail(fmt::format("format \"{}\", expected \"round-robin\" or \"gauntlet\"", text));
+}
+
 int usable_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -138,14 +145,9 @@ Result<LeagueSpec> spec_from_json(const json& j) {
         s.bots.push_back(std::move(entry));
       }
     }
-    const std::string format = j.value("format", "round-robin");
-    if (format == "round-robin") {
-      s.format = Format::round_robin;
-    } else if (format == "gauntlet") {
-      s.format = Format::gauntlet;
-    } else {
-      return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
-    }
+    auto format = parse_format(j.value("format", format_name(s.format)));
+    if (!format) return fail(fmt::format("league: {}", format.error()));
+    s.format = *format;
     for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
                              read_whole(j, "league", "deals", bounds::kDeals, s.deals),
                              read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),

@@ -552,8 +552,8 @@ class Match {
   std::unique_ptr<games::GameState> state_;
   json cards_;  // the game's card table (null: none), sent in hello
   protocol::Limits limits_;
-  std::string view_text_, legal_text_;
-  std::string request_;  // the last request line sent  // the request's parts, reused from one decision to the next
+  std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
+  std::string request_;                 // the last request line sent
   std::unique_ptr<replay::Writer> writer_;
   std::vector<Seat_> seats_;
   Deadline init_deadline_{};

@@ -3,8 +3,8 @@
 // seat its view and legal actions, wait for the reply under an absolute deadline, check it, apply
 // it and record it in the replay; finally tell every bot the result and tear them down.
 //
-// Faults are values, classified in a fixed order (design.md): timeout, malformed, illegal, crash,
-// output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
+// Faults are values, classified in one fixed order, the first that applies: timeout, malformed,
+// illegal, crash, output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
 // (escaped) and the last lines of its stderr.
 
 #include <atomic>
@@ -43,6 +43,10 @@ struct Fault {
   std::vector<std::string> stderr_tail;
   std::string exit;  // how the process ended, when known ("exit code 3", "killed by signal SIGSEGV")
 };
+
+// After game over, the time a bot has to exit before its process group is killed (play's,
+// league's and validate's --grace-ms default).
+inline constexpr std::chrono::milliseconds kDefaultGrace{200};
 
 struct BotSpec {
   BotSpec() = default;
@@ -88,7 +92,7 @@ struct Options {
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
   std::vector<std::string> env;  // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
-  std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
+  std::chrono::milliseconds grace = kDefaultGrace;  // after game over, before the process group is killed
   // Requested (SIGINT, SIGTERM, SIGHUP): the match ends as interrupted at once, also in the middle of
   // a wait for a bot. A bot that died by a signal the referee did not send while the stop came
   // (a scheduler signals every process of a job) is not charged: the match is interrupted too.

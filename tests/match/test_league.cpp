@@ -492,7 +492,8 @@ TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduc
 
   // The command printed for a match re-runs it alone: same seed, same scores.
   const auto& r = whole->records[1];
-  auto c = testing::run(fmt::format("{} --sandbox none --out {} 2>/dev/null", r.rerun, (half_dir / "rerun").string()));
+  // It carries the league's sandbox (none here).
+  auto c = testing::run(fmt::format("{} --out {} 2>/dev/null", r.rerun, (half_dir / "rerun").string()));
   REQUIRE(c.exit_code == 0);
   const json replayed = json::parse(c.out);
   CHECK(replayed.at("seed") == r.seed);
