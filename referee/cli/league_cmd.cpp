@@ -101,7 +101,7 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     }
     spec.bots.clear();
     for (std::size_t i = 0; i < a.bots.size(); ++i) {
-      spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
+      spec.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
       if (!seat_config)

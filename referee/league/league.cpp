@@ -218,7 +218,7 @@ class Runner {
 
   // Every bot command can start (match::preflight), from the league's working directory.
   Status preflight() const {
-    for (const BotEntry& b : spec_.bots) {
+    for (const match::BotSpec& b : spec_.bots) {
       if (auto st = match::preflight(b.command, working_dir_, o_.env); !st)
         return fail(fmt::format("bot {}: {}", b.name, st.error()));
     }
@@ -361,9 +361,7 @@ class Runner {
     o.config = spec_.config;
     o.seed = m.seed;
     for (int b : m.seat_bots) {
-      const BotEntry& bot = spec_.bots[static_cast<std::size_t>(b)];
-      o.bots.push_back({bot.command, bot.name, bot.address_space_mb});
-      o.bots.back().seat_config = bot.seat_config;  // a bot's deck moves with it when seats rotate
+      o.bots.push_back(spec_.bots[static_cast<std::size_t>(b)]);  // its deck moves with it when seats rotate
     }
     o.sandbox = o_.sandbox;
     o.limits = spec_.limits;
@@ -379,7 +377,7 @@ class Runner {
     if (o_.reuse) {
       for (int bot : m.seat_bots) o.kept.push_back(&kept[{bot, m.leg}]);
       // A kept process meets every bot of the league in time: none of their files is for it.
-      for (const BotEntry& bot : spec_.bots) o.hide_commands.push_back(bot.command);
+      for (const match::BotSpec& bot : spec_.bots) o.hide_commands.push_back(bot.command);
     }
     std::error_code ec;
     const std::int64_t start = unix_ms();

@@ -34,16 +34,6 @@
 
 namespace arena::league {
 
-struct BotEntry {
-  BotEntry() = default;
-  BotEntry(std::string name_, std::string command_, std::optional<std::uint64_t> address_space = std::nullopt)
-      : name(std::move(name_)), command(std::move(command_)), address_space_mb(address_space) {}
-  std::string name;
-  std::string command;
-  std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's for this bot
-  json seat_config;  // the bot's own game configuration (e.g. its deck), whatever seat it takes
-};
-
 enum class Format { round_robin, gauntlet };
 // "round-robin" or "gauntlet", as a league file and --format write it.
 const char* format_name(Format format);
@@ -53,7 +43,9 @@ Result<Format> parse_format(std::string_view text);
 struct LeagueSpec {
   std::string game = games::default_game_name();
   json config;  // null: the game's defaults
-  std::vector<BotEntry> bots;
+  // The bots, as a match takes them (command, name: unique once normalized, own address space,
+  // own seat config): each is handed to the match of every seat it takes.
+  std::vector<match::BotSpec> bots;
   Format format = Format::round_robin;
   int seats = 0;                  // seats per match; 0: the game's minimum
   std::uint64_t deals = 1;        // deals per pairing (a duplicate deal is one deal)

@@ -128,13 +128,13 @@ Result<LeagueSpec> spec_from_json(const json& j) {
       if (!it->is_array()) return fail(std::string("league: \"bots\" must be an array of {\"name\", \"command\"}"));
       for (const json& b : *it) {
         if (b.is_string()) {
-          s.bots.push_back({"", b.get<std::string>()});
+          s.bots.emplace_back(b.get<std::string>());
           continue;
         }
         if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
           return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
-        BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
+        match::BotSpec entry{b.at("command").get<std::string>(), b.value("name", "")};
         if (b.contains("address_space_mb")) {
           std::uint64_t mb = 0;
           if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st)
@@ -203,7 +203,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
 
 json to_json(const LeagueSpec& s) {
   json bots = json::array();
-  for (const BotEntry& b : s.bots) {
+  for (const match::BotSpec& b : s.bots) {
     json entry = {{"name", b.name}, {"command", b.command}};
     if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
     if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
@@ -247,7 +247,7 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   }
   if (s.format == Format::gauntlet && s.bots.size() < 2) return fail(std::string("a gauntlet needs a bot and a field"));
   std::set<std::string> names;
-  for (BotEntry& b : s.bots) {
+  for (match::BotSpec& b : s.bots) {
     if (auto argv = match::split_command(b.command); !argv) return fail(argv.error());
     if (b.name.empty()) {
       const std::string base = match::program_name(match::split_command(b.command).value());
@@ -257,13 +257,13 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
     if (!names.insert(b.name).second)
       return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
   }
-  for (BotEntry& b : s.bots) {
+  for (match::BotSpec& b : s.bots) {
     auto seat_config = game->normalize_seat_config(b.seat_config);
     if (!seat_config) return fail(fmt::format("bot {}: seat_config: {}", b.name, seat_config.error()));
     b.seat_config = std::move(seat_config).value();
   }
   // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
-  for (const BotEntry& b : s.bots) {
+  for (const match::BotSpec& b : s.bots) {
     if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
       return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name),
                                        std::to_string(*b.address_space_mb), bounds::kAddressSpaceMb));

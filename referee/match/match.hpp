@@ -53,7 +53,7 @@ struct BotSpec {
   BotSpec(std::string command_, std::string name_ = "", std::optional<std::uint64_t> address_space = std::nullopt)
       : command(std::move(command_)), name(std::move(name_)), address_space_mb(address_space) {}
   std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
-  std::string name;     // optional; else the name from the bot's ready message
+  std::string name;     // optional; else the name from the bot's ready message (a league's: always set)
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
   json seat_config;  // the seat's own game configuration, e.g. a deck list (null = none); it
                      // moves with the bot when a league rotates seats

@@ -34,7 +34,8 @@ std::string sandbox_flags(const Options& o) {
 }  // namespace
 
 std::string play_command(const Options& o, const RerunContext& c) {
-  std::string cmd = c.working_dir.empty() ? std::string() : fmt::format("cd {} && ", shell_quote(c.working_dir.string()));
+  std::string cmd =
+      c.working_dir.empty() ? std::string() : fmt::format("cd {} && ", shell_quote(c.working_dir.string()));
   cmd += fmt::format("{} play --game {} --seed {}", shell_quote(c.referee), shell_quote(o.game), o.seed);
   if (!o.config.is_null() && !o.config.empty()) cmd += " --config " + shell_quote(o.config.dump());
   const bool seat_configs =

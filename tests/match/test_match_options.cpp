@@ -96,8 +96,8 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
     CHECK_THAT(rerun, Contains(" --env X=1") && Contains(" --grace-ms 50") && Contains(" --sandbox basic"));
     CHECK_THAT(league.out, Contains(rerun));  // printed as journaled
     // Run as printed (into a folder of its own), it plays the same match: same seed, same scores.
-    const auto again = testing::run(
-        fmt::format("{} --out {} 2>/dev/null", rerun, (dir / fmt::format("again{}", matches)).string()));
+    const auto again =
+        testing::run(fmt::format("{} --out {} 2>/dev/null", rerun, (dir / fmt::format("again{}", matches)).string()));
     REQUIRE(again.exit_code == 0);
     const json replayed = json::parse(again.out);
     CHECK(replayed.at("seed") == record.at("seed"));
@@ -113,9 +113,9 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
 TEST_CASE("play: two runs sharing --out with their own --replay keep their stderr logs apart", "[cli]") {
   const fs::path dir = testing::fresh_dir("match_options", "logs");
   auto play = [&](const std::string& replay) {
-    return testing::run(fmt::format("{} play --bot {} --bot {} --seed 5 --sandbox none --out {} --replay {} 2>/dev/null",
-                                    ARENA_REFEREE, testing::random_bot(), testing::random_bot(),
-                                    (dir / "logs").string(), (dir / replay).string()));
+    return testing::run(
+        fmt::format("{} play --bot {} --bot {} --seed 5 --sandbox none --out {} --replay {} 2>/dev/null", ARENA_REFEREE,
+                    testing::random_bot(), testing::random_bot(), (dir / "logs").string(), (dir / replay).string()));
   };
   // At once, and again in the same second: every run's logs are its own.
   auto first = std::async(std::launch::async, play, "a.jsonl");
