@@ -5,6 +5,7 @@
 #include <string>
 
 #include "referee/games/game.hpp"
+#include "referee/match/match.hpp"
 
 namespace arena::cli {
 
@@ -13,9 +14,8 @@ namespace {
 int run_games() {
   for (const games::Game* g : games::all_games()) {
     const auto& info = g->info();
-    const std::string seats = info.min_seats == info.max_seats ? std::to_string(info.min_seats)
-                                                               : fmt::format("{}-{}", info.min_seats, info.max_seats);
-    say_to(stdout, "{:<14} {:<14} seats {:<5} rules revision {}\n", info.name, info.title, seats, info.rules_revision);
+    say_to(stdout, "{:<14} {:<14} seats {:<6} rules revision {}\n", info.name, info.title, match::seat_range(info),
+           info.rules_revision);
   }
   return kFinished;
 }

@@ -100,9 +100,8 @@ Result<std::vector<int>> seat_counts(const std::string& text, const games::GameI
     return std::vector<int>{n};
   }
   const std::string shown = text.size() > 24 ? fmt::format("{}...", text.substr(0, 24)) : text;
-  const std::string plays = info.min_seats == info.max_seats
-                                ? fmt::format("{} seats only", info.min_seats)
-                                : fmt::format("{} to {} seats", info.min_seats, info.max_seats);
+  const std::string plays =
+      fmt::format("{} seats{}", match::seat_range(info), info.min_seats == info.max_seats ? " only" : "");
   std::string choices;
   for (std::size_t i = 0; i < all.size(); ++i) {
     choices += fmt::format("{}{}", i == 0 ? "" : i + 1 == all.size() ? " or " : ", ", all[i]);

@@ -240,7 +240,7 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   const auto& info = game->info();
   if (s.seats == 0) s.seats = info.min_seats;
   if (s.seats < info.min_seats || s.seats > info.max_seats) {
-    return fail(fmt::format("{} is played by {} to {} seats, not {}", s.game, info.min_seats, info.max_seats, s.seats));
+    return fail(fmt::format("{} is played by {} seats, not {}", s.game, match::seat_range(info), s.seats));
   }
   if (static_cast<int>(s.bots.size()) < s.seats) {
     return fail(fmt::format("a league of {} needs at least {} bots, got {}", s.game, s.seats, s.bots.size()));

@@ -131,6 +131,9 @@ struct MatchResult {
   std::string table;  // the final table and score breakdown for people, when finished
 };
 
+// The seat counts a game plays, as every message writes them: "2", or "2 to 4".
+std::string seat_range(const games::GameInfo& info);
+
 // Plays one match. An error is a set-up problem of the caller (unknown game, refused config,
 // unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.
 Result<MatchResult> play(const Options& options);
