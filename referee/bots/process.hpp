@@ -10,7 +10,9 @@
 //
 // Boost.Process is used only to fork and exec (with an on_exec_setup hook doing the child-side
 // set-up and exec errors reported back); waiting, reading, writing, killing and reaping are our
-// own POSIX code, because those parts of Boost.Process 1.74 misbehave (bot-processes.md §1).
+// own POSIX code, because those parts of Boost.Process 1.74 misbehave: wait_for can wait its whole
+// timeout for a process that has exited, and terminate leaves a zombie (docs/architecture.md,
+// "Bot processes").
 
 #include <sys/types.h>
 

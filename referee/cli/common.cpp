@@ -106,6 +106,50 @@ void add_share_output(CLI::App* c, bool& share) {
       "Make the files written readable by others (0644, folders 0755) once their match is over; default owner-only");
 }
 
+void add_match_options(CLI::App* c, MatchArgs& a) {
+  c->add_option("--init-ms", a.limits.init_ms, "Time from start to the ready message")
+      ->capture_default_str()
+      ->check(within(bounds::kInitMs));
+  c->add_option("--decision-ms", a.limits.decision_ms, "Time per decision")
+      ->capture_default_str()
+      ->check(within(bounds::kDecisionMs));
+  c->add_option("--time-bank-ms", a.limits.time_bank_ms, "Extra time per seat for the whole match")
+      ->capture_default_str()
+      ->check(within(bounds::kTimeBankMs));
+  c->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")
+      ->capture_default_str()
+      ->check(within(bounds::kTimeScale));
+  c->add_option("--max-line-bytes", a.limits.max_line_bytes, "Longest reply line a bot may send")
+      ->capture_default_str()
+      ->check(within(bounds::kMaxLineBytes));
+  c->add_option("--grace-ms", a.grace_ms, "After game over, time for a bot to exit before it is killed")
+      ->capture_default_str()
+      ->check(within(bounds::kGraceMs));
+  c->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)")
+      ->check(CLI::Validator(
+          [](std::string& kv) -> std::string {
+            if (kv.find('=') == std::string::npos || kv.front() == '=')
+              return fmt::format("expects KEY=VALUE, got \"{}\"", kv);
+            return {};
+          },
+          "KEY=VALUE"));
+  add_sandbox_options(c, a.sandbox);
+  add_share_output(c, a.share_output);
+}
+
+Status apply_match_options(const MatchArgs& a, match::Options& o) {
+  auto sandbox = sandbox_policy(a.sandbox, o.bots.size());
+  if (!sandbox) return fail(sandbox.error());
+  o.sandbox = *sandbox;
+  for (std::size_t i = 0; i < o.bots.size(); ++i) {
+    if (auto mb = address_space_for(a.sandbox, i)) o.bots[i].address_space_mb = mb;
+  }
+  o.limits = a.limits;
+  o.time_scale = a.time_scale;
+  o.grace = std::chrono::milliseconds(a.grace_ms);
+  return {};
+}
+
 void add_sandbox_options(CLI::App* c, SandboxArgs& a) {
   const bots::SandboxLimits d;
   c->add_option("--sandbox", a.tier, "none, basic or strict (default: the strictest this machine supports)")

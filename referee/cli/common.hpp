@@ -1,5 +1,5 @@
 #pragma once
-// What the `referee` subcommands share (main.cpp, validate.cpp, league_cmd.cpp): the exit codes,
+// What the `referee` subcommands (the *_cmd.cpp files) share: how a command is added, the exit codes,
 // the bots' environment, output-name timestamps, the --config reader and the sandbox options.
 
 #include <fmt/format.h>
@@ -7,15 +7,18 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/bounds.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/stop.hpp"
+#include "referee/match/match.hpp"
 
 namespace arena::cli {
 
@@ -29,6 +32,11 @@ enum Exit : int {
   kBadReplay = 5,
   kInterrupted = 130,  // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
+
+// A command of `referee` (main.cpp's table): its add function binds its options to `command`,
+// the subcommand main.cpp created with its name and description, and returns how to run it once
+// argv is parsed. The run gets the parsed subcommand and returns the exit code.
+using RunCommand = std::function<int(const CLI::App& command)>;
 
 // The run's stop request: SIGINT, SIGTERM and SIGHUP once StopSignal::install_handlers(stop_signal())
 // (play, league, validate). The exit code of a run it stopped is interrupted_exit_code(signal).
@@ -81,6 +89,24 @@ struct SandboxArgs {
   bool freeze_idle = true;  // fair timing by default (docs/league.md); --no-freeze-idle turns it off
 };
 void add_sandbox_options(CLI::App* command, SandboxArgs& args);
+// The options of a match that play, league and validate share, added and checked here once
+// (docs/cli.md "Match options"): the time limits, --env, --grace-ms, the sandbox and its limits,
+// --share-output. A bad value (--env FOO, a limit out of its range, an unknown tier) is refused
+// while argv is parsed: the same message and exit code 2 from every command.
+struct MatchArgs {
+  protocol::Limits limits;  // --init-ms, --decision-ms, --time-bank-ms, --max-line-bytes
+  double time_scale = 1.0;
+  std::vector<std::string> env;  // --env KEY=VALUE, repeatable
+  std::int64_t grace_ms = match::kDefaultGrace.count();
+  SandboxArgs sandbox;
+  bool share_output = false;
+};
+void add_match_options(CLI::App* command, MatchArgs& args);
+// The match options in force: limits, time scale, grace and sandbox on `o` (the sandbox for
+// o.bots.size() bots, each bot's --address-space-mb when given once per bot); an error names the
+// flag (a wrong count of --address-space-mb, a tier this machine cannot give).
+Status apply_match_options(const MatchArgs& args, match::Options& o);
+
 // The policy in force; an error names the flag (a tier this machine cannot give, a wrong count).
 Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& args, std::size_t bots);
 // The address-space limit of bot `i`, when --address-space-mb gave one per bot.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 
 #include "protocol/codec.hpp"
@@ -100,7 +101,7 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     }
     spec.bots.clear();
     for (std::size_t i = 0; i < a.bots.size(); ++i) {
-      spec.bots.push_back({a.names.empty() ? "" : a.names[i], a.bots[i]});
+      spec.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
       if (!seat_config)
@@ -118,30 +119,32 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     spec.config = *config;
   }
   if (given("--format")) {
-    if (a.format == "round-robin") {
-      spec.format = league::Format::round_robin;
-    } else if (a.format == "gauntlet") {
-      spec.format = league::Format::gauntlet;
-    } else {
-      return fail(fmt::format("--format {}: expected round-robin or gauntlet", a.format));
-    }
+    auto format = league::parse_format(a.format);
+    if (!format) return fail(fmt::format("--format: {}", format.error()));
+    spec.format = *format;
   }
   if (given("--seats")) spec.seats = a.seats;
   if (given("--deals")) spec.deals = a.deals;
   if (a.no_duplicate) spec.duplicate = false;
   if (given("--concurrency")) spec.concurrency = a.concurrency;
   if (given("--seed")) spec.seed = a.seed;
-  if (given("--init-ms")) spec.limits.init_ms = a.init_ms;
-  if (given("--decision-ms")) spec.limits.decision_ms = a.decision_ms;
-  if (given("--time-bank-ms")) spec.limits.time_bank_ms = a.time_bank_ms;
-  if (given("--time-scale")) spec.time_scale = a.time_scale;
-  if (given("--max-line-bytes")) spec.limits.max_line_bytes = a.max_line_bytes;
+  const MatchArgs& m = a.match;
+  if (given("--init-ms")) spec.limits.init_ms = m.limits.init_ms;
+  if (given("--decision-ms")) spec.limits.decision_ms = m.limits.decision_ms;
+  if (given("--time-bank-ms")) spec.limits.time_bank_ms = m.limits.time_bank_ms;
+  if (given("--time-scale")) spec.time_scale = m.time_scale;
+  if (given("--max-line-bytes")) spec.limits.max_line_bytes = m.limits.max_line_bytes;
   if (given("--sprt")) {
     auto sprt = league::parse_sprt_config(a.sprt);
     if (!sprt) return fail(sprt.error());
     spec.sprt = *sprt;
   }
   if (spec.bots.empty()) return fail(std::string("no bots: give --bot CMD (once per bot) or a league file"));
+  // --address-space-mb once per bot: each bot's own, as "address_space_mb" in a league file.
+  if (auto st = sandbox_policy(m.sandbox, spec.bots.size()); !st) return fail(st.error());
+  for (std::size_t i = 0; i < spec.bots.size(); ++i) {
+    if (auto mb = address_space_for(m.sandbox, i)) spec.bots[i].address_space_mb = mb;
+  }
   return league::normalize(std::move(spec));
 }
 
@@ -208,8 +211,10 @@ Result<league::Standings> write_standings(const std::vector<std::string>& names,
 
 }  // namespace
 
-CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
-  auto* l = app.add_subcommand("league", "Run a league of many bots and matches in parallel (docs/league.md)");
+RunCommand add_league(CLI::App& command) {
+  auto args = std::make_shared<LeagueArgs>();
+  LeagueArgs& a = *args;
+  CLI::App* l = &command;
   l->add_option("file", a.file, "League file (JSON); flags override its values");
   l->add_option("--bot", a.bots, "A bot's command line (repeatable)");
   l->add_option("--name", a.names, "A name per --bot (default: from the command)");
@@ -228,15 +233,6 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
                 "League seed (default: drawn from the OS, recorded in league.json and printed); "
                 "deal seeds derive from it through a keyed hash")
       ->check(within(bounds::kSeed));
-  l->add_option("--init-ms", a.init_ms, "Time from start to ready")->check(within(bounds::kInitMs));
-  l->add_option("--decision-ms", a.decision_ms, "Time per decision")->check(within(bounds::kDecisionMs));
-  l->add_option("--time-bank-ms", a.time_bank_ms, "Extra time per seat per match")->check(within(bounds::kTimeBankMs));
-  l->add_option("--time-scale", a.time_scale, "Multiply every time limit")->check(within(bounds::kTimeScale));
-  l->add_option("--max-line-bytes", a.max_line_bytes, "Longest reply line a bot may send (default 65536)")
-      ->check(within(bounds::kMaxLineBytes));
-  l->add_option("--grace-ms", a.grace_ms, "After game over, time for a bot to exit before it is killed")
-      ->capture_default_str()
-      ->check(within(bounds::kGraceMs));
   l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
@@ -251,9 +247,7 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   l->add_option("--shard", a.shard,
                 "Play one part of the league, I of N (1-based): the deals d with d mod N = I-1, every leg of each; "
                 "combine the folders with `referee league merge` (docs/distributed.md)");
-  l->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
-  add_sandbox_options(l, a.sandbox);
-  add_share_output(l, a.share_output);
+  add_match_options(l, a.match);
   auto* m =
       l->add_subcommand("merge",
                         "Combine the folders of a league's shards (league --shard I/N) into one league folder with "
@@ -262,8 +256,8 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   m->add_option("--out", a.merge_out, "The merged league's folder (new)")->required();
   m->add_flag("--partial", a.merge_partial,
               "Merge what there is (shards or matches missing): standings marked partial");
-  add_share_output(m, a.share_output);
-  return l;
+  add_share_output(m, a.match.share_output);
+  return [args](const CLI::App& parsed) { return run_league(parsed, *args); };
 }
 
 namespace {
@@ -274,7 +268,7 @@ int run_merge(const LeagueArgs& a) {
   for (const std::string& folder : a.merge_shards) o.shards.emplace_back(folder);
   o.out = a.merge_out;
   o.partial = a.merge_partial;
-  o.share_output = a.share_output;
+  o.share_output = a.match.share_output;
   auto merged = league::merge(o);
   if (!merged) {
     say("referee league merge: {}\n", terminal_safe(merged.error()));
@@ -294,7 +288,7 @@ int run_merge(const LeagueArgs& a) {
                                : fmt::format("merged without {} of {} shards", merged->missing_shards.size(),
                                              merged->shards.empty() ? 0 : merged->shards.front().shard.count);
   }
-  auto standings = write_standings(names, facts, a.share_output);
+  auto standings = write_standings(names, facts, a.match.share_output);
   if (!standings) {
     say("referee league merge: {}\n", terminal_safe(standings.error()));
     return kInternal;
@@ -318,7 +312,7 @@ int run_merge(const LeagueArgs& a) {
   }
   if (auto st = files::write_private(
           fs::path(a.merge_out) / "shards.json",
-          json{{"shards", shards}, {"missing_shards", merged->missing_shards}}.dump(2) + "\n", a.share_output);
+          json{{"shards", shards}, {"missing_shards", merged->missing_shards}}.dump(2) + "\n", a.match.share_output);
       !st) {
     say("referee league merge: {}\n", st.error());
     return kInternal;
@@ -346,11 +340,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     say("referee league: {}\n", terminal_safe(spec.error()));  // may quote the league file
     return kUsage;
   }
-  if (a.sandbox.address_space_mb.size() > 1) {
-    say("referee league: give --address-space-mb once; per bot, set \"address_space_mb\" in the league file\n");
-    return kUsage;
-  }
-  auto sandbox = sandbox_policy(a.sandbox, spec->bots.size());
+  auto sandbox = sandbox_policy(a.match.sandbox, spec->bots.size());
   if (!sandbox) {
     say("referee league: {}\n", sandbox.error());
     return kUsage;
@@ -372,10 +362,11 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     }
     if (*recorded) o.working_dir = **recorded;
   }
-  o.env = bot_environment(o.working_dir, a.env);
+  o.env = bot_environment(o.working_dir, a.match.env);
+  o.rerun_env = a.match.env;
   o.sandbox = *sandbox;
   o.stop = &stop_signal();
-  o.grace = std::chrono::milliseconds(a.grace_ms);
+  o.grace = std::chrono::milliseconds(a.match.grace_ms);
   if (!a.shard.empty()) {
     auto shard = league::parse_shard(a.shard);
     if (!shard) {
@@ -384,7 +375,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     }
     o.shard = *shard;
   }
-  o.share_output = a.share_output;
+  o.share_output = a.match.share_output;
   o.reuse = a.reuse;
   std::uint64_t before = 0;
   bool first = true;
@@ -452,7 +443,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
                          : outcome->interrupted  ? "interrupted"
                          : outcome->shard ? fmt::format("shard {}/{}", outcome->shard->index, outcome->shard->count)
                                           : std::string();
-  auto standings = write_standings(names, facts, a.share_output);
+  auto standings = write_standings(names, facts, a.match.share_output);
   if (!standings) {
     say("referee league: {}\n", terminal_safe(standings.error()));
     return kInternal;
@@ -471,7 +462,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   }
   if (outcome->interrupted) {
     say("interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n", outcome->journaled,
-        outcome->total, league::shell_quote(self_path()), league::shell_quote(a.out));
+        outcome->total, match::shell_quote(self_path()), match::shell_quote(a.out));
     return interrupted_exit_code(stop_signal().signal());
   }
   return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;

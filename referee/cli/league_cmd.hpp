@@ -25,30 +25,23 @@ struct LeagueArgs {
   bool no_duplicate = false;
   int concurrency = 0;
   std::uint64_t seed = 0;
-  std::int64_t init_ms = 0;
-  std::int64_t decision_ms = 0;
-  std::int64_t time_bank_ms = -1;
-  double time_scale = 0;
-  std::uint64_t max_line_bytes = 0;
-  std::int64_t grace_ms = 200;
+  // The match options; the limits and time scale given override the league file's.
+  MatchArgs match;
   std::string sprt;
   std::string out;
   bool resume = false;
   bool fail_on_fault = false;
-  bool share_output = false;  // each deal's files once its matches are over, the league's at the end
-  bool reuse = false;         // keep bots that ask for it alive across matches
-  std::uint64_t rating_interval = 10;
-  std::string shard;  // "I/N": play that shard of the league only (docs/distributed.md)
-  // `league merge SHARD_DIR... --out DIR [--partial]`
+  bool reuse = false;                  // keep bots that ask for it alive across matches
+  std::uint64_t rating_interval = 10;  // print the scores and points every N matches; 0: never
+  std::string shard;                   // "I/N": play that shard of the league only
+  // `league merge SHARD_DIR... --out DIR [--partial]`; match.share_output opens its files too
   std::vector<std::string> merge_shards;
   std::string merge_out;
-  bool merge_partial = false;  // print the scores and points
-                               // every N matches; 0: never
-  std::vector<std::string> env;
-  SandboxArgs sandbox;
+  bool merge_partial = false;  // merge what there is: the standings marked partial
 };
 
-CLI::App* add_league(CLI::App& app, LeagueArgs& args);
+// Adds the options of `referee league` (and its `merge` subcommand) to `command`.
+RunCommand add_league(CLI::App& command);
 // Runs it; stops at once on SIGINT, SIGTERM or SIGHUP (exit 128 + the signal, the league resumable).
 int run_league(const CLI::App& command, const LeagueArgs& args);
 

@@ -10,6 +10,7 @@
 #include "referee/cli/validate_report.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/match/match.hpp"
+#include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::cli::validate {
@@ -80,16 +81,6 @@ json fault_json(const match::Fault& f) {
           {"raw", f.raw},
           {"exit", f.exit},
           {"stderr_tail", f.stderr_tail}};
-}
-
-std::string rerun_command(const Setup& s, const std::vector<std::string>& bots, std::uint64_t seed) {
-  std::string cmd = fmt::format("{} play --game {}", shell_quote(s.referee.string()), s.game.info().name);
-  for (const auto& b : bots) cmd += " --bot " + shell_quote(b);
-  cmd += fmt::format(" --seed {} --init-ms {} --decision-ms {}", seed, s.limits.init_ms, s.limits.decision_ms);
-  if (s.args.time_scale != 1.0) cmd += fmt::format(" --time-scale {}", s.args.time_scale);
-  if (!s.args.config.empty()) cmd += " --config " + shell_quote(s.args.config);
-  for (const auto& e : s.args.env) cmd += " --env " + shell_quote(e);
-  return cmd;
 }
 
 // The bot's result in one match, from its seat's point of view.
@@ -190,7 +181,8 @@ json probe_handshake(const Setup& s) {
     }
     // A bot that hung gets no grace; one that answered or crashed gets time to exit by itself.
     const bool hung = faulted && f.kind != match::FaultKind::crash;
-    const auto status = p.shutdown(hung ? std::chrono::milliseconds(0) : std::chrono::milliseconds(200));
+    const auto status =
+        p.shutdown(hung ? std::chrono::milliseconds(0) : std::chrono::milliseconds(s.args.match.grace_ms));
     f.exit = status.describe();
     h["exit"] = f.exit;
     // Informational: the protocol asks a bot to exit at EOF, but the referee kills it anyway.
@@ -228,7 +220,8 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   for (int i = 0; i < s.seats; ++i) commands.push_back(i == seat ? s.args.bot : opponent);
   for (const auto& c : commands) o.bots.push_back({c, ""});
   o.limits = s.limits;
-  o.time_scale = s.args.time_scale;
+  o.time_scale = s.args.match.time_scale;
+  o.grace = std::chrono::milliseconds(s.args.match.grace_ms);
   o.log_dir = s.out;
   o.log_stem = stem;
   o.replay_path = s.out / (stem + ".jsonl");
@@ -297,7 +290,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
     fj["seed"] = seed;
     fj["replay"] = m->replay.string();
     fj["stderr_log"] = m->seats[static_cast<std::size_t>(f.seat)].stderr_log.string();
-    fj["rerun"] = rerun_command(s, commands, seed);
+    fj["rerun"] = match::play_command(o, {s.referee.string(), {}, s.args.match.env});
     fj["request"] = nullptr;
     if (r) {
       auto request = offending_message(*r, f);

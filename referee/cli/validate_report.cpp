@@ -78,33 +78,9 @@ void print_sandbox(const json& sandbox, std::size_t matches) {
 
 }  // namespace
 
-// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
-std::string shell_quote(const std::string& word) {
-  const bool safe = !word.empty() && word.find_first_not_of(
-                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                         "0123456789_./=:,+-@%") == std::string::npos;
-  if (safe) return word;
-  std::string q = "'";
-  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // "random_bot" for ".../random_bot", "bot.py" for "python3 bot.py": for people and file names.
 std::string label_of(const std::string& command) {
-  const auto argv = match::split_command(command).value();  // checked before
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby",  "perl", "java",
-                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
-  std::size_t i = 0;
-  auto base = [&](std::size_t k) { return fs::path(argv[k]).filename().string(); };
-  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
-    for (std::size_t k = 1; k < argv.size(); ++k) {
-      if (!argv[k].empty() && argv[k][0] != '-') {
-        i = k;
-        break;
-      }
-    }
-  }
-  std::string label = base(i);
+  std::string label = match::BotCommand::parse(command).value().display_name();  // checked before
   for (char& c : label) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '.' && c != '_' && c != '-') c = '_';
   }

@@ -18,8 +18,7 @@
 
 namespace arena::cli::validate {
 
-// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
-std::string shell_quote(const std::string& word);
+using match::shell_quote;
 
 // "random_bot" for ".../random_bot", "bot.py" for "python3 bot.py": for people and file names.
 std::string label_of(const std::string& command);

@@ -17,22 +17,11 @@
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
+#include "referee/match/rerun.hpp"
 
 namespace arena::league {
 
 namespace fs = std::filesystem;
-
-// ---- the runner's helpers ------------------------------------------------------------------
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                        std::string::npos) {
-    return s;
-  }
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // ---- the runner ----------------------------------------------------------------------------
 
@@ -229,7 +218,7 @@ class Runner {
 
   // Every bot command can start (match::preflight), from the league's working directory.
   Status preflight() const {
-    for (const BotEntry& b : spec_.bots) {
+    for (const match::BotSpec& b : spec_.bots) {
       if (auto st = match::preflight(b.command, working_dir_, o_.env); !st)
         return fail(fmt::format("bot {}: {}", b.name, st.error()));
     }
@@ -372,9 +361,7 @@ class Runner {
     o.config = spec_.config;
     o.seed = m.seed;
     for (int b : m.seat_bots) {
-      const BotEntry& bot = spec_.bots[static_cast<std::size_t>(b)];
-      o.bots.push_back({bot.command, bot.name, bot.address_space_mb});
-      o.bots.back().seat_config = bot.seat_config;  // a bot's deck moves with it when seats rotate
+      o.bots.push_back(spec_.bots[static_cast<std::size_t>(b)]);  // its deck moves with it when seats rotate
     }
     o.sandbox = o_.sandbox;
     o.limits = spec_.limits;
@@ -390,7 +377,7 @@ class Runner {
     if (o_.reuse) {
       for (int bot : m.seat_bots) o.kept.push_back(&kept[{bot, m.leg}]);
       // A kept process meets every bot of the league in time: none of their files is for it.
-      for (const BotEntry& bot : spec_.bots) o.hide_commands.push_back(bot.command);
+      for (const match::BotSpec& bot : spec_.bots) o.hide_commands.push_back(bot.command);
     }
     std::error_code ec;
     const std::int64_t start = unix_ms();
@@ -436,31 +423,12 @@ class Runner {
                             f.raw.substr(0, std::min(f.raw.size(), kFaultExcerpt))};
     }
     r.replay = o.replay_path.string();
-    r.rerun = rerun_command(o);
+    // The command that plays it again alone, from the league's working directory (which its bot
+    // commands are relative to), with the league's options.
+    r.rerun = match::play_command(o, {o_.referee, working_dir_, o_.rerun_env});
     r.start_unix_ms = start;
     r.end_unix_ms = end;
     return r;
-  }
-
-  // The command that plays one match again alone: from the league's working directory, which
-  // its bot commands are relative to.
-  std::string rerun_command(const match::Options& o) const {
-    std::string cmd = fmt::format("cd {} && {} play --game {} --seed {}", shell_quote(working_dir_.string()),
-                                  shell_quote(o_.referee), o.game, o.seed);
-    if (!o.config.is_null() && !o.config.empty()) cmd += " --config " + shell_quote(o.config.dump());
-    const bool seat_configs =
-        std::any_of(o.bots.begin(), o.bots.end(), [](const match::BotSpec& b) { return !b.seat_config.is_null(); });
-    for (const match::BotSpec& b : o.bots) {
-      cmd += fmt::format(" --bot {} --name {}", shell_quote(b.command), shell_quote(b.name));
-      if (seat_configs)
-        cmd += " --seat-config " + (b.seat_config.is_null() ? std::string("-") : shell_quote(b.seat_config.dump()));
-    }
-    cmd += fmt::format(" --init-ms {} --decision-ms {}", spec_.limits.init_ms, spec_.limits.decision_ms);
-    if (spec_.limits.time_bank_ms > 0) cmd += fmt::format(" --time-bank-ms {}", spec_.limits.time_bank_ms);
-    if (spec_.time_scale != 1.0) cmd += fmt::format(" --time-scale {}", spec_.time_scale);
-    if (spec_.limits.max_line_bytes != protocol::Limits{}.max_line_bytes)
-      cmd += fmt::format(" --max-line-bytes {}", spec_.limits.max_line_bytes);
-    return cmd;
   }
 
   // The SPRT on what is journaled so far (bot 0's view), from its tally: on complete duplicate

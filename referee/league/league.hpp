@@ -30,25 +30,22 @@
 #include "referee/league/seeds.hpp"
 #include "referee/league/sprt_tally.hpp"
 #include "referee/league/stats.hpp"
+#include "referee/match/match.hpp"
 
 namespace arena::league {
 
-struct BotEntry {
-  BotEntry() = default;
-  BotEntry(std::string name_, std::string command_, std::optional<std::uint64_t> address_space = std::nullopt)
-      : name(std::move(name_)), command(std::move(command_)), address_space_mb(address_space) {}
-  std::string name;
-  std::string command;
-  std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's for this bot
-  json seat_config;  // the bot's own game configuration (e.g. its deck), whatever seat it takes
-};
-
 enum class Format { round_robin, gauntlet };
+// "round-robin" or "gauntlet", as a league file and --format write it.
+const char* format_name(Format format);
+// The one reader of a format's name (the league file's "format", --format); the error lists both.
+Result<Format> parse_format(std::string_view text);
 
 struct LeagueSpec {
   std::string game = games::default_game_name();
   json config;  // null: the game's defaults
-  std::vector<BotEntry> bots;
+  // The bots, as a match takes them (command, name: unique once normalized, own address space,
+  // own seat config): each is handed to the match of every seat it takes.
+  std::vector<match::BotSpec> bots;
   Format format = Format::round_robin;
   int seats = 0;                  // seats per match; 0: the game's minimum
   std::uint64_t deals = 1;        // deals per pairing (a duplicate deal is one deal)
@@ -136,6 +133,8 @@ struct RunOptions {
   std::optional<Shard> shard;
   std::string referee;           // this executable, for the re-run commands
   std::vector<std::string> env;  // the bots' environment
+  // The --env values given (KEY=VALUE): the re-run command of every match carries them.
+  std::vector<std::string> rerun_env;
   // The folder the bots' relative commands are relative to (and their working directory in the
   // none tier); empty: the current one. Recorded in league.json: a resume uses the recorded one,
   // from whatever folder it is started (recorded_working_dir).
@@ -155,7 +154,7 @@ struct RunOptions {
   bool reuse = false;
   // After a match's game_over, the time a bot has to exit before it is killed (as play's
   // --grace-ms); a kept bot (reuse) gets it when it is let go.
-  std::chrono::milliseconds grace{200};
+  std::chrono::milliseconds grace = match::kDefaultGrace;
   std::function<void(const MatchRecord&, std::uint64_t done, std::uint64_t total)> on_match;
   std::function<void(const SprtState&)> on_sprt;
 };
@@ -191,8 +190,5 @@ Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
 // The working directory league.json in `out` records (leagues of earlier versions record none:
 // nullopt); an error when league.json cannot be read.
 Result<std::optional<std::filesystem::path>> recorded_working_dir(const std::filesystem::path& out);
-
-// A string quoted for a POSIX shell ('...' with embedded quotes escaped).
-std::string shell_quote(const std::string& s);
 
 }  // namespace arena::league

@@ -41,7 +41,7 @@ struct FaultRecord {
 struct MatchRecord {
   std::uint64_t index = 0;  // position in the league's schedule, 0-based and unique
   std::uint64_t deal = 0;   // deal number: the games of one duplicate deal share it (and the seed)
-  int leg = 0;              // 0, or 1 for the seats-rotated replay of the same deal
+  int leg = 0;              // the seat rotation of its deal: 0 .. seats - 1 with duplicate deals, else always 0
   std::uint64_t seed = 0;
   replay::End end = replay::End::finished;  // finished or fault (an interrupted match is not journaled)
   std::vector<SeatRecord> seats;            // in seat order

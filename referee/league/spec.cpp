@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* format_name(Format f) {
-  return f == Format::round_robin ? "round-robin" : "gauntlet";
-}
-
 Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
   for (const auto& [key, value] : j.items()) {
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
@@ -95,6 +91,17 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 
 }  // namespace
 
+const char* format_name(Format f) {
+  return f == Format::round_robin ? "round-robin" : "gauntlet";
+}
+
+Result<Format> parse_format(std::string_view text) {
+  for (const Format f : {Format::round_robin, Format::gauntlet}) {
+    if (text == format_name(f)) return f;
+  }
+  return fail(fmt::format("format \"{}\", expected \"round-robin\" or \"gauntlet\"", text));
+}
+
 int usable_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -121,13 +128,13 @@ Result<LeagueSpec> spec_from_json(const json& j) {
       if (!it->is_array()) return fail(std::string("league: \"bots\" must be an array of {\"name\", \"command\"}"));
       for (const json& b : *it) {
         if (b.is_string()) {
-          s.bots.push_back({"", b.get<std::string>()});
+          s.bots.emplace_back(b.get<std::string>());
           continue;
         }
         if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
           return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
-        BotEntry entry{b.value("name", ""), b.at("command").get<std::string>(), std::nullopt};
+        match::BotSpec entry{b.at("command").get<std::string>(), b.value("name", "")};
         if (b.contains("address_space_mb")) {
           std::uint64_t mb = 0;
           if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st)
@@ -138,14 +145,9 @@ Result<LeagueSpec> spec_from_json(const json& j) {
         s.bots.push_back(std::move(entry));
       }
     }
-    const std::string format = j.value("format", "round-robin");
-    if (format == "round-robin") {
-      s.format = Format::round_robin;
-    } else if (format == "gauntlet") {
-      s.format = Format::gauntlet;
-    } else {
-      return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
-    }
+    auto format = parse_format(j.value("format", format_name(s.format)));
+    if (!format) return fail(fmt::format("league: {}", format.error()));
+    s.format = *format;
     for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
                              read_whole(j, "league", "deals", bounds::kDeals, s.deals),
                              read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
@@ -201,7 +203,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
 
 json to_json(const LeagueSpec& s) {
   json bots = json::array();
-  for (const BotEntry& b : s.bots) {
+  for (const match::BotSpec& b : s.bots) {
     json entry = {{"name", b.name}, {"command", b.command}};
     if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
     if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
@@ -238,14 +240,14 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   const auto& info = game->info();
   if (s.seats == 0) s.seats = info.min_seats;
   if (s.seats < info.min_seats || s.seats > info.max_seats) {
-    return fail(fmt::format("{} is played by {} to {} seats, not {}", s.game, info.min_seats, info.max_seats, s.seats));
+    return fail(fmt::format("{} is played by {} seats, not {}", s.game, match::seat_range(info), s.seats));
   }
   if (static_cast<int>(s.bots.size()) < s.seats) {
     return fail(fmt::format("a league of {} needs at least {} bots, got {}", s.game, s.seats, s.bots.size()));
   }
   if (s.format == Format::gauntlet && s.bots.size() < 2) return fail(std::string("a gauntlet needs a bot and a field"));
   std::set<std::string> names;
-  for (BotEntry& b : s.bots) {
+  for (match::BotSpec& b : s.bots) {
     if (auto argv = match::split_command(b.command); !argv) return fail(argv.error());
     if (b.name.empty()) {
       const std::string base = match::program_name(match::split_command(b.command).value());
@@ -255,13 +257,13 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
     if (!names.insert(b.name).second)
       return fail(fmt::format("two bots are named \"{}\"; give each a distinct name", b.name));
   }
-  for (BotEntry& b : s.bots) {
+  for (match::BotSpec& b : s.bots) {
     auto seat_config = game->normalize_seat_config(b.seat_config);
     if (!seat_config) return fail(fmt::format("bot {}: seat_config: {}", b.name, seat_config.error()));
     b.seat_config = std::move(seat_config).value();
   }
   // The ranges of docs/league.md, for callers of the library too (the file's reader checks them).
-  for (const BotEntry& b : s.bots) {
+  for (const match::BotSpec& b : s.bots) {
     if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
       return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name),
                                        std::to_string(*b.address_space_mb), bounds::kAddressSpaceMb));

@@ -14,19 +14,47 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Interpreters whose first argument that is not an option is the bot's script.
-constexpr std::array<std::string_view, 14> kInterpreters = {"python", "python3", "pypy3",   "node", "nodejs",
-                                                            "ruby",   "perl",    "sh",      "bash", "dash",
-                                                            "lua",    "php",     "Rscript", "julia"};
+// The programs that run the bot named by their first argument that is not an option: the
+// bot's name is that argument's. For most it is a script file (preflight checks it exists).
+struct Interpreter {
+  std::string_view name;
+  bool script_file;  // false: a class (java) or a program (env), not a file to check
+};
+constexpr std::array<Interpreter, 16> kInterpreters = {{{"python", true},
+                                                        {"python3", true},
+                                                        {"pypy3", true},
+                                                        {"node", true},
+                                                        {"nodejs", true},
+                                                        {"ruby", true},
+                                                        {"perl", true},
+                                                        {"sh", true},
+                                                        {"bash", true},
+                                                        {"dash", true},
+                                                        {"lua", true},
+                                                        {"php", true},
+                                                        {"Rscript", true},
+                                                        {"julia", true},
+                                                        {"java", false},
+                                                        {"env", false}}};
 
-bool is_interpreter(const std::string& program) {
-  std::string base = fs::path(program).filename().string();
-  // python3.11, lua5.4: the version suffix does not matter
-  if (const auto dot = base.find_first_of(".0123456789"); dot != std::string::npos && dot > 0) {
-    const std::string stem = base.substr(0, dot);
-    if (std::find(kInterpreters.begin(), kInterpreters.end(), stem) != kInterpreters.end()) return true;
+// The interpreter `program` is (a path or a name; python3.11, lua5.4: the version suffix does
+// not matter), or null.
+const Interpreter* interpreter_of(const std::string& program) {
+  const std::string base = fs::path(program).filename().string();
+  std::string stem = base;
+  if (const auto dot = base.find_first_of(".0123456789"); dot != std::string::npos && dot > 0) stem.resize(dot);
+  for (const Interpreter& i : kInterpreters) {
+    if (i.name == base || i.name == stem) return &i;
   }
-  return std::find(kInterpreters.begin(), kInterpreters.end(), base) != kInterpreters.end();
+  return nullptr;
+}
+
+// The first argument that is not an option, from argv[1]: what an interpreter runs.
+std::size_t first_operand(const std::vector<std::string>& argv) {
+  for (std::size_t k = 1; k < argv.size(); ++k) {
+    if (!argv[k].empty() && argv[k][0] != '-') return k;
+  }
+  return 0;
 }
 
 std::string path_of(const std::vector<std::string>& env) {
@@ -90,8 +118,33 @@ std::vector<std::string> shebang(const fs::path& file) {
   return words;
 }
 
-// The script an interpreter's argv runs, when it names one (not `-c CODE`, `-m MODULE`, `-e`).
-const std::string* script_of(const std::vector<std::string>& argv) {
+}  // namespace
+
+std::string shell_quote(const std::string& word) {
+  const bool safe = !word.empty() && word.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_./=:,+-@%") == std::string::npos;
+  if (safe) return word;
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Result<BotCommand> BotCommand::parse(const std::string& text) {
+  auto argv = split_command(text);
+  if (!argv) return fail(argv.error());
+  return BotCommand{text, std::move(argv).value()};
+}
+
+std::string BotCommand::display_name() const {
+  if (argv.empty()) return "bot";
+  const std::size_t named = interpreter_of(argv[0]) != nullptr ? first_operand(argv) : 0;
+  return fs::path(argv[named]).filename().string();
+}
+
+const std::string* BotCommand::script() const {
+  const Interpreter* interpreter = argv.empty() ? nullptr : interpreter_of(argv[0]);
+  if (interpreter == nullptr || !interpreter->script_file) return nullptr;
   for (std::size_t k = 1; k < argv.size(); ++k) {
     const std::string& a = argv[k];
     if (a == "-c" || a == "-m" || a == "-e" || a == "-p" || a == "--eval" || a == "--print" || a == "-") return nullptr;
@@ -100,7 +153,9 @@ const std::string* script_of(const std::vector<std::string>& argv) {
   return nullptr;
 }
 
-}  // namespace
+std::string program_name(const std::vector<std::string>& argv) {
+  return BotCommand{{}, argv}.display_name();
+}
 
 Result<std::vector<std::string>> split_command(const std::string& command) {
   std::vector<std::string> argv;
@@ -138,23 +193,6 @@ Result<std::vector<std::string>> split_command(const std::string& command) {
   return argv;
 }
 
-std::string program_name(const std::vector<std::string>& argv) {
-  if (argv.empty()) return "bot";
-  static const std::vector<std::string> interpreters = {"python", "python3", "node", "ruby",  "perl", "java",
-                                                        "sh",     "bash",    "env",  "pypy3", "lua"};
-  std::size_t i = 0;
-  auto base = [&](std::size_t k) { return std::filesystem::path(argv[k]).filename().string(); };
-  if (std::find(interpreters.begin(), interpreters.end(), base(0)) != interpreters.end()) {
-    for (std::size_t k = 1; k < argv.size(); ++k) {
-      if (!argv[k].empty() && argv[k][0] != '-') {
-        i = k;
-        break;
-      }
-    }
-  }
-  return base(i);
-}
-
 std::vector<fs::path> files_named_by(const std::string& command, const fs::path& base) {
   std::vector<fs::path> out;
   auto split = split_command(command);
@@ -170,8 +208,9 @@ std::vector<fs::path> files_named_by(const std::string& command, const fs::path&
 }
 
 Status preflight(const std::string& command, const fs::path& working_dir, const std::vector<std::string>& env) {
-  auto argv = split_command(command);
-  if (!argv) return fail(argv.error());
+  auto parsed = BotCommand::parse(command);
+  if (!parsed) return fail(parsed.error());
+  const std::vector<std::string>* argv = &parsed->argv;
   auto program = resolve(argv->front(), working_dir, env);
   if (!program) return fail(program.error());
   // A script started directly: its interpreter must exist too (exec would fail with ENOENT,
@@ -188,14 +227,12 @@ Status preflight(const std::string& command, const fs::path& working_dir, const 
       }
     }
   }
-  if (is_interpreter(argv->front())) {
-    if (const std::string* script = script_of(*argv)) {
-      const fs::path file = fs::path(*script).is_absolute() ? fs::path(*script) : working_dir / *script;
-      std::error_code ec;
-      if (!fs::is_regular_file(file, ec)) {
-        return fail(fs::exists(file, ec) ? fmt::format("\"{}\" is not a file", *script)
-                                         : no_such_file(*script, working_dir));
-      }
+  if (const std::string* script = parsed->script()) {
+    const fs::path file = fs::path(*script).is_absolute() ? fs::path(*script) : working_dir / *script;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+      return fail(fs::exists(file, ec) ? fmt::format("\"{}\" is not a file", *script)
+                                       : no_such_file(*script, working_dir));
     }
   }
   return {};

@@ -12,8 +12,28 @@ namespace arena::match {
 // Splits a command line into argv: whitespace separates, '...' and "..." quote, \ escapes.
 Result<std::vector<std::string>> split_command(const std::string& command);
 
-// A bot's default name from its argv: "random_bot" for "build/sample_bots/random_bot", "bot.py"
-// for "python3 -u bot.py" (an interpreter's first non-flag argument).
+// A word as a POSIX shell (and split_command) reads it back: bare when it holds only safe
+// characters, else in single quotes.
+std::string shell_quote(const std::string& word);
+
+// A bot's command line parsed once: the text as given and its argv. What the program is comes
+// from one list of interpreters (python, python3.11, node, ruby, perl, sh, bash, lua, java, env,
+// ...; a version suffix does not matter).
+struct BotCommand {
+  std::string text;
+  std::vector<std::string> argv;  // never empty
+
+  // Splits `text` (split_command); an error for an unterminated quote or an empty command.
+  static Result<BotCommand> parse(const std::string& text);
+  // The bot's default name: "random_bot" for "build/sample_bots/random_bot", "bot.py" for
+  // "python3.11 -u bot.py" (an interpreter's first argument that is not an option).
+  std::string display_name() const;
+  // The script file a known interpreter is given ("bot.py" for "python3 -u bot.py"); null when
+  // the program is not such an interpreter or is given code instead (-c, -m, -e, java's class).
+  const std::string* script() const;
+};
+
+// BotCommand{argv}.display_name(): a bot's default name from its argv.
 std::string program_name(const std::vector<std::string>& argv);
 
 // The existing files and folders `command` names, relative to `base` (its program when given

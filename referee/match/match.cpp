@@ -553,8 +553,8 @@ class Match {
   std::unique_ptr<games::GameState> state_;
   json cards_;  // the game's card table (null: none), sent in hello
   protocol::Limits limits_;
-  std::string view_text_, legal_text_;
-  std::string request_;  // the last request line sent  // the request's parts, reused from one decision to the next
+  std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
+  std::string request_;                 // the last request line sent
   std::unique_ptr<replay::Writer> writer_;
   std::vector<Seat_> seats_;
   Deadline init_deadline_{};
@@ -574,16 +574,17 @@ const char* fault_name(FaultKind kind) {
   return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
+std::string seat_range(const games::GameInfo& info) {
+  return info.min_seats == info.max_seats ? std::to_string(info.min_seats)
+                                          : fmt::format("{} to {}", info.min_seats, info.max_seats);
+}
+
 Result<MatchResult> play(const Options& o) {
   const games::Game* game = games::find_game(o.game);
   if (game == nullptr) return fail(fmt::format("unknown game \"{}\" (see `referee games`)", o.game));
   const int seats = static_cast<int>(o.bots.size());
   if (seats < game->info().min_seats || seats > game->info().max_seats) {
-    const auto& info = game->info();
-    const std::string wanted = info.min_seats == info.max_seats
-                                   ? std::to_string(info.min_seats)
-                                   : fmt::format("{} to {}", info.min_seats, info.max_seats);
-    return fail(fmt::format("{} needs {} bots (one --bot per seat), got {}", o.game, wanted, seats));
+    return fail(fmt::format("{} needs {} bots (one --bot per seat), got {}", o.game, seat_range(game->info()), seats));
   }
   for (const BotSpec& b : o.bots) {
     if (auto argv = split_command(b.command); !argv) return fail(argv.error());

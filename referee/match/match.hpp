@@ -3,8 +3,8 @@
 // seat its view and legal actions, wait for the reply under an absolute deadline, check it, apply
 // it and record it in the replay; finally tell every bot the result and tear them down.
 //
-// Faults are values, classified in a fixed order (design.md): timeout, malformed, illegal, crash,
-// output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
+// Faults are values, classified in one fixed order, the first that applies: timeout, malformed,
+// illegal, crash, output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
 // (escaped) and the last lines of its stderr.
 
 #include <atomic>
@@ -44,12 +44,16 @@ struct Fault {
   std::string exit;  // how the process ended, when known ("exit code 3", "killed by signal SIGSEGV")
 };
 
+// After game over, the time a bot has to exit before its process group is killed (play's,
+// league's and validate's --grace-ms default).
+inline constexpr std::chrono::milliseconds kDefaultGrace{200};
+
 struct BotSpec {
   BotSpec() = default;
   BotSpec(std::string command_, std::string name_ = "", std::optional<std::uint64_t> address_space = std::nullopt)
       : command(std::move(command_)), name(std::move(name_)), address_space_mb(address_space) {}
   std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
-  std::string name;     // optional; else the name from the bot's ready message
+  std::string name;     // optional; else the name from the bot's ready message (a league's: always set)
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
   json seat_config;  // the seat's own game configuration, e.g. a deck list (null = none); it
                      // moves with the bot when a league rotates seats
@@ -88,7 +92,7 @@ struct Options {
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
   std::vector<std::string> env;  // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
-  std::chrono::milliseconds grace{200};  // after game over, before the process group is killed
+  std::chrono::milliseconds grace = kDefaultGrace;  // after game over, before the process group is killed
   // Requested (SIGINT, SIGTERM, SIGHUP): the match ends as interrupted at once, also in the middle of
   // a wait for a bot. A bot that died by a signal the referee did not send while the stop came
   // (a scheduler signals every process of a job) is not charged: the match is interrupted too.
@@ -126,6 +130,9 @@ struct MatchResult {
   std::int64_t decisions = 0;
   std::string table;  // the final table and score breakdown for people, when finished
 };
+
+// The seat counts a game plays, as every message writes them: "2", or "2 to 4".
+std::string seat_range(const games::GameInfo& info);
 
 // Plays one match. An error is a set-up problem of the caller (unknown game, refused config,
 // unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.

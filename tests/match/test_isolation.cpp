@@ -28,7 +28,7 @@ extern char** environ;
 
 using namespace arena;
 using bots::Tier;
-using league::shell_quote;
+using match::shell_quote;
 using testing::hostile_bot;
 using testing::tiers;
 

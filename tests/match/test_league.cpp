@@ -34,7 +34,7 @@ fs::path fresh_dir(const std::string& name) {
 league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals,
                            int concurrency) {
   league::LeagueSpec s;
-  for (auto& [name, command] : bots) s.bots.push_back({name, command});
+  for (auto& [name, command] : bots) s.bots.push_back({command, name});
   s.deals = deals;
   s.concurrency = concurrency;
   s.seed = 2026;
@@ -103,8 +103,8 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
 
 TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[league][seat_config]") {
   league::LeagueSpec s;
-  s.bots.push_back({"greedy", testing::greedy_bot()});
-  s.bots.push_back({"random", testing::random_bot()});
+  s.bots.push_back({testing::greedy_bot(), "greedy"});
+  s.bots.push_back({testing::random_bot(), "random"});
   s.bots[0].seat_config =
       json::parse(std::ifstream(std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks/bright-moons.json")));
   s.deals = 2;
@@ -315,7 +315,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   s.seed = 5;
   s.limits.init_ms = 20000;
   s.limits.decision_ms = 5000;
-  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({name, testing::random_bot()});
+  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({testing::random_bot(), name});
   auto spec = league::normalize(s);
   REQUIRE(spec.ok());
   auto result = league::run(*spec, testing::league_options(fresh_dir("sq3")));
@@ -492,7 +492,8 @@ TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduc
 
   // The command printed for a match re-runs it alone: same seed, same scores.
   const auto& r = whole->records[1];
-  auto c = testing::run(fmt::format("{} --sandbox none --out {} 2>/dev/null", r.rerun, (half_dir / "rerun").string()));
+  // It carries the league's sandbox (none here).
+  auto c = testing::run(fmt::format("{} --out {} 2>/dev/null", r.rerun, (half_dir / "rerun").string()));
   REQUIRE(c.exit_code == 0);
   const json replayed = json::parse(c.out);
   CHECK(replayed.at("seed") == r.seed);

@@ -200,8 +200,8 @@ std::string injector(const std::string& bot, std::uint64_t seed) {
 
 league::LeagueSpec spec_of(std::uint64_t matches, std::uint64_t seed) {
   league::LeagueSpec s;
-  s.bots.push_back({"random", injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11)});
-  s.bots.push_back({"greedy", injector(ARENA_GREEDY_BOT, 22)});
+  s.bots.push_back({injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11), "random"});
+  s.bots.push_back({injector(ARENA_GREEDY_BOT, 22), "greedy"});
   s.deals = matches / 2;  // two seats: each deal is played twice, seats swapped
   s.concurrency = 2;
   s.seed = seed;

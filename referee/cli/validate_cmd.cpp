@@ -1,13 +1,14 @@
 // `referee validate`: the command's flags and flow (docs/validate.md). The checks themselves are
 // in validate_checks.cpp, the report for people in validate_report.cpp.
 
-#include "referee/cli/validate.hpp"
+#include "referee/cli/validate_cmd.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
@@ -99,9 +100,8 @@ Result<std::vector<int>> seat_counts(const std::string& text, const games::GameI
     return std::vector<int>{n};
   }
   const std::string shown = text.size() > 24 ? fmt::format("{}...", text.substr(0, 24)) : text;
-  const std::string plays = info.min_seats == info.max_seats
-                                ? fmt::format("{} seats only", info.min_seats)
-                                : fmt::format("{} to {} seats", info.min_seats, info.max_seats);
+  const std::string plays =
+      fmt::format("{} seats{}", match::seat_range(info), info.min_seats == info.max_seats ? " only" : "");
   std::string choices;
   for (std::size_t i = 0; i < all.size(); ++i) {
     choices += fmt::format("{}{}", i == 0 ? "" : i + 1 == all.size() ? " or " : ", ", all[i]);
@@ -187,9 +187,10 @@ void print_handshake(const json& h) {
 
 }  // namespace
 
-CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
-  auto* v = app.add_subcommand("validate",
-                               "Check a bot: handshake, matches against the sample bots in every seat, faults, timing");
+RunCommand add_validate(CLI::App& command) {
+  auto args = std::make_shared<ValidateArgs>();
+  ValidateArgs& a = *args;
+  CLI::App* v = &command;
   v->add_option("bot", a.bot, "The bot's command line, e.g. \"python3 my_bot.py\"")->required();
   v->add_option("--game", a.game, "Game to validate for (see `referee games`)")->capture_default_str();
   v->add_option("--opponent", a.opponents, "An opponent's command line (repeatable; default: the sample bots)");
@@ -208,21 +209,10 @@ CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
        "Seed of the first deal; game k uses seed+k (default: random, printed)")
       ->check(within(bounds::kSeed));
   v->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  v->add_option("--init-ms", a.init_ms, "Time from start to the ready message")
-      ->capture_default_str()
-      ->check(within(bounds::kInitMs));
-  v->add_option("--decision-ms", a.decision_ms, "Time per decision")
-      ->capture_default_str()
-      ->check(within(bounds::kDecisionMs));
-  v->add_option("--time-scale", a.time_scale, "Multiply every time limit (slow machines)")
-      ->capture_default_str()
-      ->check(within(bounds::kTimeScale));
   v->add_option("--out", a.out, "Folder for replays and stderr logs (default: logs/validate-<time>)");
-  v->add_option("--env", a.env, "Extra KEY=VALUE for the bots' environment (repeatable)");
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
-  add_sandbox_options(v, a.sandbox);
-  add_share_output(v, a.share_output);
-  return v;
+  add_match_options(v, a.match);
+  return [args](const CLI::App&) { return run_validate(*args); };
 }
 
 int run_validate(const ValidateArgs& a) {
@@ -235,10 +225,6 @@ int run_validate(const ValidateArgs& a) {
   const auto counts = seat_counts(a.seats, game->info());
   if (!counts) return usage(counts.error());
   if (auto argv = match::split_command(a.bot); !argv) return usage(argv.error());
-  for (const auto& e : a.env) {
-    if (e.find('=') == std::string::npos || e.front() == '=')
-      return usage(fmt::format("--env expects KEY=VALUE, got \"{}\"", e));
-  }
   auto raw_config = read_config(a.config);
   if (!raw_config) return usage(raw_config.error());
   auto config = game->normalize_config(*raw_config);
@@ -258,11 +244,10 @@ int run_validate(const ValidateArgs& a) {
   std::error_code ec;
   Setup s{a, *game, *config, counts->front(), {}, {}, out->dir, fs::read_symlink("/proc/self/exe", ec), {}};
   s.referee = ec ? fs::path("referee") : near(s.referee);
-  s.limits.init_ms = a.init_ms;
-  s.limits.decision_ms = a.decision_ms;
-  s.scaled = protocol::scaled(s.limits, a.time_scale);
-  s.env = bot_environment(fs::current_path(), a.env);
-  auto sandbox = sandbox_policy(a.sandbox, 1);
+  s.limits = a.match.limits;
+  s.scaled = protocol::scaled(s.limits, a.match.time_scale);
+  s.env = bot_environment(fs::current_path(), a.match.env);
+  auto sandbox = sandbox_policy(a.match.sandbox, 1);
   if (!sandbox) return usage(sandbox.error());
   s.sandbox = *sandbox;
   const std::uint64_t seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
@@ -289,7 +274,8 @@ int run_validate(const ValidateArgs& a) {
       {"seat_counts", *counts},
       {"games_per_seat", a.games},
       {"seed", seed},
-      {"limits", {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.time_scale}}},
+      {"limits",
+       {{"init_ms", s.scaled.init_ms}, {"decision_ms", s.scaled.decision_ms}, {"time_scale", a.match.time_scale}}},
       {"out", s.out.string()},
       {"opponents", opponents}};
 
@@ -319,7 +305,7 @@ int run_validate(const ValidateArgs& a) {
   report["replays"] = {{"verified", t.verified}, {"diverged", t.diverged}};
   report["faults"] = t.faults;
   report["opponent_faults"] = t.opponent_faults;
-  report["sandbox"] = sandbox_json(a.sandbox.tier, s, t, handshake.at("sandbox_tier"));
+  report["sandbox"] = sandbox_json(a.match.sandbox.tier, s, t, handshake.at("sandbox_tier"));
   print_summary(report, t, a.bot);
 
   std::string verdict = "PASS";
@@ -333,7 +319,7 @@ int run_validate(const ValidateArgs& a) {
   report["ok"] = verdict == "PASS";
   say("{}\n", verdict);
   if (a.json) std::cout << protocol::to_line(report) << std::endl;
-  if (a.share_output) {  // every bot is gone: the folders this run made and every file it wrote
+  if (a.match.share_output) {  // every bot is gone: the folders this run made and every file it wrote
     std::vector<fs::path> paths = out->created;
     paths.push_back(handshake.at("stderr_log").get<std::string>());
     if (const json& f = handshake.at("fault"); f.is_object() && f.contains("input"))

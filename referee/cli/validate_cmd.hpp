@@ -4,7 +4,7 @@
 // referee) in every seat, for each seat count asked for (--seats); every fault of the bot with
 // the request it was answering, its reply and the tail of its stderr; decision times against the
 // limit; stderr volume; the sandbox tier each seat had; each replay verified. Exit 0 only when
-// all of it is clean. validate.cpp: the flags and the flow; validate_checks.cpp: the handshake
+// all of it is clean. validate_cmd.cpp: the flags and the flow; validate_checks.cpp: the handshake
 // and the matches; validate_report.cpp: the report.
 
 #include <CLI/CLI.hpp>
@@ -26,18 +26,13 @@ struct ValidateArgs {
   std::uint64_t seed = 0;
   bool seed_given = false;  // else a random seed, printed
   std::string config;       // JSON or @FILE
-  std::int64_t init_ms = 10000;
-  std::int64_t decision_ms = 1000;
-  double time_scale = 1.0;
-  std::string out;  // empty: logs/validate-<time>
-  std::vector<std::string> env;
-  SandboxArgs sandbox;
-  bool json = false;          // the machine-readable report on stdout
-  bool share_output = false;  // the files readable by others once the bots are gone
+  std::string out;          // empty: logs/validate-<time>
+  MatchArgs match;          // limits, --env, grace, the sandbox, --share-output: as play's
+  bool json = false;        // the machine-readable report on stdout
 };
 
-// Registers the `validate` subcommand on `app`, filling `args` when it is parsed.
-CLI::App* add_validate(CLI::App& app, ValidateArgs& args);
+// Adds the options of `referee validate` to `command`; the run fills ValidateArgs and calls run_validate.
+RunCommand add_validate(CLI::App& command);
 
 // Runs it; returns the process exit code (common.hpp: kFinished, kBotFault, kUsage, kInterrupted).
 int run_validate(const ValidateArgs& args);

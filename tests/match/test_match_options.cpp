@@ -1,0 +1,171 @@
+// The options of a match that play, league and validate share (referee/cli/common.hpp,
+// MatchArgs): every bad value is refused by all three with the same message and exit code 2,
+// before anything runs; a league's re-run commands carry the options it ran with; two plays
+// sharing --out keep their stderr logs apart; a bot command is named and checked by one list of
+// interpreters.
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "referee/match/command.hpp"
+#include "tests/match/harness.hpp"
+
+using namespace arena;
+using Catch::Contains;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The command `referee <command>` with two random bots (one, the bot under test, for validate),
+// writing under `dir`, then `flags`; stderr and the exit code together on stdout.
+std::string with_flags(const std::string& command, const fs::path& dir, const std::string& flags) {
+  const std::string bot = testing::random_bot();
+  const std::string bots = command == "validate" ? bot : fmt::format("--bot {} --bot {}", bot, bot);
+  return fmt::format("{} {} {} --out {} {} 2>&1; echo \"exit $?\"", ARENA_REFEREE, command, bots,
+                     (dir / command).string(), flags);
+}
+
+}  // namespace
+
+TEST_CASE("match options: play, league and validate refuse each bad value alike, exit 2, nothing written",
+          "[cli][league][validate]") {
+  const fs::path dir = testing::fresh_dir("match_options", "refused");
+  struct Bad {
+    std::string flags;
+    std::string message;  // the part every command prints
+  };
+  const std::vector<Bad> bad = {
+      {"--env FOO", "--env: expects KEY=VALUE, got \"FOO\""},
+      {"--env =x", "--env: expects KEY=VALUE, got \"=x\""},
+      {"--env A=1 --env B", "--env: expects KEY=VALUE, got \"B\""},
+      {"--init-ms -1", "--init-ms: -1 is not a whole number in"},
+      {"--decision-ms 99999999999", "--decision-ms: 99999999999 is not a whole number in"},
+      {"--time-bank-ms -5", "--time-bank-ms: -5 is not a whole number in"},
+      {"--time-scale 0", "--time-scale: 0 is not a number in"},
+      {"--max-line-bytes 0", "--max-line-bytes: 0 is not a whole number in"},
+      {"--grace-ms -1", "--grace-ms: -1 is not a whole number in"},
+      {"--grace-ms 1e9", "--grace-ms: 1e9 is not a whole number in"},
+      {"--sandbox bogus", "--sandbox: bogus not in"},
+      {"--cpu-limit-s -1", "--cpu-limit-s: -1 is not a whole number in"},
+      {"--memory-mb 18446744073709551616", "--memory-mb: 18446744073709551616 is not a whole number in"},
+      {"--processes 0", "--processes: 0 is not a whole number in"},
+      // Three values for two bots (one for validate): neither once nor once per bot.
+      {"--address-space-mb 1 --address-space-mb 2 --address-space-mb 3", "--address-space-mb given 3 times for"},
+  };
+  for (const Bad& b : bad) {
+    for (const std::string command : {"play", "league", "validate"}) {
+      INFO(command << " " << b.flags);
+      const auto c = testing::run(with_flags(command, dir, b.flags));
+      CHECK_THAT(c.out, Contains(b.message));
+      CHECK_THAT(c.out, Contains("exit 2"));
+      // Refused before anything ran: no replay, journal or log was written.
+      std::error_code ec;
+      bool wrote = false;
+      for (auto it = fs::recursive_directory_iterator(dir / command, ec); !ec && it != fs::end(it); ++it) {
+        wrote = wrote || it->is_regular_file();
+      }
+      CHECK_FALSE(wrote);
+    }
+  }
+}
+
+TEST_CASE("match options: a league's re-run commands carry --env, the grace and the sandbox, and replay the match",
+          "[cli][league]") {
+  const fs::path dir = testing::fresh_dir("match_options", "rerun");
+  // The bots' environment reaches them: a bot that needs X=1 would crash in a re-run without it.
+  const std::string bot = testing::random_bot();
+  const auto league =
+      testing::run(fmt::format("{} league --bot {} --bot '{} --seed 3' --deals 1 --env X=1 --grace-ms 50 "
+                               "--sandbox basic --rating-interval 0 --concurrency 1 --out {} 2>/dev/null",
+                               ARENA_REFEREE, bot, bot, (dir / "league").string()));
+  REQUIRE(league.exit_code == 0);
+  std::ifstream journal(dir / "league" / "results.jsonl");
+  std::string line;
+  int matches = 0;
+  while (std::getline(journal, line)) {
+    const json record = json::parse(line);
+    const std::string rerun = record.at("rerun");
+    INFO(rerun);
+    CHECK_THAT(rerun, Contains(" --env X=1") && Contains(" --grace-ms 50") && Contains(" --sandbox basic"));
+    CHECK_THAT(league.out, Contains(rerun));  // printed as journaled
+    // Run as printed (into a folder of its own), it plays the same match: same seed, same scores.
+    const auto again =
+        testing::run(fmt::format("{} --out {} 2>/dev/null", rerun, (dir / fmt::format("again{}", matches)).string()));
+    REQUIRE(again.exit_code == 0);
+    const json replayed = json::parse(again.out);
+    CHECK(replayed.at("seed") == record.at("seed"));
+    REQUIRE(replayed.at("scores").size() == record.at("seats").size());
+    for (std::size_t s = 0; s < record.at("seats").size(); ++s) {
+      CHECK(replayed.at("scores").at(s).get<double>() == record.at("seats").at(s).at("score").get<double>());
+    }
+    ++matches;
+  }
+  CHECK(matches == 2);  // one duplicate deal, two legs
+}
+
+TEST_CASE("play: two runs sharing --out with their own --replay keep their stderr logs apart", "[cli]") {
+  const fs::path dir = testing::fresh_dir("match_options", "logs");
+  auto play = [&](const std::string& replay) {
+    return testing::run(
+        fmt::format("{} play --bot {} --bot {} --seed 5 --sandbox none --out {} --replay {} 2>/dev/null", ARENA_REFEREE,
+                    testing::random_bot(), testing::random_bot(), (dir / "logs").string(), (dir / replay).string()));
+  };
+  // At once, and again in the same second: every run's logs are its own.
+  auto first = std::async(std::launch::async, play, "a.jsonl");
+  auto second = std::async(std::launch::async, play, "b.jsonl");
+  const auto a = first.get();
+  const auto b = second.get();
+  const auto c = play("sub/a.jsonl");  // the same replay name in another folder
+  std::vector<std::string> logs;
+  for (const auto& run : {a, b, c}) {
+    REQUIRE(run.exit_code == 0);
+    const json result = json::parse(run.out);
+    CHECK(result.at("replay").get<std::string>().find(".jsonl") != std::string::npos);
+  }
+  for (const char* name : {"a.seat0.stderr.log", "a.seat1.stderr.log", "b.seat0.stderr.log", "b.seat1.stderr.log",
+                           "a-2.seat0.stderr.log", "a-2.seat1.stderr.log"}) {
+    INFO(name);
+    CHECK(fs::is_regular_file(dir / "logs" / name));
+  }
+  // Nothing but those six: no stray claim files.
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "logs")) files += entry.is_regular_file() ? 1U : 0U;
+  CHECK(files == 6);
+}
+
+TEST_CASE("bot command: one list of interpreters names and checks a command", "[cli]") {
+  auto command = [](const std::string& text) { return match::BotCommand::parse(text).value(); };
+  CHECK(command("build/sample_bots/random_bot --seed 3").display_name() == "random_bot");
+  CHECK(command("python3 -u bot.py").display_name() == "bot.py");
+  // A versioned interpreter is an interpreter: named after its script, and its script checked.
+  CHECK(command("python3.11 bot.py").display_name() == "bot.py");
+  CHECK(*command("/usr/bin/python3.11 -u bot.py").script() == "bot.py");
+  CHECK(command("node --max-old-space-size=512 main.js").display_name() == "main.js");
+  CHECK(command("python3 -c 'print(1)'").script() == nullptr);
+  // java names a class (or -jar FILE), env a program: named after it, not checked as a file.
+  CHECK(command("java -Xmx1g Bot").display_name() == "Bot");
+  CHECK(command("java -Xmx1g Bot").script() == nullptr);
+  CHECK(command("env python3 bot.py").display_name() == "python3");
+  CHECK_FALSE(match::BotCommand::parse("python3 'bot.py").ok());
+  const fs::path dir = testing::fresh_dir("match_options", "preflight");
+  fs::create_directories(dir);
+  const auto missing = match::preflight("python3.11 no_such_bot.py", dir, {"PATH=/usr/bin:/bin"});
+  if (fs::exists("/usr/bin/python3.11")) {
+    REQUIRE_FALSE(missing.ok());
+    CHECK_THAT(missing.error(), Contains("no_such_bot.py"));
+  }
+  // shell_quote is read back by split_command word for word.
+  for (const std::string word : {"plain", "with space", "it's", "", "$HOME", "a\"b"}) {
+    const auto back = match::split_command("x " + match::shell_quote(word));
+    REQUIRE(back.ok());
+    REQUIRE(back->size() == 2);
+    CHECK(back->at(1) == word);
+  }
+}
