@@ -2,12 +2,15 @@
 """Checks the protocol's JSON Schemas with an independent validator (python3-jsonschema, draft
 2020-12), and checks protocol traffic against them.
 
-    validate_schemas.py                  the schemas themselves, then protocol/transcripts/*.jsonl
+    validate_schemas.py                  the schemas themselves, then the transcripts: protocol/
+                                         transcripts/*.jsonl and every game's transcripts/*.jsonl
     validate_schemas.py --live DIR...    also every captured line under DIR (recording_bot.py)
+    validate_schemas.py --game DIR...    also the game folders DIR (a game outside referee/games)
 
-Schemas: protocol/schema/<message>.schema.json (one per message, both protocol versions) and
-protocol/schema/<game>/ (view, view-v2, action, legal, card, config, outcome; card-table for a
-game with a card table). Every file must be a valid draft 2020-12 schema with a well-formed $id
+Schemas: protocol/schema/<message>.schema.json (one per message, both protocol versions) and each
+game's own, in its folder: referee/games/<game>/schema/ (view, view-v2, action, legal, card,
+config, outcome; card-table for a game with a card table). The games are the folders of
+referee/games/ that hold a schema/ folder, found by a glob, never listed here. Every file must be a valid draft 2020-12 schema with a well-formed $id
 (urn:stellar-arena:protocol:1:<message>, urn:stellar-arena:game:<game>:<name>) and every $ref
 must resolve; the per-game schemas must be typed (no bare "type": "object").
 
@@ -130,21 +133,38 @@ def parse_line(text):
 # ---- the schemas ---------------------------------------------------------------------------
 
 
+MESSAGE_SCHEMAS = os.path.join(ROOT, "protocol", "schema")
+PROTOCOL_TRANSCRIPTS = os.path.join(ROOT, "protocol", "transcripts")
+
+
+def game_folders(extra=()):
+    """{game: folder} of every game folder with a schema/ folder: referee/games/<game>/ (a glob,
+    so a new game is found without a list of games), plus the extra folders (named by their
+    last component, as referee/games/<game>/ is)."""
+    games_dir = os.path.join(ROOT, "referee", "games")
+    folders = [os.path.join(games_dir, n) for n in sorted(os.listdir(games_dir))]
+    folders += [os.path.abspath(f) for f in extra]
+    return {os.path.basename(os.path.normpath(f)): f for f in folders if os.path.isdir(os.path.join(f, "schema"))}
+
+
 class Schemas:
-    def __init__(self, folder):
+    """The message schemas of protocol/schema/ and every game's schema/ folder ({game: folder},
+    game_folders())."""
+
+    def __init__(self, folder=MESSAGE_SCHEMAS, games=None):
         self.folder = folder
         self.by_id = {}  # $id -> schema
         self.files = {}  # $id -> path
         self.games = {}  # game -> {name: $id}
         self.load_errors = []
         for name in sorted(os.listdir(folder)):
-            path = os.path.join(folder, name)
-            if os.path.isdir(path):
-                for sub in sorted(os.listdir(path)):
-                    if sub.endswith(".schema.json"):
-                        self._load(os.path.join(path, sub), game=name)
-            elif name.endswith(".schema.json"):
-                self._load(path, game=None)
+            if name.endswith(".schema.json"):
+                self._load(os.path.join(folder, name), game=None)
+        for game, game_folder in sorted((game_folders() if games is None else games).items()):
+            path = os.path.join(game_folder, "schema")
+            for sub in sorted(os.listdir(path)):
+                if sub.endswith(".schema.json"):
+                    self._load(os.path.join(path, sub), game=game)
 
     def _load(self, path, game):
         rel = shown(path)
@@ -238,11 +258,11 @@ def check_schemas(schemas, problems):
         if schemas.message_id(message) not in schemas.by_id:
             problems.add("protocol/schema", "/", "no {}.schema.json".format(message))
     if not schemas.games:
-        problems.add("protocol/schema", "/", "no per-game schema folder")
+        problems.add("referee/games", "/", "no game folder with a schema/ folder")
     for game, names in sorted(schemas.games.items()):
         for name in GAME_FILES:
             if name not in names:
-                problems.add("protocol/schema/" + game, "/", "no {}.schema.json".format(name))
+                problems.add("the schema/ folder of " + game, "/", "no {}.schema.json".format(name))
     for sid, schema in sorted(schemas.by_id.items()):
         rel = schemas.files[sid]
         if schema.get("$schema") != DRAFT:
@@ -379,7 +399,7 @@ class Checker:
     def game_schema(self, where, game, name):
         sid = self.schemas.game_id(game, name)
         if sid is None:
-            self.problems.add(where, "/", "no schema protocol/schema/{}/{}.schema.json".format(game, name))
+            self.problems.add(where, "/", "no schema {}.schema.json in the schema/ folder of {}".format(name, game))
         return sid
 
     def collector(self, game, name):
@@ -409,7 +429,7 @@ class Checker:
             has_table = "card-table" in self.schemas.games.get(game, {})
             if "cards" in message and not has_table:
                 self.problems.add(where, "/cards", "hello.cards from {}, a game without a card table (no "
-                                  "protocol/schema/{}/card-table.schema.json): docs/protocol.md, 'Version 2', sends "
+                                  "card-table.schema.json in the schema/ folder of {}): docs/protocol.md, 'Version 2', sends "
                                   "it only for a game with one".format(game, game))
             elif "cards" not in message and has_table and 2 in (message.get("protocols") or []):
                 self.problems.add(where, "/", "hello offers protocol 2 for {}, a game with a card table, "
@@ -583,7 +603,7 @@ class Checker:
             session["over"] = True
 
 
-# ---- the transcripts in protocol/transcripts/ ----------------------------------------------
+# ---- the transcripts: protocol/transcripts/ and each game's transcripts/ ----------------------------------------------
 
 
 def integral_floats(value):
@@ -596,6 +616,15 @@ def integral_floats(value):
     if isinstance(value, list):
         return any(integral_floats(v) for v in value)
     return False
+
+
+def transcript_folders(games):
+    """protocol/transcripts/ and the transcripts/ folder of each game ({game: folder})."""
+    folders = [PROTOCOL_TRANSCRIPTS]
+    for _, folder in sorted(games.items()):
+        if os.path.isdir(os.path.join(folder, "transcripts")):
+            folders.append(os.path.join(folder, "transcripts"))
+    return folders
 
 
 def check_transcripts(folder, checker, problems):
@@ -690,8 +719,10 @@ def check_bad_lines(rel, lines, checker, problems):
 # ---- live traffic ----------------------------------------------------------------------------
 
 
-def check_live(folder, checker, problems):
-    """Every *.jsonl under folder: one seat's lines of one match, exactly as on the wire."""
+def check_live(folder, checker, problems, schemaless=()):
+    """Every *.jsonl under folder: one seat's lines of one match, exactly as on the wire. A game
+    in schemaless has no schema/ folder (schemas are optional): its lines are checked against the
+    message schemas and the session rules only."""
     found = []
     for top, dirs, names in os.walk(folder):
         dirs.sort()
@@ -700,11 +731,11 @@ def check_live(folder, checker, problems):
         problems.add(folder, "/", "no captured *.jsonl files")
     summaries = {}
     for path in found:
-        summaries[path] = check_live_file(path, checker, problems)
+        summaries[path] = check_live_file(path, checker, problems, schemaless)
     return summaries
 
 
-def check_live_file(path, checker, problems):
+def check_live_file(path, checker, problems, schemaless):
     session = {}
     game = None
     summary = {"lines": 0, "requests": 0, "version": None, "game": None, "over": False}
@@ -730,7 +761,8 @@ def check_live_file(path, checker, problems):
             game = message.get("game")
             summary["game"] = game
             if game not in checker.schemas.games:
-                problems.add(where, "/game", "no schemas for game {}".format(json.dumps(game)))
+                if game not in schemaless:
+                    problems.add(where, "/game", "no schemas for game {}".format(json.dumps(game)))
                 game = None
         checker.message(where, game, message, session)
         checker.count("live lines")
@@ -748,19 +780,24 @@ def check_live_file(path, checker, problems):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schemas", default=os.path.join(ROOT, "protocol", "schema"))
-    parser.add_argument("--transcripts", default=os.path.join(ROOT, "protocol", "transcripts"))
+    parser.add_argument("--schemas", default=MESSAGE_SCHEMAS, help="the message schemas")
+    parser.add_argument("--game", nargs="+", default=[], metavar="DIR",
+                        help="a game folder outside referee/games (its schema/ and transcripts/)")
+    parser.add_argument("--transcripts", nargs="+", default=None, metavar="DIR",
+                        help="instead of protocol/transcripts and every game's transcripts/")
     parser.add_argument("--live", nargs="+", default=[], metavar="DIR", help="captured lines (recording_bot.py)")
     parser.add_argument("--no-transcripts", action="store_true", help="only the schemas and --live")
     args = parser.parse_args(argv)
     require_jsonschema()
     problems = Problems()
-    schemas = Schemas(args.schemas)
+    games = game_folders(args.game)
+    schemas = Schemas(args.schemas, games)
     check_schemas(schemas, problems)
     checker = Checker(schemas, problems)
     if len(problems) == 0:  # traffic is only worth checking against sound schemas
         if not args.no_transcripts:
-            check_transcripts(args.transcripts, checker, problems)
+            for folder in args.transcripts or transcript_folders(games):
+                check_transcripts(folder, checker, problems)
         for folder in args.live:
             check_live(folder, checker, problems)
     for p in problems.items:
