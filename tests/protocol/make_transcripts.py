@@ -14,8 +14,9 @@ protocol/transcripts/timeout.jsonl (a seat that never answers) and
 protocol/transcripts/refused_version.jsonl (a version-2 bot writing "protocol": 1). A game's
 folder is referee/games/<game>/, or one of the --game folders (named by their last component).
 
-Determinism: the bots answer at once and the limits leave every decision far inside its time, so
-no time bank is ever drawn on; every line is the referee's own bytes (or the bot's); the seats'
+Determinism: the bots answer at once and the limits leave every decision far inside its time
+(30 s; 3 s in the timeout transcript, whose seat must really time out), so no time bank is ever
+drawn on, even on a slow machine; every line is the referee's own bytes (or the bot's); the seats'
 lines are merged in the protocol's order: every hello by seat, every ready by seat, then each
 request followed by its action by request id, then every game_over by seat.
 
@@ -66,7 +67,7 @@ def game_scenario(folder, game, title, seats):
         "legal action at index id mod the list's length. Shown: the handshake, then (after decisions "
         "1-{{left_out}}, left out: the test replays them from \"prefix\") the last decisions and "
         "game_over to every seat, in the version it chose.".format(title, seats),
-        bots, ["--decision-ms", "5000", "--time-bank-ms", "2000"],
+        bots, ["--init-ms", "60000", "--decision-ms", "30000", "--time-bank-ms", "2000"],
         [({"seat": 0, "type": "hello"}, "hello offers protocols 1 and 2; \"cards\" is the game's card table, if "
           "it has one, indexed by id"),
          ({"seat": 0, "type": "ready"}, "version 2; reuse: this bot can play further matches in one process"),
@@ -86,11 +87,11 @@ def protocol_scenarios(game, seats):
         "request 3 never answers: a timeout, that seat forfeits, and only the other seats get game_over.",
         ["--protocol 1 --name slowpoke --version 1.0.2 --stall-at 3 --debug-at 2 'plan: keep the moon'"] +
         [o + " --stall-at 3 --debug-at 2 'plan: keep the moon'" for o in others],
-        ["--decision-ms", "1000"],
+        ["--init-ms", "60000", "--decision-ms", "3000"],
         [({"seat": 0, "type": "ready"}, "\"version\" is optional"),
          ({"type": "request"}, "the legal list is in canonical order"),
          ({"type": "action", "has": "debug"}, "the debug text goes to the replay, never to another seat"),
-         ({"type": "request", "id": 3}, "never answered: 1000 ms after this line was written the referee records "
+         ({"type": "request", "id": 3}, "never answered: 3000 ms after this line was written the referee records "
           "a timeout"),
          ({"type": "game_over"}, "the offender gets no game_over; every other seat does, then its stdin is "
           "closed")])
@@ -101,7 +102,7 @@ def protocol_scenarios(game, seats):
         "malformed fault; the other seats get game_over in version 1.",
         ["--protocol 2 --reuse --cycle --name compact --protocol-from 5 1"] +
         ["--protocol 1 --cycle --name classic"] * (seats - 1),
-        ["--decision-ms", "5000"],
+        ["--init-ms", "60000", "--decision-ms", "30000"],
         [({"seat": 0, "type": "ready"}, "version 2; reuse: this bot can play further matches in one process"),
          ({"seat": 0, "type": "request"}, "version 2: every card in the view is its id in hello's table, where "
           "the game has one"),
