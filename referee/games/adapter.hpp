@@ -40,8 +40,8 @@
 // function with a hook's name but another signature (a near miss: a missing parameter, a
 // non-static member, another return type) does not compile: a static_assert names the hook and
 // the signature expected, instead of the game silently getting the generic behaviour
-// (tests/games/hooks checks that). A name declared more than once (overloads) cannot be checked
-// this way; only card_table has two forms.
+// (game_hook_near_miss, tests/games/plugin/hook_near_miss.cpp, checks that). A name declared more
+// than once (overloads) cannot be checked this way; only card_table has two forms.
 
 #include <algorithm>
 #include <concepts>
