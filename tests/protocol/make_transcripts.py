@@ -21,13 +21,17 @@ lines are merged in the protocol's order: every hello by seat, every ready by se
 request followed by its action by request id, then every game_over by seat.
 
 --update (or ARENA_UPDATE_TRANSCRIPTS=1 in the environment) rewrites the committed files instead of
-comparing them; run it after a change that alters a view, and review the diff. Exit status: 0 the
-same bytes (or rewritten), 1 a difference or a failed match, 2 usage.
+comparing them; run it after a change that alters a view, and review the diff. The examples of
+docs/protocol.md are the transcripts' own lines: every ```json block of it whose paragraph names a
+transcript (`...transcripts/....jsonl`) must equal a line of that file, or the check fails and
+names the block to rewrite. Exit status: 0 the same bytes (or rewritten), 1 a difference, a
+failed match or a stale example, 2 usage.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -186,6 +190,29 @@ def play(referee, python, scenario, work):
     return "\n".join(out) + "\n", None
 
 
+def check_docs(path):
+    """Problems with the examples of the doc at path: each ```json block after a paragraph that
+    names a transcript file must be one of its lines (indented, the same JSON)."""
+    problems = []
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    paragraph_then_block = r"`([\w./-]*transcripts/[\w.-]+\.jsonl)`(?:(?!\n\n).)*?\n\n```json\n(.*?)\n```"
+    for found in re.finditer(paragraph_then_block, text, re.S):
+        cited, block = found.group(1), found.group(2)
+        line = text.count("\n", 0, found.start(2)) + 1
+        where = "{}:{}".format(os.path.relpath(path, ROOT), line)
+        try:
+            example = json.loads(block)
+            with open(os.path.join(ROOT, cited), encoding="utf-8") as f:
+                lines = [json.loads(t).get("line") for t in f.read().splitlines()]
+        except (OSError, ValueError) as e:
+            problems.append("{}: the example citing {} cannot be checked: {}".format(where, cited, e))
+            continue
+        if example not in lines:
+            problems.append("{}: the example is no line of {} (rewrite it from the file)".format(where, cited))
+    return problems
+
+
 def scenarios(referee, folders, only):
     listed = live_schemas.listed_games(referee)
     titles = {}
@@ -257,6 +284,8 @@ def main(argv):
         line = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
         problems.append("{}: differs from the match played now, first at line {} (the new text is in {}; "
                         "ARENA_UPDATE_TRANSCRIPTS=1 rewrites it)".format(rel, line + 1, out))
+    if not args.only:
+        problems += check_docs(os.path.join(ROOT, "docs", "protocol.md"))
     for p in problems:
         print(p)
     if problems:
