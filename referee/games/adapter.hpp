@@ -35,13 +35,121 @@
 //   static std::string describe_seat_config(const json&);
 //   static json progress(const State&);   (GameState::progress(); default: null)
 //   static WebModule web_module();
+//
+// An optional hook is used only when its signature is the one above. A Traits that declares a
+// function with a hook's name but another signature (a near miss: a missing parameter, a
+// non-static member, another return type) does not compile: a static_assert names the hook and
+// the signature expected, instead of the game silently getting the generic behaviour
+// (game_hook_near_miss, tests/games/plugin/hook_near_miss.cpp, checks that). A name declared more
+// than once (overloads) cannot be checked this way; only card_table has two forms.
 
 #include <algorithm>
 #include <concepts>
+#include <string>
+#include <vector>
 
 #include "referee/games/game.hpp"
+#include "referee/games/legal.hpp"
 
 namespace arena::games {
+
+// The optional hooks, each by the signature the adapter calls it with (see the top comment).
+namespace hook {
+template <typename T>
+concept card_table_of_config = requires(const typename T::Config& c) {
+  { T::card_table(c) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept card_table_of_seats = requires(const typename T::Config& c, const std::vector<typename T::SeatConfig>& s) {
+  { T::card_table(c, s) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept view_v2 = requires(const typename T::State& s, Seat seat) {
+  { T::view_v2(s, seat) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept write_view_v2 = requires(const typename T::State& s, Seat seat, std::string& out) {
+  T::write_view_v2(s, seat, out);
+};
+template <typename T>
+concept write_action = requires(const typename T::Action& a, std::string& out) {
+  T::write_action(a, out);
+};
+template <typename T>
+concept progress = requires(const typename T::State& s) {
+  { T::progress(s) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept whole_table = requires(const std::vector<json>& views) {
+  { T::whole_table(views) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept draw_table = requires(const json& table, const draw::SeatNames& names, const draw::Style& style) {
+  { T::draw_table(table, names, style) } -> std::convertible_to<std::string>;
+};
+template <typename T>
+concept describe_action = requires(const json& before, const json& action) {
+  { T::describe_action(before, action) } -> std::convertible_to<std::string>;
+};
+template <typename T>
+concept draw_outcome = requires(const json& outcome, const json& cards, const draw::SeatNames& names,
+                                const draw::Style& style) {
+  { T::draw_outcome(outcome, cards, names, style) } -> std::convertible_to<std::string>;
+};
+template <typename T>
+concept describe_seat_config = requires(const json& c) {
+  { T::describe_seat_config(c) } -> std::convertible_to<std::string>;
+};
+template <typename T>
+concept web_module = requires {
+  { T::web_module() } -> std::convertible_to<WebModule>;
+};
+
+// Refuses a near miss: a declared hook (its name names one function of T) of another signature.
+template <typename T>
+constexpr bool checked() {
+  static_assert(
+      !requires { &T::card_table; } || card_table_of_config<T> || card_table_of_seats<T>,
+      "optional game hook card_table: expected static json card_table(const Config&) or "
+      "static json card_table(const Config&, const std::vector<SeatConfig>&)");
+  static_assert(
+      !requires { &T::view_v2; } || view_v2<T>,
+      "optional game hook view_v2: expected static json view_v2(const State&, Seat)");
+  static_assert(
+      !requires { &T::write_view_v2; } || write_view_v2<T>,
+      "optional game hook write_view_v2: expected static void write_view_v2(const State&, Seat, "
+      "std::string&)");
+  static_assert(
+      !requires { &T::write_action; } || write_action<T>,
+      "optional game hook write_action: expected static void write_action(const Action&, std::string&)");
+  static_assert(
+      !requires { &T::progress; } || progress<T>,
+      "optional game hook progress: expected static json progress(const State&)");
+  static_assert(
+      !requires { &T::whole_table; } || whole_table<T>,
+      "optional game hook whole_table: expected static json whole_table(const std::vector<json>&)");
+  static_assert(
+      !requires { &T::draw_table; } || draw_table<T>,
+      "optional game hook draw_table: expected static std::string draw_table(const json&, const "
+      "draw::SeatNames&, const draw::Style&)");
+  static_assert(
+      !requires { &T::describe_action; } || describe_action<T>,
+      "optional game hook describe_action: expected static std::string describe_action(const json& "
+      "before, const json& action)");
+  static_assert(
+      !requires { &T::draw_outcome; } || draw_outcome<T>,
+      "optional game hook draw_outcome: expected static std::string draw_outcome(const json& outcome, "
+      "const json& cards, const draw::SeatNames&, const draw::Style&)");
+  static_assert(
+      !requires { &T::describe_seat_config; } || describe_seat_config<T>,
+      "optional game hook describe_seat_config: expected static std::string describe_seat_config(const "
+      "json&)");
+  static_assert(
+      !requires { &T::web_module; } || web_module<T>,
+      "optional game hook web_module: expected static WebModule web_module()");
+  return true;
+}
+}  // namespace hook
 
 template <typename Traits>
 class AdaptedState final : public GameState {
@@ -77,10 +185,7 @@ class AdaptedState final : public GameState {
     if (Traits::is_over(state_)) return fail(std::string("the game is over"));
     auto parsed = Traits::action_from_json(action);
     if (!parsed) return fail(parsed.error());
-    const auto& actions = legal();
-    if (std::find(actions.begin(), actions.end(), *parsed) == actions.end()) {
-      return fail(std::string("not a legal action now"));
-    }
+    if (!legal_contains(legal(), *parsed)) return fail(std::string("not a legal action now"));
     changed();
     Traits::apply(state_, *parsed);
     return {};
@@ -88,13 +193,13 @@ class AdaptedState final : public GameState {
 
   json view(Seat seat) const override { return Traits::view(state_, seat); }
   json view_v2(Seat seat) const override {
-    if constexpr (requires { Traits::view_v2(state_, seat); })
+    if constexpr (hook::view_v2<Traits>)
       return Traits::view_v2(state_, seat);
     else
       return Traits::view(state_, seat);
   }
   void write_view_v2(Seat seat, std::string& out) const override {
-    if constexpr (requires { Traits::write_view_v2(state_, seat, out); })
+    if constexpr (hook::write_view_v2<Traits>)
       Traits::write_view_v2(state_, seat, out);
     else
       out += dump_line(view_v2(seat));
@@ -104,7 +209,7 @@ class AdaptedState final : public GameState {
     out.push_back('[');
     for (std::size_t i = 0; i < actions.size(); ++i) {
       if (i > 0) out.push_back(',');
-      if constexpr (requires { Traits::write_action(actions[i], out); })
+      if constexpr (hook::write_action<Traits>)
         Traits::write_action(actions[i], out);
       else
         out += dump_line(Traits::action_to_json(actions[i]));
@@ -114,7 +219,7 @@ class AdaptedState final : public GameState {
   json outcome() const override { return Traits::outcome_json(state_); }
   std::vector<double> scores() const override { return Traits::scores(state_); }
   json progress() const override {
-    if constexpr (requires { Traits::progress(state_); })
+    if constexpr (hook::progress<Traits>)
       return Traits::progress(state_);
     else
       return nullptr;
@@ -154,6 +259,8 @@ concept HasSeatConfig = requires {
 
 template <typename Traits>
 class GameAdapter final : public Game {
+  static_assert(hook::checked<Traits>());
+
  public:
   GameAdapter() : info_(Traits::info()) {}
   const GameInfo& info() const override { return info_; }
@@ -212,14 +319,11 @@ class GameAdapter final : public Game {
   }
 
   json card_table(const json& config, const std::vector<json>& seat_configs) const override {
-    if constexpr (requires { Traits::card_table(std::declval<const typename Traits::Config&>()); }) {
+    if constexpr (hook::card_table_of_config<Traits>) {
       auto parsed = Traits::config_from_json(config);
       return parsed ? Traits::card_table(*parsed) : json(nullptr);
     } else if constexpr (HasSeatConfig<Traits>) {
-      if constexpr (requires {
-                      Traits::card_table(std::declval<const typename Traits::Config&>(),
-                                         std::declval<const std::vector<typename Traits::SeatConfig>&>());
-                    }) {
+      if constexpr (hook::card_table_of_seats<Traits>) {
         auto parsed = Traits::config_from_json(config);
         auto per_seat = seat_configs_of(seat_configs, std::max(static_cast<int>(seat_configs.size()), info_.min_seats));
         if (!parsed || !per_seat) return nullptr;
@@ -232,45 +336,45 @@ class GameAdapter final : public Game {
     }
   }
   json protocol_card_table(const json& config, const std::vector<json>& seat_configs) const override {
-    if constexpr (requires { Traits::view_v2(std::declval<const typename Traits::State&>(), Seat{}); })
+    if constexpr (hook::view_v2<Traits>)
       return card_table(config, seat_configs);
     else
       return nullptr;
   }
   json whole_table(const std::vector<json>& views) const override {
-    if constexpr (requires { Traits::whole_table(views); })
+    if constexpr (hook::whole_table<Traits>)
       return Traits::whole_table(views);
     else
       return Game::whole_table(views);
   }
   std::string draw_table(const json& table, const draw::SeatNames& names, const draw::Style& style) const override {
-    if constexpr (requires { Traits::draw_table(table, names, style); })
+    if constexpr (hook::draw_table<Traits>)
       return Traits::draw_table(table, names, style);
     else
       return Game::draw_table(table, names, style);
   }
   std::string describe_action(const json& before, const json& action) const override {
-    if constexpr (requires { Traits::describe_action(before, action); })
+    if constexpr (hook::describe_action<Traits>)
       return Traits::describe_action(before, action);
     else
       return Game::describe_action(before, action);
   }
   std::string draw_outcome(const json& outcome, const json& cards, const draw::SeatNames& names,
                            const draw::Style& style) const override {
-    if constexpr (requires { Traits::draw_outcome(outcome, cards, names, style); }) {
+    if constexpr (hook::draw_outcome<Traits>) {
       return Traits::draw_outcome(outcome, cards, names, style);
     } else {
       return Game::draw_outcome(outcome, cards, names, style);
     }
   }
   std::string describe_seat_config(const json& seat_config) const override {
-    if constexpr (requires { Traits::describe_seat_config(seat_config); })
+    if constexpr (hook::describe_seat_config<Traits>)
       return Traits::describe_seat_config(seat_config);
     else
       return Game::describe_seat_config(seat_config);
   }
   WebModule web_module() const override {
-    if constexpr (requires { Traits::web_module(); })
+    if constexpr (hook::web_module<Traits>)
       return Traits::web_module();
     else
       return Game::web_module();

@@ -146,7 +146,10 @@ json merge_player_views(const std::vector<json>& views);
 // another seat (a seat's own deck list) are null, so that the table stays indexed by id.
 json seat_card_table(const json& table, Seat seat);
 
-// Every game the referee knows, in a fixed order (registry.cpp).
+// The referee's own games, in a fixed order (registry.cpp, in arena_games: the one list of games).
+const std::vector<const Game*>& referee_games();
+// Every game this program knows: referee_games() in the referee (all_games.cpp, arena_registry);
+// another registry may add games after them (tests/games/plugin/registry.cpp).
 const std::vector<const Game*>& all_games();
 const Game* find_game(const std::string& name);
 // The game a command plays when none is named: the registry's first.

@@ -34,6 +34,17 @@ for f in "$referee" "$bots/random_bot" "$bots/greedy_bot" "$bots/random_bot.py" 
          "$root/usr/share/doc/stellar-arena/README.md" "$root/usr/share/doc/stellar-arena/games/stellar.md"; do
   [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
 done
+# Every game the installed referee lists brings its golden transcript and its wire schemas, if its
+# source folder has them (installed by arena_game(): no list of games here).
+src=$(cd "$(dirname "$0")/../.." && pwd)
+for game in $("$referee" games | awk '{print $1}'); do
+  f="$root/usr/share/stellar-arena/protocol/transcripts/$game/match.jsonl"
+  [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
+  if [ -d "$src/referee/games/$game/schema" ]; then
+    f="$root/usr/share/stellar-arena/protocol/schema/$game/view.schema.json"
+    [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
+  fi
+done
 ! find "$root" -name '*test*' -o -name 'bench_*' -o -name 'hostile_bot' | grep -q . || fail "the package holds test programs"
 
 "$referee" --version

@@ -32,10 +32,17 @@ const json& schema_for(const std::string& type) {
 }
 
 std::vector<std::filesystem::path> transcript_files() {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "protocol" / "transcripts")) {
-    if (entry.path().extension() == ".jsonl" && entry.path().filename() != "bad_lines.jsonl") {
-      files.push_back(entry.path());
+  namespace fs = std::filesystem;
+  std::vector<fs::path> folders = {source_dir() / "protocol" / "transcripts"};
+  for (const auto& game : fs::directory_iterator(source_dir() / "referee" / "games")) {
+    if (fs::is_directory(game.path() / "transcripts")) folders.push_back(game.path() / "transcripts");
+  }
+  std::vector<fs::path> files;
+  for (const auto& folder : folders) {
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() == ".jsonl" && entry.path().filename() != "bad_lines.jsonl") {
+        files.push_back(entry.path());
+      }
     }
   }
   std::sort(files.begin(), files.end());

@@ -5,18 +5,21 @@ validate_schemas.py (python3-jsonschema).
 
     live_schemas.py --referee PATH --out DIR [--only NAME...]
 
-Matches: Stellar with both seats at protocol 1, both at 2, each mix, and with a seat deck
-(docs/games/stellar-decks/bright-moons.json) at 1, at 2 and mixed; Stella Quest with 2, 3 and 4 seats
-at 1 and at 2, and one mixed; Interstellar at 1, at 2 and mixed, one with a seat playing Shane
-(a seat configuration: character and deck lists), so that requests out of turn (phase reaction)
-are among the lines. Each match must finish without a fault, every seat must have played
-the version it chose, and every recorded line must validate; a problem is printed as
+Matches: every game `referee games` lists (so a game added later is covered without a change
+here), at every seat count with every seat at protocol 1 and with every seat at 2, and mixed
+(protocols alternating by seat, both ways) at its fewest and most seats; a game with a per-seat
+configuration to try (SEAT_CONFIGS: Stellar's deck list, an Interstellar seat playing Shane) adds
+matches with it in one seat at 1, at 2 and mixed. Interstellar's requests out of turn (phase
+reaction) must be among the lines. Each match must finish without a fault, every seat must have
+played the version it chose, and every recorded line must validate (a game without a schema/
+folder: the message schemas only); a problem is printed as
 FILE:LINE: JSON-POINTER: message. Fails (never skips) when python3-jsonschema is missing.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,31 +37,45 @@ SHANE = json.dumps({"character": "shane", "main": {"mercury": 1, "pluto": 1, "ne
                                                    "harvest": 5, "depletion": 3, "into_the_void": 3, "space_junk": 4,
                                                    "secret_formula": 1, "reinforcements": 1, "gate": 3,
                                                    "force_field": 2, "escape_pod": 1, "colonization": 2}})
+# Game-specific: a seat configuration worth its own matches, for the games that take one.
+SEAT_CONFIGS = {"stellar": DECK, "interstellar": SHANE}
 
-# name, game, seed, one (protocol, seat config or None, bot options) per seat. "--cycle" seats
-# vary their choices (face-down cards, other slots) so the views show more of each game.
+# "--cycle" seats vary their choices (face-down cards, other slots) so the views show more of each
+# game; "--reuse" makes a version-2 ready say "reuse": true.
 C = "--cycle"
 R = "--reuse"
-MATCHES = [
-    ("stellar-v1", "stellar", 11, [(1, None, ""), (1, None, C)]),
-    ("stellar-v2", "stellar", 12, [(2, None, R), (2, None, C)]),
-    ("stellar-v1-v2", "stellar", 13, [(1, None, C), (2, None, "")]),
-    ("stellar-v2-v1", "stellar", 14, [(2, None, C), (1, None, C)]),
-    ("stellar-decks-v1", "stellar", 17, [(1, DECK, C), (1, "-", "")]),
-    ("stellar-decks-v2", "stellar", 15, [(2, DECK, ""), (2, "-", C)]),
-    ("stellar-decks-v1-v2", "stellar", 16, [(1, DECK, C), (2, "-", C)]),
-    ("stella_quest-2-v1", "stella_quest", 21, [(1, None, ""), (1, None, C)]),
-    ("stella_quest-2-v2", "stella_quest", 22, [(2, None, C), (2, None, "")]),
-    ("stella_quest-3-v1", "stella_quest", 23, [(1, None, C)] * 3),
-    ("stella_quest-3-v2", "stella_quest", 24, [(2, None, C)] * 3),
-    ("stella_quest-4-v1", "stella_quest", 25, [(1, None, "")] * 2 + [(1, None, C)] * 2),
-    ("stella_quest-4-v2", "stella_quest", 26, [(2, None, C)] * 4),
-    ("stella_quest-4-mixed", "stella_quest", 27, [(1, None, C), (2, None, ""), (2, None, R + " " + C), (1, None, "")]),
-    ("interstellar-v1", "interstellar", 31, [(1, None, C), (1, None, C)]),
-    ("interstellar-v2", "interstellar", 32, [(2, None, C), (2, None, R + " " + C)]),
-    ("interstellar-v1-v2", "interstellar", 33, [(1, None, ""), (2, None, C)]),
-    ("interstellar-own-v2-v1", "interstellar", 34, [(2, SHANE, C), (1, "-", C)]),
-]
+
+
+def listed_games(referee):
+    """(name, fewest seats, most seats) of every game `referee games` lists, in its order."""
+    run = subprocess.run([referee, "games"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    games = []
+    for line in run.stdout.decode("utf-8", "replace").splitlines():
+        found = re.match(r"^(\S+)\s.*\sseats (\d+)(?:-(\d+))?\s", line)
+        if found:
+            low = int(found.group(2))
+            games.append((found.group(1), low, int(found.group(3) or low)))
+    return games
+
+
+def matches_for(games):
+    """name, game, seed, one (protocol, seat config or None, bot options) per seat, for each match."""
+    matches = []
+    for game, low, high in games:
+        for n in range(low, high + 1):
+            matches.append(("{}-{}-v1".format(game, n), game, [(1, None, C if s % 2 else "") for s in range(n)]))
+            matches.append(("{}-{}-v2".format(game, n), game, [(2, None, R if s == 0 else C) for s in range(n)]))
+        for n in sorted({low, high}):
+            matches.append(("{}-{}-v1-v2".format(game, n), game, [(1 + s % 2, None, C) for s in range(n)]))
+            matches.append(("{}-{}-v2-v1".format(game, n), game,
+                            [(2 - s % 2, None, R + " " + C if s == 0 else "") for s in range(n)]))
+        config = SEAT_CONFIGS.get(game)
+        if config:
+            rest = [(p, "-", C) for p in (1, 2, 1)]
+            for protocols in ((1, 1), (2, 2), (2, 1)):
+                seats = [(protocols[0], config, C)] + [(protocols[1], "-", o) for _, _, o in rest[:low - 1]]
+                matches.append(("{}-own-v{}-v{}".format(game, *protocols), game, seats))
+    return [(name, game, 11 + i, seats) for i, (name, game, seats) in enumerate(matches)]
 
 
 def play(referee, out, name, game, seed, seats, python):
@@ -115,7 +132,7 @@ def main(argv):
     os.makedirs(out)
 
     problems = validate_schemas.Problems()
-    schemas = validate_schemas.Schemas(os.path.join(ROOT, "protocol", "schema"))
+    schemas = validate_schemas.Schemas()
     validate_schemas.check_schemas(schemas, problems)
     if problems.items:
         print("\n".join(problems.items))
@@ -124,11 +141,19 @@ def main(argv):
     checker = validate_schemas.Checker(schemas, problems)
 
     failed = []
-    matches = [m for m in MATCHES if args.only is None or m[0] in args.only]
+    games = listed_games(args.referee)
+    if not games:
+        print("FAILED: '{} games' listed no game".format(args.referee))
+        return 1
+    matches = [m for m in matches_for(games) if args.only is None or m[0] in args.only]
+    # Schemas are optional: a game without a schema/ folder is checked against the message schemas.
+    schemaless = {game for game, _, _ in games if game not in schemas.games}
+    for game in sorted(schemaless):
+        print("{}: no schema/ folder, so its lines are checked against the message schemas only".format(game))
     for name, game, seed, seats in matches:
         record, match_problems = play(args.referee, out, name, game, seed, seats, args.python)
         before = len(problems)
-        summaries = validate_schemas.check_live(record, checker, problems)
+        summaries = validate_schemas.check_live(record, checker, problems, schemaless)
         for seat, (protocol, _, _) in enumerate(seats):
             summary = summaries.get(os.path.join(record, "seat{}.jsonl".format(seat)))
             if summary is None:

@@ -280,45 +280,47 @@ TEST_CASE("the schemas use only the checked keywords and describe the open objec
   }
 }
 
-TEST_CASE("a whole game of Stellar goes through the codec and the schemas", "[protocol][transcripts]") {
-  const auto* game = games::find_game("stellar");
-  REQUIRE(game != nullptr);
-  for (std::uint64_t seed : {1u, 2u, 3u}) {
-    INFO("seed " << seed);
-    auto state = std::move(game->new_game(nullptr, seed, 2)).value();
-    Rng rng(seed);
-    std::int64_t id = 0;
-    std::size_t longest = 0;
-    std::string problems;
-    while (!state->is_over()) {
-      ++id;
-      const int seat = state->to_act();
-      const json request = p::request(id, seat, state->view(seat), json(state->legal_actions()), 1000, 0);
-      const std::string line = p::to_line(request);
-      longest = std::max(longest, line.size());
-      auto parsed = p::parse_line(line);
-      if (!parsed || *parsed != request) problems += fmt::format("request {} does not round-trip\n", id);
-      for (const auto& e : check_schema(schema_for("request"), request, true)) problems += e + "\n";
-      const json chosen = request.at("legal").at(rng.below(request.at("legal").size()));
-      const json reply = {{"type", "action"}, {"protocol", 1}, {"id", id}, {"action", chosen}};
-      for (const auto& e : check_schema(schema_for("action"), reply)) problems += e + "\n";
-      auto back = p::parse_line(p::to_line(reply));
-      auto read = back ? p::read_action(*back, id, 4096) : Result<p::ActionReply>(fail(back.error()));
-      if (!read) {
-        problems += fmt::format("reply {}: {}\n", id, read.error());
-        break;
+TEST_CASE("a whole game of every registered game goes through the codec and the schemas", "[protocol][transcripts]") {
+  for (const games::Game* game : games::all_games()) {
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+      const int seats = game->info().min_seats;
+      INFO(game->info().name << " seed " << seed);
+      auto state = std::move(game->new_game(nullptr, seed, seats)).value();
+      Rng rng(seed);
+      std::int64_t id = 0;
+      std::size_t longest = 0;
+      std::string problems;
+      while (!state->is_over()) {
+        ++id;
+        const int seat = state->to_act();
+        const json request = p::request(id, seat, state->view(seat), json(state->legal_actions()), 1000, 0);
+        const std::string line = p::to_line(request);
+        longest = std::max(longest, line.size());
+        auto parsed = p::parse_line(line);
+        if (!parsed || *parsed != request) problems += fmt::format("request {} does not round-trip\n", id);
+        for (const auto& e : check_schema(schema_for("request"), request, true)) problems += e + "\n";
+        const json chosen = request.at("legal").at(rng.below(request.at("legal").size()));
+        const json reply = {{"type", "action"}, {"protocol", 1}, {"id", id}, {"action", chosen}};
+        for (const auto& e : check_schema(schema_for("action"), reply)) problems += e + "\n";
+        auto back = p::parse_line(p::to_line(reply));
+        auto read = back ? p::read_action(*back, id, 4096) : Result<p::ActionReply>(fail(back.error()));
+        if (!read) {
+          problems += fmt::format("reply {}: {}\n", id, read.error());
+          break;
+        }
+        if (auto st = state->apply(read->action); !st) {
+          problems += fmt::format("reply {}: {}\n", id, st.error());
+          break;
+        }
       }
-      if (auto st = state->apply(read->action); !st) {
-        problems += fmt::format("reply {}: {}\n", id, st.error());
-        break;
-      }
+      CHECK(problems == "");
+      CHECK(state->is_over());
+      CHECK(longest < p::Limits{}.max_line_bytes);
+      json result = {{"end", "finished"}, {"scores", state->scores()},
+                     {"winner", nullptr}, {"ranks", std::vector<int>(static_cast<std::size_t>(seats), 1)},
+                     {"fault", nullptr},  {"outcome", state->outcome()}};
+      CHECK(conforms("game_over", p::game_over(result), true) == "");
     }
-    CHECK(problems == "");
-    CHECK(state->is_over());
-    CHECK(longest < p::Limits{}.max_line_bytes);
-    json result = {{"end", "finished"}, {"scores", state->scores()}, {"winner", nullptr},
-                   {"ranks", {1, 1}},   {"fault", nullptr},          {"outcome", state->outcome()}};
-    CHECK(conforms("game_over", p::game_over(result), true) == "");
   }
 }
 
@@ -344,7 +346,7 @@ TEST_CASE("game_over results of every kind conform to the schema", "[protocol][s
   extra["seed"] = 42;
   CHECK(conforms("game_over", extra, true) != "");
   CHECK(conforms("game_over", extra, false) == "");  // ... but to a bot, unknown fields are allowed
-  CHECK(conforms("hello", p::hello("stellar", 0, 2, json::object(), p::Limits{}), true) == "");
+  CHECK(conforms("hello", p::hello(games::default_game_name(), 0, 2, json::object(), p::Limits{}), true) == "");
 }
 
 }  // namespace arena::protocol_test

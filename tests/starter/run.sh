@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One starter kit (sample_bots/starter/) through `referee validate`, in every game the referee
+# One bot (a starter kit of sample_bots/starter/, or a sample bot: tests/sample_bots) through
+# `referee validate`, in every game the referee
 # lists (`referee games`, so a game added later is covered without a change here), at every seat
 # count (--seats all), against the sample bots, one game per opponent and seat.
 #   run.sh REFEREE OUT BOT_COMMAND [GAME VALIDATE_ARGS...]

@@ -8,6 +8,7 @@
 
 #include "referee/games/interstellar/engine.hpp"
 #include "referee/games/interstellar/pay.hpp"
+#include "referee/games/legal.hpp"
 
 namespace arena::interstellar {
 
@@ -397,8 +398,7 @@ std::vector<Action> legal_actions(const State& s) {
 }
 
 bool is_legal(const State& s, const Action& a) {
-  const auto legal = legal_actions(s);
-  return std::find(legal.begin(), legal.end(), a) != legal.end();
+  return games::legal_contains(legal_actions(s), a);
 }
 
 void apply(State& s, const Action& a) {

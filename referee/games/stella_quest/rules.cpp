@@ -6,6 +6,7 @@
 #include <cassert>
 
 #include "referee/core/hash.hpp"
+#include "referee/games/legal.hpp"
 #include "referee/games/stella_quest/flow.hpp"
 
 namespace arena::stella_quest {
@@ -189,9 +190,7 @@ std::vector<Action> legal_actions(const State& s) {
 }
 
 bool is_legal(const State& s, const Action& a) {
-  if (is_over(s)) return false;
-  const auto actions = legal_actions(s);
-  return std::find(actions.begin(), actions.end(), a) != actions.end();
+  return !is_over(s) && games::legal_contains(legal_actions(s), a);
 }
 
 // ---- transitions ---------------------------------------------------------------------------
