@@ -86,7 +86,8 @@ const char* drop_uid(uid_t uid, gid_t gid) noexcept {
 }
 
 int namespace_flags(bool keep_network) noexcept {
-  int flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS;
+  // The cgroup namespace roots /proc/self/cgroup at the bot's own leaf (joined before).
+  int flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | CLONE_NEWCGROUP;
   if (!keep_network) flags |= CLONE_NEWNET;
   return flags;
 }
@@ -181,6 +182,43 @@ constexpr std::array kDenied = {
     "quotactl",
 };
 
+// Kernel state attached to a file is shared by every process that sees the file (the system
+// folders, /bot when two seats run one program, /dev/null): a lock one bot takes is seen by
+// another, a watch reports another bot's open or read. So in tiers basic and strict:
+//   - lock requests succeed and do nothing (flock; fcntl's F_SETLK, F_SETLKW and their OFD
+//     forms): a bot holds no lock any other process can see, while a program that locks its own
+//     files (SQLite on its scratch space, a JVM's jar cache) runs as before; the lock queries
+//     (F_GETLK, F_OFD_GETLK) stay real, and with no bot able to take a lock they only ever show
+//     locks of the machine's own processes;
+//   - leases and directory notification (F_SETLEASE, F_GETLEASE, F_NOTIFY) and inotify fail with
+//     EPERM (fanotify is in kDenied): a runtime asks for them only when a program watches files.
+// The fcntl command is compared on its low 32 bits, as the kernel reads it.
+constexpr std::array<unsigned, 6> kLockCommands = {6 /* F_SETLK */,       7 /* F_SETLKW */,   37 /* F_OFD_SETLK */,
+                                                   38 /* F_OFD_SETLKW */, 13 /* F_SETLK64 */, 14 /* F_SETLKW64 */};
+constexpr std::array<unsigned, 3> kNoticeCommands = {1024 /* F_SETLEASE */, 1025 /* F_GETLEASE */, 1026 /* F_NOTIFY */};
+constexpr std::array kWatches = {"inotify_init", "inotify_init1", "inotify_add_watch"};
+
+int add_file_state_rules(scmp_filter_ctx ctx) {
+  int rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(flock), 0);
+  for (const char* name : {"fcntl", "fcntl64"}) {
+    const int nr = ::seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR) continue;
+    for (unsigned cmd : kLockCommands) {
+      if (rc == 0)
+        rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, cmd));
+    }
+    for (unsigned cmd : kNoticeCommands) {
+      if (rc == 0)
+        rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, cmd));
+    }
+  }
+  for (const char* name : kWatches) {
+    const int nr = ::seccomp_syscall_resolve_name(name);
+    if (rc == 0 && nr != __NR_SCMP_ERROR) rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+  }
+  return rc;
+}
+
 // Tier basic has no IPC or network namespace: SysV IPC, POSIX message queues and listening
 // sockets (abstract unix sockets are machine-wide there) would let bots meet, so they are refused.
 constexpr std::array kDeniedInBasic = {"shmget", "shmat", "semget", "msgget", "mq_open"};
@@ -210,9 +248,12 @@ SeccompProgram build_seccomp(Tier tier, bool network) {
     const int nr = ::seccomp_syscall_resolve_name(name);
     if (nr != __NR_SCMP_ERROR) rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
   }
+  if (rc == 0) rc = add_file_state_rules(ctx);
   if (rc == 0 && !network) {
-    // Local sockets stay (runtimes use socketpair); any other address family is refused.
-    rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    // No socket(): a unix socket could connect to a host service or to a socket file in a
+    // shown folder, or meet another bot at an abstract name (machine-wide in tier basic).
+    // socketpair() stays: runtimes use it between their own threads and processes.
+    rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 0);
   }
   if (rc == 0) {
     const int fd = ::memfd_create("arena-seccomp", MFD_CLOEXEC);
@@ -300,6 +341,42 @@ std::string probe_namespaces(bool root) {
   });
   close_trees(plan->fs);
   ::rmdir(mount_point.c_str());
+  return failed;
+}
+
+// Tier basic's mount namespace (PrivateMounts), set up in a test child as for a bot: the host's
+// mounts must come out read-only and the working directory writable.
+std::string probe_private_mounts(bool root) {
+  if (!root) {
+    return "a mount namespace without a user namespace needs root (CAP_SYS_ADMIN): the bot shares the host's "
+           "writable folders and sees its processes; use --sandbox strict";
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = fmt::format("{}/stellar-arena-probe-XXXXXX", tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
+  if (::mkdtemp(dir.data()) == nullptr) return fmt::format("cannot create {}: {}", dir, errno_text(errno));
+  PrivateMounts m;
+  m.enabled = true;
+  m.scratch_options = "size=1m,nr_inodes=64,mode=1777";
+  KeptPath work;
+  work.path = dir;
+  work.parents = {fs::path(dir).parent_path().string()};
+  work.writable = true;
+  m.kept.push_back(work);
+  const std::string file = dir + "/probe";
+  std::string failed = run_in_child([&](int fd) {
+    if (const char* step = enter_private_mounts(m)) child_fails(fd, step);
+    const int own = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (own < 0) child_fails(fd, "the working directory is not writable in the mount namespace");
+    ::close(own);
+    errno = 0;
+    if (::open("/etc/.stellar-arena-probe", O_WRONLY | O_CREAT | O_CLOEXEC, 0600) >= 0 || errno != EROFS) {
+      ::unlink("/etc/.stellar-arena-probe");
+      errno = EINVAL;
+      child_fails(fd, "the host's mounts are not read-only in the mount namespace");
+    }
+  });
+  ::unlink(file.c_str());
+  ::rmdir(dir.c_str());
   return failed;
 }
 
@@ -424,6 +501,8 @@ json SandboxSupport::to_json() const {
   if (!seccomp_note.empty()) j["seccomp_note"] = seccomp_note;
   if (!namespaces_note.empty()) j["namespaces_note"] = namespaces_note;
   if (!cgroup_note.empty()) j["cgroup_note"] = cgroup_note;
+  j["private_mounts"] = private_mounts;
+  if (!private_mounts_note.empty()) j["private_mounts_note"] = private_mounts_note;
   return j;
 }
 
@@ -442,6 +521,8 @@ const SandboxSupport& sandbox_support() {
     s.namespaces_note = probe_namespaces(s.root);
     s.namespaces = s.namespaces_note.empty();
     if (!s.namespaces) s.namespaces_note = "user namespaces are not available: " + s.namespaces_note;
+    s.private_mounts_note = probe_private_mounts(s.root);
+    s.private_mounts = s.private_mounts_note.empty();
     if (s.root) {
       probe_cgroup(s);
       if (s.cgroup) {
@@ -485,11 +566,17 @@ std::string describe(const SandboxPolicy& policy) {
                     l.address_space_mb == 0 ? std::string("unlimited") : fmt::format("{} MiB", l.address_space_mb),
                     l.file_size_mb, l.open_files, nproc ? fmt::format(", {} processes", l.processes) : std::string()));
     parts.push_back(l.network ? "seccomp deny list (network allowed)"
-                              : "seccomp deny list (no sockets but local ones)");
+                              : "seccomp deny list (no socket(), socketpair only)");
+    parts.push_back("file locks without effect, no leases, dnotify or inotify (no channel through shared files)");
     if (policy.tier == Tier::basic) {
-      parts.push_back(
-          "no SysV IPC, message queues or listening sockets; private working directory (the file system and other "
-          "processes are not hidden: use strict)");
+      parts.push_back("no SysV IPC, message queues or listening sockets; private working directory");
+      parts.push_back(s.private_mounts
+                          ? fmt::format("a mount namespace of its own: the host read-only, {} MiB of private /tmp, "
+                                        "/var/tmp and /dev/shm, /proc showing only its own uid's processes "
+                                        "(world-readable files stay readable: use strict)",
+                                        l.scratch_mb)
+                          : fmt::format("no mount namespace ({}): the host's writable folders and /proc are shared",
+                                        s.private_mounts_note));
     }
     parts.push_back(s.root && s.cgroup_memory
                         ? fmt::format("memory of the tree {} MiB (cgroup)", l.memory_mb)
@@ -503,8 +590,8 @@ std::string describe(const SandboxPolicy& policy) {
     }
   }
   if (policy.tier == Tier::strict) {
-    parts.push_back(l.network ? "namespaces: user, pid, ipc, uts, mount with its own /proc (host network)"
-                              : "namespaces: user, pid, network, ipc, uts, mount with its own /proc");
+    parts.push_back(l.network ? "namespaces: user, pid, ipc, uts, cgroup, mount with its own /proc (host network)"
+                              : "namespaces: user, pid, network, ipc, uts, cgroup, mount with its own /proc");
     parts.push_back(fmt::format(
         "a root of its own: system folders and its program read-only, {} MiB of private scratch", l.scratch_mb));
   }

@@ -46,6 +46,13 @@ struct SeccompProgram {
 };
 const SeccompProgram& seccomp_program(Tier tier, bool network);
 
+// child: enters a mount namespace of its own set up as `mounts` says (tier basic as root,
+// PrivateMounts); the failed step or null.
+const char* enter_private_mounts(const PrivateMounts& mounts) noexcept;
+// The shared temporary folders: a private tmpfs in tier basic's mount namespace, purged of a
+// uid's files without one.
+inline constexpr const char* kTempFolders[] = {"/tmp", "/var/tmp", "/dev/shm"};
+
 std::vector<pid_t> parse_pids(const std::string& text);
 // child: builds the strict tier's root (root_fs.hpp) and pivots into it; the failed step or null.
 const char* build_root(const RootFs& root) noexcept;

@@ -27,8 +27,6 @@ namespace {
 
 constexpr uid_t kUidBase = 61000;
 constexpr uid_t kUidCount = 2000;
-// Shared places where a bot of tier basic can leave files behind (strict has its own).
-constexpr const char* kSharedTemp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 // The guardian's end of the pipe: the referee writes "+<key>" and "-<key>" lines, a key being a
 // uid, "cg <cgroup folder>" or "wr <private folders' root>"; end of file: the referee is gone.
@@ -185,7 +183,7 @@ void purge_uid(uid_t uid, bool tree_dead) {
     if (!uid_has_processes(uid)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  for (const char* place : kSharedTemp) {
+  for (const char* place : kTempFolders) {
     DIR* d = ::opendir(place);
     if (d == nullptr) continue;
     while (const dirent* e = ::readdir(d)) {

@@ -575,9 +575,23 @@ struct IdleMeter {
   std::exit(0);
 }
 
-const char* const kModes[] = {"fork-bomb", "mem-hog", "connect",   "proc-snoop",   "big-file",
-                              "escape",    "ptrace",  "busy-idle", "self-stop",    "close-stdout",
-                              "after-end", "leak",    "scratch",   "scratch-peek", "mem-tree"};
+// The attacks of channels.cpp.
+void channel_attack(const Options& o, const json& request) {
+  const std::string view = request.contains("view") ? request.at("view").dump() : std::string();
+  if (o.mode == "lock-send") lock_send(o, view);
+  if (o.mode == "lock-recv") lock_receive(o);
+  if (o.mode == "leave") leave(o, view);
+  if (o.mode == "find-left") find_left(o);
+  if (o.mode == "host-socket") host_socket(o);
+  if (o.mode == "proc-view") proc_view(o);
+  if (o.mode == "host-details") host_details(o);
+}
+
+const char* const kModes[] = {
+    "fork-bomb", "mem-hog", "connect", "proc-snoop", "big-file", "escape", "ptrace", "busy-idle", "self-stop",
+    "close-stdout", "after-end", "leak", "scratch", "scratch-peek", "mem-tree",
+    // channels.cpp
+    "lock-send", "lock-recv", "leave", "find-left", "host-socket", "proc-view", "host-details"};
 
 int usage(const std::string& problem) {
   std::string text = "hostile_bot: " + problem +
@@ -639,7 +653,9 @@ int main(int argc, char** argv) {
     if (!ok) return usage("bad value \"" + std::string(value) + "\" for " + flag);
   }
   if (o.mode == "connect" && o.port < 0) return usage("connect needs --port P");
-  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek") && o.tag.empty())
+  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek" || o.mode == "leave" ||
+       o.mode == "find-left" || o.mode == "host-socket") &&
+      o.tag.empty())
     return usage(o.mode + " needs --tag T");
 
   std::mt19937_64 rng(o.seed);
@@ -674,7 +690,9 @@ int main(int argc, char** argv) {
         if (o.mode == "scratch") scratch(o);
         if (o.mode == "scratch-peek") scratch_peek(o);
         if (o.mode == "mem-tree") mem_tree(o);
+        channel_attack(o, message);
       }
+      if (o.mode == "lock-recv" && requests == 1) lock_watch(o);
       const json& legal = message.at("legal");
       last_answer = {{"type", "action"},
                      {"protocol", 1},
