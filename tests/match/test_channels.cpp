@@ -41,7 +41,7 @@ std::string tag_for(const char* what, Tier t) {
   return fmt::format("{}{}{}", what, static_cast<int>(t), ::getpid() % 100000);
 }
 
-match::MatchResult play(const match::Options& o) {
+match::MatchResult play_checked(const match::Options& o) {
   auto r = match::play(o);
   REQUIRE(r.ok());
   INFO(r->result.dump(2));
@@ -89,7 +89,7 @@ TEST_CASE("channels: a bot cannot signal another through locks, leases, watches 
                               fmt::format("channels-locks-{}", bots::tier_name(t)));
     o.sandbox = testing::policy(t);
     o.limits.decision_ms = 10000;
-    const auto r = play(o);
+    const auto r = play_checked(o);
     const auto sender = testing::hostile_report(r, 0);
     const auto receiver = testing::hostile_report(r, 1);
     INFO("sender: " << testing::read_file(r.seats[0].stderr_log));
@@ -132,7 +132,7 @@ TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the 
       auto o = testing::options(std::move(seats), 41, fmt::format("channels-{}-{}", stem, bots::tier_name(t)));
       o.sandbox = testing::policy(t);
       o.limits.decision_ms = 20000;
-      return play(o);
+      return play_checked(o);
     };
     const auto leg1 = leg({hostile_bot("leave --tag " + tag), testing::reachable_random_bot()}, "leave");
     const auto left = testing::hostile_report(leg1, 0);
@@ -219,12 +219,15 @@ TEST_CASE("channels: honest programs that lock their own files run in every tier
     INFO("tier " << bots::tier_name(t));
     // Python with SQLite in its home (rollback journal, then WAL with a second connection), and
     // flock and lockf: the locks succeed (without effect on others in basic and strict).
-    auto o = testing::options({"python3 " + testing::reachable(ARENA_SOURCE_DIR "/tests/match/sqlite_bot.py"),
+    // The system's Python: an interpreter installed in a private home (pyenv under /root) is out
+    // of reach of a bot's own uid in basic, by design.
+    const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    auto o = testing::options({python + " " + testing::reachable(ARENA_SOURCE_DIR "/tests/match/sqlite_bot.py"),
                                testing::reachable_random_bot()},
                               51, fmt::format("channels-sqlite-{}", bots::tier_name(t)));
     o.sandbox = testing::policy(t);
     o.limits.decision_ms = 20000;
-    const auto r = play(o);
+    const auto r = play_checked(o);
     INFO(testing::read_file(r.seats[0].stderr_log));
     CHECK(r.end == replay::End::finished);
     const auto kv = testing::hostile_report(r, 0);
