@@ -14,7 +14,7 @@ import sys
 
 def exercise():
     home = os.environ.get("HOME") or os.environ.get("TMPDIR") or "."
-    path = os.path.join(home, "bot.db")
+    path = os.path.join(home, "sqlite_bot-%d.db" % os.getpid())  # tier none: the home is shared
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE IF NOT EXISTS moves (n INTEGER)")
     conn.execute("BEGIN EXCLUSIVE")
@@ -36,6 +36,9 @@ def exercise():
                 results[name] = "ok"
             except OSError as e:
                 results[name] = "errno%d" % e.errno
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
     return "rows=%d wal=%s flock=%s lockf=%s" % (rows, mode, results["flock"], results["lockf"])
 
 
