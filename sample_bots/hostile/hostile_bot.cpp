@@ -86,6 +86,27 @@
 //   mem-tree [--procs N] [--mb M]  Forks N processes (default 4) that each malloc and touch M MiB
 //       (default 256) in 16 MiB blocks and then wait; reports once each has finished or failed.
 //       procs=<started> mib_each=<M> full=<how many got all M MiB>
+//   lock-send  (channels.cpp) Encodes a 16-bit secret, a hash of its request's view (its hidden
+//       hand), in kernel state of files every bot sees (its own program, /etc/passwd): a flock, one
+//       byte-range read lock per set bit (POSIX at byte i, OFD at byte 32+i), a lease, one read per
+//       set bit; touches the times of /dev/null. Keeps the files open for life.
+//       sent=<secret> flock= setlk= ofd= lease= utime=<ok|errno>
+//   lock-recv  At its first request watches those files (inotify: open, access) and /etc (dnotify);
+//       at request --at decodes the locks (F_GETLK, F_OFD_GETLK), tries flock, counts the events.
+//       received=<posix bits> received_ofd=<OFD bits> flock_busy=<yes|no> inotify=<ok|errno>
+//       events=<N> notify=<ok|errno> devnull_touched=<yes|no>
+//   leave --tag T  Writes its secret to hostile-left-T in every world-writable folder it can
+//       write (4 levels down from /).  writable=<N> wrote=<N> paths=<the first 40>
+//   find-left --tag T  Looks for those files (and in the usual shared folders).
+//       found=<N> paths=<path=content,...>
+//   host-socket --tag T  socketpair(); socket(AF_UNIX); connects to /tmp/hostile-sock-T and to the
+//       abstract name hostile-sock-T (the test listens there, as a host service would).
+//       socketpair= socket=<ok|errno> path= abstract=<connected|errno>
+//   proc-view  Counts the processes of other uids it sees in /proc and the command lines it reads.
+//       other_uids=<N> cmdlines_read=<N>
+//   host-details  What /proc says of the host: every path-like word of its mountinfo, mounts and
+//       mountstats (and a child's mountinfo), and its /proc/self/cgroup.
+//       cgroup=<lines, ; separated> paths=<words,...>
 //
 // The match, for proc-snoop and ptrace: the bot's parent (the referee, or the init of its PID
 // namespace) and every descendant of it but the bot itself. Without a PID namespace the machine's
