@@ -248,6 +248,8 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
         auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb);
         if (!mounts) return fail(mounts.error());
         j->mounts_ = std::move(mounts).value();
+      } else {
+        purge_everywhere();  // the bot may write wherever anyone may
       }
     }
     j->home_ = j->work_dir_.string();

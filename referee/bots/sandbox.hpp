@@ -91,7 +91,8 @@ struct ChildPlan;
 // namespace). Every host mount is read-only there; /tmp, /var/tmp and /dev/shm are one private
 // tmpfs of `--scratch-mb`; its private working directory stays writable, and the files it needs
 // that lay under those three folders (its program's folder, its arguments) are shown read-only at
-// their paths; /proc is a fresh one with hidepid=invisible (other uids' processes do not exist).
+// their paths; /proc is a fresh one with hidepid=invisible (other uids' processes do not exist),
+// and /sys/fs/cgroup an empty folder (no bot's memory or CPU figures).
 // So a bot leaves nothing behind but what dies with its namespace and its private folder.
 struct KeptPath {
   std::string path;                  // shown at the same path in the bot's namespace

@@ -72,8 +72,11 @@ Result<std::pair<uid_t, int>> claim_uid();
 // Purges it, then frees it. `tree_dead`: the bot's cgroup or namespace is known to be empty.
 void release_uid(uid_t uid, int lock_fd, bool tree_dead);
 // Kills every process of `uid` (only checks there is none when `tree_dead`) and removes its
-// files from /tmp, /var/tmp and /dev/shm.
+// files from /tmp, /var/tmp and /dev/shm (and every world-writable folder after purge_everywhere).
 void purge_uid(uid_t uid, bool tree_dead);
+// From now on purge_uid also looks in every world-writable folder of the machine (found once):
+// for basic bots as root without a mount namespace of their own.
+void purge_everywhere();
 // Kills a cgroup's tree and removes the folder.
 void kill_cgroup(const std::string& path);
 // The guardian (as root): a process of its own that purges the uids and kills the cgroups this

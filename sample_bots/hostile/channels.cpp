@@ -86,9 +86,9 @@ std::string connect_unix(const std::string& name, bool abstract) {
   a.sun_family = AF_UNIX;
   std::memcpy(a.sun_path + (abstract ? 1 : 0), name.data(), std::min(name.size(), sizeof a.sun_path - 2));
   const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size() + 1);
-  const std::string result =
-      ::connect(sock, reinterpret_cast<const sockaddr*>(&a), abstract ? len - 1 : len) == 0 ? "connected"
-                                                                                             : errno_name(errno);
+  const std::string result = ::connect(sock, reinterpret_cast<const sockaddr*>(&a), abstract ? len - 1 : len) == 0
+                                 ? "connected"
+                                 : errno_name(errno);
   ::close(sock);
   return result;
 }
@@ -207,11 +207,11 @@ void lock_receive(const Options& o) {
     ::close(fd);
   }
   struct stat st {};
-  const bool touched = ::stat("/dev/null", &st) == 0 && (st.st_mtim.tv_sec != w.devnull_mtime.tv_sec ||
-                                                          st.st_mtim.tv_nsec != w.devnull_mtime.tv_nsec);
-  report(o, "received=" + std::to_string(posix) + " received_ofd=" + std::to_string(ofd) + " flock_busy=" +
-                flock_busy + " inotify=" + w.inotify_rc + " events=" + std::to_string(events) + " notify=" +
-                w.notify_rc + " devnull_touched=" + (touched ? "yes" : "no"));
+  const bool touched = ::stat("/dev/null", &st) == 0 &&
+                       (st.st_mtim.tv_sec != w.devnull_mtime.tv_sec || st.st_mtim.tv_nsec != w.devnull_mtime.tv_nsec);
+  report(o, "received=" + std::to_string(posix) + " received_ofd=" + std::to_string(ofd) + " flock_busy=" + flock_busy +
+                " inotify=" + w.inotify_rc + " events=" + std::to_string(events) + " notify=" + w.notify_rc +
+                " devnull_touched=" + (touched ? "yes" : "no"));
 }
 
 void leave(const Options& o, const std::string& view) {
@@ -272,7 +272,14 @@ void proc_view(const Options& o) {
     if (!text_of(std::string("/proc/") + e->d_name + "/cmdline").empty()) ++cmdlines;
   }
   if (d != nullptr) ::closedir(d);
-  report(o, "other_uids=" + std::to_string(others) + " cmdlines_read=" + std::to_string(cmdlines));
+  // The cgroup tree: every bot's memory and CPU use.
+  int cgroup_entries = 0;
+  if (DIR* cg = ::opendir("/sys/fs/cgroup")) {
+    while (const dirent* e = ::readdir(cg)) cgroup_entries += e->d_name[0] != '.' ? 1 : 0;
+    ::closedir(cg);
+  }
+  report(o, "other_uids=" + std::to_string(others) + " cmdlines_read=" + std::to_string(cmdlines) +
+                " cgroup_entries=" + std::to_string(cgroup_entries));
 }
 
 void host_details(const Options& o) {

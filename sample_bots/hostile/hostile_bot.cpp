@@ -102,8 +102,9 @@
 //   host-socket --tag T  socketpair(); socket(AF_UNIX); connects to /tmp/hostile-sock-T and to the
 //       abstract name hostile-sock-T (the test listens there, as a host service would).
 //       socketpair= socket=<ok|errno> path= abstract=<connected|errno>
-//   proc-view  Counts the processes of other uids it sees in /proc and the command lines it reads.
-//       other_uids=<N> cmdlines_read=<N>
+//   proc-view  Counts the processes of other uids it sees in /proc and the command lines it reads,
+//       and the entries of /sys/fs/cgroup (every bot's memory and CPU use).
+//       other_uids=<N> cmdlines_read=<N> cgroup_entries=<N>
 //   host-details  What /proc says of the host: every path-like word of its mountinfo, mounts and
 //       mountstats (and a child's mountinfo), and its /proc/self/cgroup.
 //       cgroup=<lines, ; separated> paths=<words,...>

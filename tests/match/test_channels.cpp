@@ -60,8 +60,8 @@ struct HostSocket {
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
     std::memcpy(a.sun_path + (abstract ? 1 : 0), name.data(), name.size());
-    const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size() +
-                                            (abstract ? 0 : 1));
+    const auto len =
+        static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size() + (abstract ? 0 : 1));
     if (!abstract) {
       path = name;
       ::unlink(path.c_str());
@@ -160,7 +160,7 @@ TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the 
   }
 }
 
-TEST_CASE("channels: a bot reaches no host socket and sees no other process", "[hostile][channels]") {
+TEST_CASE("channels: a bot reaches no host socket and sees no other process or cgroup", "[hostile][channels]") {
   for (Tier t : tiers()) {
     INFO("tier " << bots::tier_name(t));
     const std::string tag = tag_for("sock", t);
@@ -188,6 +188,7 @@ TEST_CASE("channels: a bot reaches no host socket and sees no other process", "[
     }
     CHECK(procs.hostile.at("other_uids") == "0");
     CHECK(procs.hostile.at("cmdlines_read") == "0");
+    CHECK(procs.hostile.at("cgroup_entries") == "0");
   }
 }
 
