@@ -348,8 +348,7 @@ std::string probe_namespaces(bool root) {
 // mounts must come out read-only and the working directory writable.
 std::string probe_private_mounts(bool root) {
   if (!root) {
-    return "a mount namespace without a user namespace needs root (CAP_SYS_ADMIN): the bot shares the host's "
-           "writable folders and sees its processes; use --sandbox strict";
+    return "a mount namespace without a user namespace needs root (CAP_SYS_ADMIN)";
   }
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = fmt::format("{}/stellar-arena-probe-XXXXXX", tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
@@ -575,7 +574,8 @@ std::string describe(const SandboxPolicy& policy) {
                                         "/var/tmp and /dev/shm, /proc showing only its own uid's processes "
                                         "(world-readable files stay readable: use strict)",
                                         l.scratch_mb)
-                          : fmt::format("no mount namespace ({}): the host's writable folders and /proc are shared",
+                          : fmt::format("no mount namespace ({}): the host's writable folders and /proc are shared "
+                                        "(use strict)",
                                         s.private_mounts_note));
     }
     parts.push_back(s.root && s.cgroup_memory
