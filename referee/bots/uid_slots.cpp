@@ -37,8 +37,8 @@ std::mutex g_guardian_mu;
 // open to all, so its uid's files are looked for in all of them, not only the temporary ones.
 std::atomic<bool> g_everywhere{false};
 
-// Every folder of the machine that anyone may write (o+w), but the temporary ones, found once:
-// where a bot's uid, which owns nothing else, can leave a file.
+// Every folder of the machine that anyone may write (o+w), but the temporary folders themselves,
+// found once: where a bot's uid, which owns nothing else, can leave a file.
 const std::vector<std::string>& world_writable_folders() {
   static const std::vector<std::string> folders = [] {
     std::vector<std::string> out;
@@ -57,10 +57,9 @@ const std::vector<std::string>& world_writable_folders() {
         struct stat st {};
         if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) continue;
         if (path == "/proc" || path == "/sys") continue;
-        bool temp = false;
+        bool temp = false;  // purged anyway; what lies below them is looked at
         for (const char* t : kTempFolders) temp = temp || path == t;
-        if (temp) continue;
-        if ((st.st_mode & S_IWOTH) != 0) out.push_back(path);
+        if ((st.st_mode & S_IWOTH) != 0 && !temp) out.push_back(path);
         todo.push_back(path);
       }
       ::closedir(d);

@@ -240,3 +240,34 @@ TEST_CASE("channels: honest programs that lock their own files run in every tier
     if (kv.count("lockf") == 1) CHECK(kv.at("lockf") == "ok");
   }
 }
+
+TEST_CASE("channels: basic as root without CAP_SYS_ADMIN says so, and purges what a bot left anywhere",
+          "[hostile][channels]") {
+  // Root in a container without CAP_SYS_ADMIN: no mount namespace for basic bots, so the uid
+  // purge is the backstop, in every world-writable folder of the machine.
+  if (!bots::sandbox_support().root || !fs::exists("/usr/bin/setpriv")) {
+    WARN("needs root and setpriv: skipped");
+    return;
+  }
+  const std::string tag = tag_for("capless", Tier::basic);
+  const fs::path dir = testing::fresh_dir("channels", "capless");
+  const auto run = testing::run(
+      fmt::format("/usr/bin/setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin {} play --sandbox basic --verbose "
+                  "--decision-ms 20000 --out {} --bot '{}' --bot {} 2>&1",
+                  ARENA_REFEREE, dir.string(), hostile_bot("leave --tag " + tag), testing::reachable_random_bot()));
+  INFO(run.out);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.out, Catch::Contains("no mount namespace"));
+  std::string log;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().string().find(".seat0.stderr.log") != std::string::npos) log = testing::read_file(e.path());
+  }
+  INFO(log);
+  const auto kv = testing::parse_hostile(log);
+  REQUIRE(kv.count("wrote") == 1);
+  CHECK(kv.at("wrote") != "0");  // it could write: the folders were the host's
+  std::stringstream paths(kv.at("paths"));
+  for (std::string p; std::getline(paths, p, ',');) {
+    if (p != "-") CHECK_FALSE(fs::exists(p));
+  }
+}
