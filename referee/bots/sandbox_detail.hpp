@@ -1,7 +1,8 @@
 #pragma once
-// Internals shared by the sandbox's files (sandbox.cpp: tiers and the machine probe; jail.cpp:
-// one bot's resources; uid_slots.cpp: uids per bot and their purge; root_fs.cpp: what a strict
-// bot sees of the file system; child.cpp: the set-up between fork and exec). Not for other layers.
+// Internals shared by the sandbox's files (sandbox.cpp: tiers and the machine probe; seccomp.cpp:
+// the system-call filters; jail.cpp: one bot's resources; uid_slots.cpp: uids per bot and their
+// purge; root_fs.cpp: what a strict bot sees of the file system; child.cpp: the set-up between
+// fork and exec). Not for other layers.
 //
 // Functions marked "child" are called between fork and exec and make async-signal-safe calls only.
 
@@ -38,7 +39,7 @@ int namespace_flags(bool keep_network) noexcept;
 // child: maps ids into the user namespace this process just created; the failed step or null.
 const char* write_id_maps(const char* uid_map, const char* gid_map) noexcept;
 
-// The seccomp program for a tier (sandbox.cpp): built once per referee with libseccomp.
+// The seccomp program for a tier (seccomp.cpp): built once per referee with libseccomp.
 struct SeccompProgram {
   std::vector<sock_filter> code;
   sock_fprog prog{};
