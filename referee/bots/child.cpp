@@ -79,17 +79,40 @@ const char* finish_child(const ChildPlan& p) noexcept {
   return nullptr;
 }
 
-const char* bind(const FsStep& s) noexcept {
-  if (s.tree_fd >= 0) {
-    if (::syscall(SYS_move_mount, s.tree_fd, "", AT_FDCWD, s.target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0)
+// Attaches the clone `tree_fd` at `target`, or binds `source` there when there is no clone.
+const char* attach(int tree_fd, const char* source, const char* target) noexcept {
+  if (tree_fd >= 0) {
+    if (::syscall(SYS_move_mount, tree_fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) != 0)
       return "attaching a bound folder";
-  } else if (::mount(s.source.c_str(), s.target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+  } else if (::mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) {
     return "binding a folder into the bot's root";
   }
-  if (s.read_only &&
-      ::mount(nullptr, s.target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | s.keep_flags, nullptr) != 0) {
+  return nullptr;
+}
+
+const char* read_only(const char* target, unsigned long keep_flags) noexcept {
+  if (::mount(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | keep_flags, nullptr) != 0)
     return "making a bound folder read-only";
+  return nullptr;
+}
+
+const char* bind(const FsStep& s) noexcept {
+  if (const char* failed = attach(s.tree_fd, s.source.c_str(), s.target.c_str())) return failed;
+  return s.read_only ? read_only(s.target.c_str(), s.keep_flags) : nullptr;
+}
+
+// FsStep::Kind::overlay: the folder at its staging place, an overlay of it at the target, the
+// staging mount detached (the overlay holds its own private copy of the layer).
+const char* overlay(const FsStep& s, const char* mount_point) noexcept {
+  if (const char* failed = attach(s.tree_fd, s.source.c_str(), s.staging.c_str())) return failed;
+  if (::chdir(mount_point) != 0) return "entering the bot's root";
+  const unsigned long flags = MS_RDONLY | MS_NOSUID | MS_NODEV | s.keep_flags;
+  if (::mount("overlay", s.target.c_str(), "overlay", flags, s.options.c_str()) != 0) {
+    if (::mount(s.staging.c_str(), s.target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+      return "binding the program folder into the bot's root";
+    if (const char* failed = read_only(s.target.c_str(), s.keep_flags)) return failed;
   }
+  if (::umount2(s.staging.c_str(), MNT_DETACH) != 0) return "detaching the program folder's staging mount";
   return nullptr;
 }
 
@@ -123,6 +146,9 @@ const char* build_root(const RootFs& root) noexcept {
       case FsStep::Kind::bind:
         failed = bind(s);
         break;
+      case FsStep::Kind::overlay:
+        failed = overlay(s, root.mount_point.c_str());
+        break;
       case FsStep::Kind::proc:
         if (::mount("proc", s.target.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
           failed = "mounting /proc";
@@ -144,6 +170,73 @@ const char* build_root(const RootFs& root) noexcept {
   return nullptr;
 }
 
+const char* enter_private_mounts(const PrivateMounts& m) noexcept {
+  if (::unshare(CLONE_NEWNS) != 0) return "unshare of a mount namespace";
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return "making the mounts private";
+  // Clones of what stays shown, taken before the host's mounts become read-only and before the
+  // tmpfs covers them.
+  int trees[PrivateMounts::kMaxKept];
+  const std::size_t n = std::min(m.kept.size(), PrivateMounts::kMaxKept);
+  for (std::size_t i = 0; i < n; ++i) {
+    trees[i] =
+        static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, m.kept[i].path.c_str(), OPEN_TREE_CLONE | O_CLOEXEC));
+    if (trees[i] < 0) return "cloning a folder the bot needs";
+    if (!m.kept[i].writable) {
+      mount_attr ro{};
+      ro.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID;
+      if (::syscall(SYS_mount_setattr, trees[i], "", AT_EMPTY_PATH, &ro, sizeof ro) != 0)
+        return "making a shown folder read-only";
+    }
+  }
+  mount_attr all_ro{};
+  all_ro.attr_set = MOUNT_ATTR_RDONLY;
+  if (::syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &all_ro, sizeof all_ro) != 0)
+    return "making the host's mounts read-only";
+  // One tmpfs for /tmp, /var/tmp and /dev/shm: folders of it bound on each, /tmp's last (it
+  // covers the staging folders).
+  if (::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, m.scratch_options.c_str()) != 0)
+    return "mounting the scratch tmpfs";
+  constexpr const char* staged[][2] = {{"/tmp/.var-tmp", "/var/tmp"}, {"/tmp/.shm", "/dev/shm"}, {"/tmp/.tmp", "/tmp"}};
+  for (const auto& [from, to] : staged) {
+    struct stat st {};
+    if (::stat(to, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    if (::mkdir(from, 01777) != 0 || ::chmod(from, 01777) != 0) return "creating a scratch folder";
+    if (::mount(from, to, nullptr, MS_BIND, nullptr) != 0) return "binding a scratch folder";
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const KeptPath& k = m.kept[i];
+    for (const std::string& parent : k.parents) {
+      if (::mkdir(parent.c_str(), 0711) == 0) {
+        if (::chmod(parent.c_str(), 0711) != 0) return "creating a shown folder's path";
+      } else if (errno != EEXIST) {
+        return "creating a shown folder's path";
+      }
+    }
+    if (k.folder) {
+      if (::mkdir(k.path.c_str(), 0711) != 0 && errno != EEXIST) return "creating a shown folder";
+    } else {
+      const int fd = ::open(k.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0 && errno != EROFS) return "creating a shown file";
+      if (fd >= 0) ::close(fd);
+    }
+    if (::syscall(SYS_move_mount, trees[i], "", AT_FDCWD, k.path.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0)
+      return "attaching a folder the bot needs";
+    ::close(trees[i]);
+  }
+  // The cgroup tree tells every bot's memory and CPU use to the byte (a channel): an empty,
+  // read-only folder instead.
+  struct stat cg {};
+  if (::stat("/sys/fs/cgroup", &cg) == 0 && S_ISDIR(cg.st_mode) &&
+      ::mount("tmpfs", "/sys/fs/cgroup", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") !=
+          0)
+    return "covering /sys/fs/cgroup";
+  // Processes of other uids (the referee, other bots, the machine's services) do not exist in it.
+  if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0 &&
+      ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)
+    return "mounting /proc with hidepid";
+  return nullptr;
+}
+
 }  // namespace detail
 
 const char* enter_sandbox(const ChildPlan& p) noexcept {
@@ -162,6 +255,9 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
       if (const char* step = set_limit(resource, value, value)) return step;
     }
     if (const char* step = set_limit(RLIMIT_CPU, p.cpu_seconds, p.cpu_seconds + 5)) return step;
+  }
+  if (p.mounts.enabled) {
+    if (const char* step = enter_private_mounts(p.mounts)) return step;
   }
   if (p.change_uid) {
     if (const char* step = drop_uid(p.uid, p.gid)) return step;

@@ -59,6 +59,56 @@ Result<fs::path> work_root() {
   return r.work_root;
 }
 
+// Tier basic as root: what its mount namespace shows (PrivateMounts): the working directory,
+// writable, and the folders of the files it needs that lie under the temporary folders (which it
+// sees as a private tmpfs), read-only; a file directly in one of them is shown alone.
+Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::vector<std::string>& files,
+                                          std::uint64_t scratch_mb) {
+  PrivateMounts m;
+  m.enabled = true;
+  m.scratch_options = fmt::format("size={}m,nr_inodes=65536,mode=1777", scratch_mb);
+  auto keep = [&](const fs::path& path, bool folder, bool writable) {
+    for (const KeptPath& k : m.kept) {
+      if (fs::path(k.path) == path) return;
+    }
+    KeptPath k;
+    k.path = path.string();
+    for (fs::path up = path.parent_path(); up != up.root_path(); up = up.parent_path()) {
+      k.parents.insert(k.parents.begin(), up.string());
+    }
+    k.folder = folder;
+    k.writable = writable;
+    m.kept.push_back(std::move(k));
+  };
+  keep(work_dir, true, true);
+  auto under = [](const fs::path& path, const fs::path& folder) {
+    const fs::path rel = path.lexically_relative(folder);
+    return !rel.empty() && *rel.begin() != "..";
+  };
+  std::error_code ec;
+  for (const std::string& f : files) {
+    const fs::path real = fs::weakly_canonical(f, ec);
+    if (ec || under(real, work_dir)) continue;
+    for (const char* place : kTempFolders) {
+      const fs::path temp = fs::weakly_canonical(place, ec);
+      if (ec || !under(real, temp)) continue;
+      if (real.parent_path() == temp) {
+        keep(real, fs::is_directory(real, ec), false);
+      } else {
+        keep(real.parent_path(), true, false);
+      }
+      break;
+    }
+  }
+  if (m.kept.size() > PrivateMounts::kMaxKept) {
+    return fail(
+        fmt::format("the bot's command names files in more than {} folders under /tmp, /var/tmp or /dev/shm; "
+                    "move them elsewhere or use --sandbox strict",
+                    PrivateMounts::kMaxKept - 1));
+  }
+  return m;
+}
+
 const char* const kReachFix = "every folder on its path needs o+x, and the file o+r (o+rx to run it)";
 
 // Tier basic, as root: can `uid` execute files[0] and read the others, folders on the way
@@ -187,6 +237,13 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
         if (!a.empty() && a[0] == '/' && fs::exists(a, ec)) files.push_back(a);
       }
       if (std::string refused = check_access(j->uid_, j->gid_, files); !refused.empty()) return fail(refused);
+      if (s.private_mounts) {
+        auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb);
+        if (!mounts) return fail(mounts.error());
+        j->mounts_ = std::move(mounts).value();
+      } else {
+        purge_everywhere();  // the bot may write wherever anyone may
+      }
     }
     j->home_ = j->work_dir_.string();
     j->tmp_ = j->work_dir_.string();
@@ -237,7 +294,7 @@ json Jail::report() const {
                  {"open_files", l.open_files},
                  {"memory_mb", l.memory_mb}};
   if (change_uid_ || namespaces_) limits["processes"] = l.processes;
-  if (namespaces_) limits["scratch_mb"] = l.scratch_mb;
+  if (namespaces_ || mounts_.enabled) limits["scratch_mb"] = l.scratch_mb;
   j["limits"] = limits;
   // How the memory of the whole tree is held to memory_mb: by the kernel, or by the referee's
   // sampler (every 10 ms, the tree's own resident memory; killed above the limit).
@@ -249,6 +306,10 @@ json Jail::report() const {
   j["cgroup"] = !cgroup_.empty();
   j["namespaces"] = namespaces_ ? json::array({"user", "pid", "ipc", "uts", "mount"}) : json::array();
   if (namespaces_ && !l.network) j["namespaces"].push_back("network");
+  if (namespaces_) j["namespaces"].push_back("cgroup");
+  // Tier basic: its own mount namespace (host read-only, private temporary folders, /proc with
+  // hidepid), or the host's mounts shared.
+  if (!namespaces_) j["mounts"] = mounts_.enabled ? "private" : "shared";
   if (namespaces_) j["files"] = shown_;
   j["freeze_idle"] = policy_.freeze_idle;
   j["cpu_time"] = cpu_source();
@@ -268,6 +329,7 @@ void Jail::plan(ChildPlan& p) const {
   p.uid_map = fmt::format("{} {} 1", uid_, uid_);
   p.gid_map = fmt::format("{} {} 1", gid_, gid_);
   p.root = root_;
+  p.mounts = mounts_;
   p.limits = true;
   p.cpu_seconds = l.cpu_seconds;
   p.rlimits = {{RLIMIT_FSIZE, l.file_size_mb << 20}};

@@ -26,6 +26,8 @@ constexpr const char* kSystem[] = {"/usr", "/etc", "/bin", "/sbin", "/lib", "/li
 constexpr const char* kDevices[] = {"null", "zero", "full", "random", "urandom"};
 constexpr const char* kScratch = "/.arena/scratch";
 constexpr const char* kEmpty = "/.arena/empty";
+constexpr const char* kProgramStaging = "/.arena/program";
+constexpr const char* kProgramEmpty = "/.arena/program-empty";
 
 bool is_under(const fs::path& path, const fs::path& folder) {
   auto p = path.begin();
@@ -135,6 +137,26 @@ class Planner {
     step({FsStep::Kind::file, at(inside.string()), ""});
   }
 
+  // Shows the host folder `host` at `inside`, read-only, through an overlay (FsStep::Kind::overlay):
+  // no host path of it in the bot's mountinfo.
+  void overlay(const fs::path& host, const fs::path& inside) {
+    folder(inside);
+    folder(kProgramStaging);
+    folder(kProgramEmpty, 0555);
+    FsStep s;
+    s.kind = FsStep::Kind::overlay;
+    s.target = at(inside.string());
+    s.source = host.string();
+    s.staging = at(kProgramStaging);
+    s.options = fmt::format("lowerdir=.{}:.{}", kProgramStaging, kProgramEmpty);
+    s.keep_flags = locked_flags(host);
+    s.tree_fd =
+        static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, host.c_str(), OPEN_TREE_CLONE | AT_RECURSIVE | O_CLOEXEC));
+    step(std::move(s));
+    binds_.push_back({host.lexically_normal(), inside});
+    plan_.shown.push_back(fmt::format("{} -> {}", host.string(), inside.string()));
+  }
+
   // Shows the host's `host` at `inside` (read-only unless said otherwise).
   void bind(const fs::path& host, const fs::path& inside, bool read_only = true) {
     std::error_code ec;
@@ -213,6 +235,10 @@ class Planner {
       s.kind = FsStep::Kind::bind;
       s.target = at(dev);
       s.source = dev;  // a device node: bound by path, no clone needed
+      // Read-only mount, writable device: writes still reach the device, but its times and
+      // attributes, shared with every other process, cannot be changed (utimensat, a channel).
+      s.read_only = true;
+      s.keep_flags = locked_flags(dev);
       step(std::move(s));
     }
     const std::pair<const char*, const char*> links[] = {{"/dev/fd", "/proc/self/fd"},
@@ -348,7 +374,7 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
     if (folder == folder.root_path()) {
       p.bind(program, fs::path(kBotFolder) / program.filename());
     } else {
-      p.bind(folder, kBotFolder);
+      p.overlay(folder, kBotFolder);
     }
   }
   // An interpreter outside the system folders comes with its installation, where it is.

@@ -30,7 +30,13 @@ namespace arena::bots {
 // One step of building the new root, in order. Targets are absolute host paths under the
 // mount point the root is built on.
 struct FsStep {
-  enum class Kind { tmpfs, dir, file, symlink, bind, proc };
+  // overlay: the bot's program folder, attached at `staging` (its clone, or bound by path), then
+  // shown at `target` as a read-only overlay whose only layers are that staging folder and an
+  // empty one, given relative to the new root (`options`); the staging mount is then detached.
+  // So /proc/*/mountinfo shows "overlay" with neutral paths where a bind would show the folder's
+  // host path (the root field of a bind is its path in its file system). Should the kernel refuse
+  // the overlay (a layer on a file system it cannot stack), the folder is bound as before.
+  enum class Kind { tmpfs, dir, file, symlink, bind, proc, overlay };
   Kind kind = Kind::dir;
   std::string target;
   std::string source;            // bind: a host path (used when no tree was cloned); symlink: its text; tmpfs: options
@@ -38,6 +44,8 @@ struct FsStep {
   bool read_only = false;        // bind: remounted read-only, keeping the flags the kernel locks
   unsigned long keep_flags = 0;  // bind: nosuid/nodev/noexec/atime flags of the source's mount
   unsigned mode = 0;             // dir: chmod to this after mkdir when non-zero
+  std::string staging = {};      // overlay: where the folder is attached first
+  std::string options = {};      // overlay: the mount options (layers relative to the mount point)
 };
 
 struct RootFs {

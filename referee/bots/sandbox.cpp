@@ -7,14 +7,10 @@
 #include <poll.h>
 #include <pwd.h>
 #include <sched.h>
-#include <seccomp.h>
 #include <signal.h>
-#include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -86,7 +82,8 @@ const char* drop_uid(uid_t uid, gid_t gid) noexcept {
 }
 
 int namespace_flags(bool keep_network) noexcept {
-  int flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS;
+  // The cgroup namespace roots /proc/self/cgroup at the bot's own leaf (joined before).
+  int flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNS | CLONE_NEWCGROUP;
   if (!keep_network) flags |= CLONE_NEWNET;
   return flags;
 }
@@ -132,125 +129,6 @@ ProcessResources& resources() {
 namespace {
 
 constexpr uid_t kProbeUid = 65534;  // nobody: the probe's unprivileged user, as root
-
-// ---- seccomp -----------------------------------------------------------------------------------
-
-// System calls a bot never needs and a hostile one would use: debugging or reading other
-// processes, kernel objects shared across the machine, mounts, modules, io_uring (which can open
-// sockets behind seccomp's back), clock and machine control. They fail with EPERM rather than
-// killing the bot: language runtimes probe some of them (perf_event_open, io_uring) and must be
-// able to carry on without them.
-constexpr std::array kDenied = {
-    "ptrace",
-    "process_vm_readv",
-    "process_vm_writev",
-    "perf_event_open",
-    "bpf",
-    "keyctl",
-    "add_key",
-    "request_key",
-    "mount",
-    "umount2",
-    "pivot_root",
-    "chroot",
-    "move_mount",
-    "open_tree",
-    "fsopen",
-    "fsmount",
-    "fspick",
-    "kexec_load",
-    "kexec_file_load",
-    "init_module",
-    "finit_module",
-    "delete_module",
-    "reboot",
-    "swapon",
-    "swapoff",
-    "acct",
-    "userfaultfd",
-    "open_by_handle_at",
-    "name_to_handle_at",
-    "io_uring_setup",
-    "io_uring_enter",
-    "io_uring_register",
-    "fanotify_init",
-    "lookup_dcookie",
-    "syslog",
-    "settimeofday",
-    "clock_settime",
-    "quotactl",
-};
-
-// Tier basic has no IPC or network namespace: SysV IPC, POSIX message queues and listening
-// sockets (abstract unix sockets are machine-wide there) would let bots meet, so they are refused.
-constexpr std::array kDeniedInBasic = {"shmget", "shmat", "semget", "msgget", "mq_open"};
-constexpr std::array kDeniedInBasicOffline = {"bind", "listen"};
-
-SeccompProgram build_seccomp(Tier tier, bool network) {
-  SeccompProgram out;
-  scmp_filter_ctx ctx = ::seccomp_init(SCMP_ACT_ALLOW);
-  if (ctx == nullptr) {
-    out.error = "seccomp_init failed";
-    return out;
-  }
-  int rc = 0;
-  for (const char* name : kDenied) {
-    const int nr = ::seccomp_syscall_resolve_name(name);
-    if (nr == __NR_SCMP_ERROR) continue;  // not on this architecture
-    rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-    if (rc != 0) break;
-  }
-  std::vector<const char*> basic;
-  if (tier == Tier::basic) {
-    basic.assign(kDeniedInBasic.begin(), kDeniedInBasic.end());
-    if (!network) basic.insert(basic.end(), kDeniedInBasicOffline.begin(), kDeniedInBasicOffline.end());
-  }
-  for (const char* name : basic) {
-    if (rc != 0) break;
-    const int nr = ::seccomp_syscall_resolve_name(name);
-    if (nr != __NR_SCMP_ERROR) rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-  }
-  if (rc == 0 && !network) {
-    // Local sockets stay (runtimes use socketpair); any other address family is refused.
-    rc = ::seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX));
-  }
-  if (rc == 0) {
-    const int fd = ::memfd_create("arena-seccomp", MFD_CLOEXEC);
-    if (fd < 0) {
-      rc = -errno;
-    } else {
-      rc = ::seccomp_export_bpf(ctx, fd);
-      const off_t size = ::lseek(fd, 0, SEEK_END);
-      if (rc == 0 && size > 0 && size % static_cast<off_t>(sizeof(sock_filter)) == 0) {
-        out.code.resize(static_cast<std::size_t>(size) / sizeof(sock_filter));
-        if (::pread(fd, out.code.data(), static_cast<std::size_t>(size), 0) != size) rc = -EIO;
-      } else if (rc == 0) {
-        rc = -EIO;
-      }
-      ::close(fd);
-    }
-  }
-  ::seccomp_release(ctx);
-  if (rc != 0) {
-    out.error = fmt::format("building the seccomp filter failed: {}", errno_text(-rc));
-    out.code.clear();
-    return out;
-  }
-  out.prog.len = static_cast<unsigned short>(out.code.size());
-  out.prog.filter = out.code.data();
-  return out;
-}
-
-}  // namespace
-
-const SeccompProgram& detail::seccomp_program(Tier tier, bool network) {
-  static const SeccompProgram programs[2][2] = {
-      {build_seccomp(Tier::basic, false), build_seccomp(Tier::basic, true)},
-      {build_seccomp(Tier::strict, false), build_seccomp(Tier::strict, true)}};
-  return programs[tier == Tier::strict ? 1 : 0][network ? 1 : 0];
-}
-
-namespace {
 
 // ---- namespaces ---------------------------------------------------------------------------
 
@@ -300,6 +178,41 @@ std::string probe_namespaces(bool root) {
   });
   close_trees(plan->fs);
   ::rmdir(mount_point.c_str());
+  return failed;
+}
+
+// Tier basic's mount namespace (PrivateMounts), set up in a test child as for a bot: the host's
+// mounts must come out read-only and the working directory writable.
+std::string probe_private_mounts(bool root) {
+  if (!root) {
+    return "a mount namespace without a user namespace needs root (CAP_SYS_ADMIN)";
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = fmt::format("{}/stellar-arena-probe-XXXXXX", tmp != nullptr && *tmp != '\0' ? tmp : "/tmp");
+  if (::mkdtemp(dir.data()) == nullptr) return fmt::format("cannot create {}: {}", dir, errno_text(errno));
+  PrivateMounts m;
+  m.enabled = true;
+  m.scratch_options = "size=1m,nr_inodes=64,mode=1777";
+  KeptPath work;
+  work.path = dir;
+  work.parents = {fs::path(dir).parent_path().string()};
+  work.writable = true;
+  m.kept.push_back(work);
+  const std::string file = dir + "/probe";
+  std::string failed = run_in_child([&](int fd) {
+    if (const char* step = enter_private_mounts(m)) child_fails(fd, step);
+    const int own = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (own < 0) child_fails(fd, "the working directory is not writable in the mount namespace");
+    ::close(own);
+    errno = 0;
+    if (::open("/etc/.stellar-arena-probe", O_WRONLY | O_CREAT | O_CLOEXEC, 0600) >= 0 || errno != EROFS) {
+      ::unlink("/etc/.stellar-arena-probe");
+      errno = EINVAL;
+      child_fails(fd, "the host's mounts are not read-only in the mount namespace");
+    }
+  });
+  ::unlink(file.c_str());
+  ::rmdir(dir.c_str());
   return failed;
 }
 
@@ -424,6 +337,8 @@ json SandboxSupport::to_json() const {
   if (!seccomp_note.empty()) j["seccomp_note"] = seccomp_note;
   if (!namespaces_note.empty()) j["namespaces_note"] = namespaces_note;
   if (!cgroup_note.empty()) j["cgroup_note"] = cgroup_note;
+  j["private_mounts"] = private_mounts;
+  if (!private_mounts_note.empty()) j["private_mounts_note"] = private_mounts_note;
   return j;
 }
 
@@ -442,6 +357,8 @@ const SandboxSupport& sandbox_support() {
     s.namespaces_note = probe_namespaces(s.root);
     s.namespaces = s.namespaces_note.empty();
     if (!s.namespaces) s.namespaces_note = "user namespaces are not available: " + s.namespaces_note;
+    s.private_mounts_note = probe_private_mounts(s.root);
+    s.private_mounts = s.private_mounts_note.empty();
     if (s.root) {
       probe_cgroup(s);
       if (s.cgroup) {
@@ -485,11 +402,18 @@ std::string describe(const SandboxPolicy& policy) {
                     l.address_space_mb == 0 ? std::string("unlimited") : fmt::format("{} MiB", l.address_space_mb),
                     l.file_size_mb, l.open_files, nproc ? fmt::format(", {} processes", l.processes) : std::string()));
     parts.push_back(l.network ? "seccomp deny list (network allowed)"
-                              : "seccomp deny list (no sockets but local ones)");
+                              : "seccomp deny list (no socket(), socketpair only)");
+    parts.push_back("file locks without effect, no leases, dnotify or inotify (no channel through shared files)");
     if (policy.tier == Tier::basic) {
-      parts.push_back(
-          "no SysV IPC, message queues or listening sockets; private working directory (the file system and other "
-          "processes are not hidden: use strict)");
+      parts.push_back("no SysV IPC, message queues or listening sockets; private working directory");
+      parts.push_back(s.private_mounts
+                          ? fmt::format("a mount namespace of its own: the host read-only, {} MiB of private /tmp, "
+                                        "/var/tmp and /dev/shm, /proc showing only its own uid's processes "
+                                        "(world-readable files stay readable: use strict)",
+                                        l.scratch_mb)
+                          : fmt::format("no mount namespace ({}): the host's writable folders and /proc are shared "
+                                        "(use strict)",
+                                        s.private_mounts_note));
     }
     parts.push_back(s.root && s.cgroup_memory
                         ? fmt::format("memory of the tree {} MiB (cgroup)", l.memory_mb)
@@ -503,8 +427,8 @@ std::string describe(const SandboxPolicy& policy) {
     }
   }
   if (policy.tier == Tier::strict) {
-    parts.push_back(l.network ? "namespaces: user, pid, ipc, uts, mount with its own /proc (host network)"
-                              : "namespaces: user, pid, network, ipc, uts, mount with its own /proc");
+    parts.push_back(l.network ? "namespaces: user, pid, ipc, uts, cgroup, mount with its own /proc (host network)"
+                              : "namespaces: user, pid, network, ipc, uts, cgroup, mount with its own /proc");
     parts.push_back(fmt::format(
         "a root of its own: system folders and its program read-only, {} MiB of private scratch", l.scratch_mb));
   }

@@ -60,8 +60,12 @@ struct SandboxSupport {
   bool root = false;
   bool seccomp = false;
   std::string seccomp_note;
-  bool namespaces = false;  // user, pid, net, ipc, uts and mount namespaces with a fresh /proc
+  bool namespaces = false;  // user, pid, net, ipc, uts, cgroup and mount namespaces with a fresh /proc
   std::string namespaces_note;
+  // Tier basic, as root: a mount namespace per bot (PrivateMounts). Without it (not root, or no
+  // CAP_SYS_ADMIN) basic bots share the host's writable folders and /proc; the note says why.
+  bool private_mounts = false;
+  std::string private_mounts_note;
   bool cgroup = false;  // a writable cgroup v2 subtree: kill, freeze and CPU time of the tree
   bool cgroup_memory = false;
   bool cgroup_pids = false;
@@ -83,6 +87,26 @@ Result<SandboxPolicy> resolve_policy(std::optional<Tier> requested, const Sandbo
 std::string describe(const SandboxPolicy& policy);
 
 struct ChildPlan;
+
+// Tier basic as root: the bot's own mount namespace (root has CAP_SYS_ADMIN without a user
+// namespace). Every host mount is read-only there; /tmp, /var/tmp and /dev/shm are one private
+// tmpfs of `--scratch-mb`; its private working directory stays writable, and the files it needs
+// that lay under those three folders (its program's folder, its arguments) are shown read-only at
+// their paths; /proc is a fresh one with hidepid=invisible (other uids' processes do not exist),
+// and /sys/fs/cgroup an empty folder (no bot's memory or CPU figures).
+// So a bot leaves nothing behind but what dies with its namespace and its private folder.
+struct KeptPath {
+  std::string path;                  // shown at the same path in the bot's namespace
+  std::vector<std::string> parents;  // folders to create above it, top first (under a tmpfs)
+  bool folder = true;                // else a file
+  bool writable = false;             // the working directory
+};
+struct PrivateMounts {
+  bool enabled = false;
+  std::vector<KeptPath> kept;   // at most kMaxKept
+  std::string scratch_options;  // the tmpfs' options (size=...)
+  static constexpr std::size_t kMaxKept = 16;
+};
 
 class Jail {
  public:
@@ -138,6 +162,7 @@ class Jail {
   std::filesystem::path work_dir_;
   std::string home_, tmp_;
   RootFs root_;                     // strict: the bot's root file system, built by its init
+  PrivateMounts mounts_;            // basic as root: its own mount namespace
   std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report
   std::filesystem::path cgroup_;    // empty: no cgroup leaf
   pid_t leader_ = -1;
@@ -158,6 +183,7 @@ struct ChildPlan {
   bool network_namespace = false;
   std::string uid_map, gid_map;                        // "<inside> <outside> 1", for the new user namespace
   RootFs root;                                         // strict: built by the namespace's init, then pivoted into
+  PrivateMounts mounts;                                // basic as root: set up before the uid change
   bool limits = false;                                 // apply the rlimits below (tier basic and up)
   std::vector<std::pair<int, std::uint64_t>> rlimits;  // resource, value (soft = hard)
   std::uint64_t cpu_seconds = 0;

@@ -1,7 +1,8 @@
 #pragma once
-// Internals shared by the sandbox's files (sandbox.cpp: tiers and the machine probe; jail.cpp:
-// one bot's resources; uid_slots.cpp: uids per bot and their purge; root_fs.cpp: what a strict
-// bot sees of the file system; child.cpp: the set-up between fork and exec). Not for other layers.
+// Internals shared by the sandbox's files (sandbox.cpp: tiers and the machine probe; seccomp.cpp:
+// the system-call filters; jail.cpp: one bot's resources; uid_slots.cpp: uids per bot and their
+// purge; root_fs.cpp: what a strict bot sees of the file system; child.cpp: the set-up between
+// fork and exec). Not for other layers.
 //
 // Functions marked "child" are called between fork and exec and make async-signal-safe calls only.
 
@@ -38,13 +39,20 @@ int namespace_flags(bool keep_network) noexcept;
 // child: maps ids into the user namespace this process just created; the failed step or null.
 const char* write_id_maps(const char* uid_map, const char* gid_map) noexcept;
 
-// The seccomp program for a tier (sandbox.cpp): built once per referee with libseccomp.
+// The seccomp program for a tier (seccomp.cpp): built once per referee with libseccomp.
 struct SeccompProgram {
   std::vector<sock_filter> code;
   sock_fprog prog{};
   std::string error;
 };
 const SeccompProgram& seccomp_program(Tier tier, bool network);
+
+// child: enters a mount namespace of its own set up as `mounts` says (tier basic as root,
+// PrivateMounts); the failed step or null.
+const char* enter_private_mounts(const PrivateMounts& mounts) noexcept;
+// The shared temporary folders: a private tmpfs in tier basic's mount namespace, purged of a
+// uid's files without one.
+inline constexpr const char* kTempFolders[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 std::vector<pid_t> parse_pids(const std::string& text);
 // child: builds the strict tier's root (root_fs.hpp) and pivots into it; the failed step or null.
@@ -65,8 +73,11 @@ Result<std::pair<uid_t, int>> claim_uid();
 // Purges it, then frees it. `tree_dead`: the bot's cgroup or namespace is known to be empty.
 void release_uid(uid_t uid, int lock_fd, bool tree_dead);
 // Kills every process of `uid` (only checks there is none when `tree_dead`) and removes its
-// files from /tmp, /var/tmp and /dev/shm.
+// files from /tmp, /var/tmp and /dev/shm (and every world-writable folder after purge_everywhere).
 void purge_uid(uid_t uid, bool tree_dead);
+// From now on purge_uid also looks in every world-writable folder of the machine (found once):
+// for basic bots as root without a mount namespace of their own.
+void purge_everywhere();
 // Kills a cgroup's tree and removes the folder.
 void kill_cgroup(const std::string& path);
 // The guardian (as root): a process of its own that purges the uids and kills the cgroups this

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -27,13 +28,60 @@ namespace {
 
 constexpr uid_t kUidBase = 61000;
 constexpr uid_t kUidCount = 2000;
-// Shared places where a bot of tier basic can leave files behind (strict has its own).
-constexpr const char* kSharedTemp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 // The guardian's end of the pipe: the referee writes "+<key>" and "-<key>" lines, a key being a
 // uid, "cg <cgroup folder>" or "wr <private folders' root>"; end of file: the referee is gone.
 int g_guardian = -1;
 std::mutex g_guardian_mu;
+// A basic bot ran as root without a mount namespace of its own: it could write to every folder
+// open to all, so its uid's files are looked for in all of them, not only the temporary ones.
+std::atomic<bool> g_everywhere{false};
+
+// Every folder of the machine that anyone may write (o+w), but the temporary folders themselves,
+// found once: where a bot's uid, which owns nothing else, can leave a file.
+const std::vector<std::string>& world_writable_folders() {
+  static const std::vector<std::string> folders = [] {
+    std::vector<std::string> out;
+    std::vector<std::string> todo = {"/"};
+    std::size_t entries = 0;
+    while (!todo.empty() && entries < 2'000'000) {
+      const std::string dir = std::move(todo.back());
+      todo.pop_back();
+      DIR* d = ::opendir(dir.c_str());
+      if (d == nullptr) continue;
+      while (const dirent* e = ::readdir(d)) {
+        ++entries;
+        const std::string name = e->d_name;
+        if (name == "." || name == ".." || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)) continue;
+        const std::string path = (dir == "/" ? "" : dir) + "/" + name;
+        struct stat st {};
+        if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) continue;
+        if (path == "/proc" || path == "/sys") continue;
+        bool temp = false;  // purged anyway; what lies below them is looked at
+        for (const char* t : kTempFolders) temp = temp || path == t;
+        if ((st.st_mode & S_IWOTH) != 0 && !temp) out.push_back(path);
+        todo.push_back(path);
+      }
+      ::closedir(d);
+    }
+    return out;
+  }();
+  return folders;
+}
+
+// Removes what `uid` owns directly in `place`.
+void remove_owned(const char* place, uid_t uid) {
+  DIR* d = ::opendir(place);
+  if (d == nullptr) return;
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0'))) continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid) continue;
+    std::error_code ec;
+    fs::remove_all(fs::path(place) / e->d_name, ec);
+  }
+  ::closedir(d);
+}
 
 void tell_guardian(const std::string& line) {
   std::lock_guard lock(g_guardian_mu);
@@ -44,6 +92,7 @@ void tell_guardian(const std::string& line) {
 
 [[noreturn]] void guardian_main(int from_referee) {
   ::prctl(PR_SET_NAME, "arena-guardian");
+  g_everywhere = true;  // it cannot know which bots had a mount namespace: it looks everywhere
   ::prctl(PR_SET_PDEATHSIG, 0);
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU}) ::signal(sig, SIG_IGN);
   std::map<std::string, int> held;  // "+61003" / "+cg /sys/..." -> count
@@ -185,18 +234,14 @@ void purge_uid(uid_t uid, bool tree_dead) {
     if (!uid_has_processes(uid)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  for (const char* place : kSharedTemp) {
-    DIR* d = ::opendir(place);
-    if (d == nullptr) continue;
-    while (const dirent* e = ::readdir(d)) {
-      if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0'))) continue;
-      struct stat st {};
-      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid) continue;
-      std::error_code ec;
-      fs::remove_all(fs::path(place) / e->d_name, ec);
-    }
-    ::closedir(d);
+  for (const char* place : kTempFolders) remove_owned(place, uid);
+  if (g_everywhere) {
+    for (const std::string& place : world_writable_folders()) remove_owned(place.c_str(), uid);
   }
+}
+
+void purge_everywhere() {
+  g_everywhere = true;
 }
 
 }  // namespace arena::bots::detail

@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -36,6 +38,22 @@ inline std::string result_of(int rc) {
   return rc == 0 ? "ok" : errno_name(errno);
 }
 
+// A value for the report: no spaces, and bytes outside a safe set as %XX.
+inline std::string encode(const std::string& text, std::size_t cap = 300) {
+  std::string out;
+  for (const char ch : text.substr(0, cap)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) != 0 || std::strchr("/._:=,-+", c) != nullptr) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      out += hex;
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
 // The one report line, written at once.
 inline void report(const Options& o, const std::string& fields) {
   bot_io::write_line(STDERR_FILENO, "HOSTILE " + o.mode + " " + fields);
@@ -53,5 +71,16 @@ void memfd(const Options& o);
 void memfd_mapped(const Options& o);
 void tmpfs_files(const Options& o);
 void sysv(const Options& o);
+
+// channels.cpp. `view` is the request's view as text (what the bot must keep to itself).
+std::uint32_t secret_of(const std::string& view);
+void lock_send(const Options& o, const std::string& view);
+void lock_watch(const Options& o);
+void lock_receive(const Options& o);
+void leave(const Options& o, const std::string& view);
+void find_left(const Options& o);
+void host_socket(const Options& o);
+void proc_view(const Options& o);
+void host_details(const Options& o);
 
 }  // namespace hostile

@@ -94,6 +94,28 @@
 //       filled with write() or by touching them: memfd held open, never mapped; memfd with one
 //       page mapped and the descriptor closed; files in /dev/shm, closed; SysV segments, detached.
 //       objects=<made> mib=<MiB held> target=<N> errno=<what stopped it|none>
+//   lock-send  (channels.cpp) Encodes a 16-bit secret, a hash of its request's view (its hidden
+//       hand), in kernel state of files every bot sees (its own program, /etc/passwd): a flock, one
+//       byte-range read lock per set bit (POSIX at byte i, OFD at byte 32+i), a lease, one read per
+//       set bit; touches the times of /dev/null. Keeps the files open for life.
+//       sent=<secret> flock= setlk= ofd= lease= utime=<ok|errno>
+//   lock-recv  At its first request watches those files (inotify: open, access) and /etc (dnotify);
+//       at request --at decodes the locks (F_GETLK, F_OFD_GETLK), tries flock, counts the events.
+//       received=<posix bits> received_ofd=<OFD bits> flock_busy=<yes|no> inotify=<ok|errno>
+//       events=<N> notify=<ok|errno> devnull_touched=<yes|no>
+//   leave --tag T  Writes its secret to hostile-left-T in every world-writable folder it can
+//       write (4 levels down from /).  writable=<N> wrote=<N> paths=<the first 40>
+//   find-left --tag T  Looks for those files (and in the usual shared folders).
+//       found=<N> paths=<path=content,...>
+//   host-socket --tag T  socketpair(); socket(AF_UNIX); connects to /tmp/hostile-sock-T and to the
+//       abstract name hostile-sock-T (the test listens there, as a host service would).
+//       socketpair= socket=<ok|errno> path= abstract=<connected|errno>
+//   proc-view  Counts the processes of other uids it sees in /proc and the command lines it reads,
+//       and the entries of /sys/fs/cgroup (every bot's memory and CPU use).
+//       other_uids=<N> cmdlines_read=<N> cgroup_entries=<N>
+//   host-details  What /proc says of the host: every path-like word of its mountinfo, mounts and
+//       mountstats (and a child's mountinfo), and its /proc/self/cgroup.
+//       cgroup=<lines, ; separated> paths=<words,...>
 //
 // The match, for proc-snoop and ptrace: the bot's parent (the referee, or the init of its PID
 // namespace) and every descendant of it but the bot itself. Without a PID namespace the machine's
@@ -583,10 +605,25 @@ struct IdleMeter {
   std::exit(0);
 }
 
-const char* const kModes[] = {"fork-bomb", "mem-hog",      "connect",   "proc-snoop",   "big-file",  "escape",
-                              "ptrace",    "busy-idle",    "self-stop", "close-stdout", "after-end", "leak",
-                              "scratch",   "scratch-peek", "mem-tree",  "shm-anon",     "shm-one",   "memfd",
-                              "memfd-map", "tmpfs-file",   "sysv"};
+// The attacks of channels.cpp.
+void channel_attack(const Options& o, const json& request) {
+  const std::string view = request.contains("view") ? request.at("view").dump() : std::string();
+  if (o.mode == "lock-send") lock_send(o, view);
+  if (o.mode == "lock-recv") lock_receive(o);
+  if (o.mode == "leave") leave(o, view);
+  if (o.mode == "find-left") find_left(o);
+  if (o.mode == "host-socket") host_socket(o);
+  if (o.mode == "proc-view") proc_view(o);
+  if (o.mode == "host-details") host_details(o);
+}
+
+const char* const kModes[] = {
+    "fork-bomb", "mem-hog", "connect", "proc-snoop", "big-file", "escape", "ptrace", "busy-idle", "self-stop",
+    "close-stdout", "after-end", "leak", "scratch", "scratch-peek", "mem-tree",
+    // memory.cpp
+    "shm-anon", "shm-one", "memfd", "memfd-map", "tmpfs-file", "sysv",
+    // channels.cpp
+    "lock-send", "lock-recv", "leave", "find-left", "host-socket", "proc-view", "host-details"};
 
 int usage(const std::string& problem) {
   std::string text = "hostile_bot: " + problem +
@@ -648,7 +685,9 @@ int main(int argc, char** argv) {
     if (!ok) return usage("bad value \"" + std::string(value) + "\" for " + flag);
   }
   if (o.mode == "connect" && o.port < 0) return usage("connect needs --port P");
-  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek") && o.tag.empty())
+  if ((o.mode == "escape" || o.mode == "scratch" || o.mode == "scratch-peek" || o.mode == "leave" ||
+       o.mode == "find-left" || o.mode == "host-socket") &&
+      o.tag.empty())
     return usage(o.mode + " needs --tag T");
 
   std::mt19937_64 rng(o.seed);
@@ -688,7 +727,9 @@ int main(int argc, char** argv) {
         if (o.mode == "memfd-map") memfd_mapped(o);
         if (o.mode == "tmpfs-file") tmpfs_files(o);
         if (o.mode == "sysv") sysv(o);
+        channel_attack(o, message);
       }
+      if (o.mode == "lock-recv" && requests == 1) lock_watch(o);
       const json& legal = message.at("legal");
       last_answer = {{"type", "action"},
                      {"protocol", 1},

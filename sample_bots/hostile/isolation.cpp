@@ -24,22 +24,6 @@ namespace hostile {
 
 namespace {
 
-// A value for the report: no spaces, and bytes outside a safe set as %XX.
-std::string encode(const std::string& text, std::size_t cap = 300) {
-  std::string out;
-  for (const char ch : text.substr(0, cap)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) != 0 || std::strchr("/._:=,-+", c) != nullptr) {
-      out += static_cast<char>(c);
-    } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      out += hex;
-    }
-  }
-  return out.empty() ? "-" : out;
-}
-
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
