@@ -403,6 +403,13 @@ class Runner {
       interrupted_ = true;
       return std::nullopt;
     }
+    if (result->end == match::End::error) {
+      // The replay could not be written: the disk, as above; the match is not journaled.
+      std::lock_guard lock(mu_);
+      outcome_.error = fmt::format("match {}: {}", m.index, result->error);
+      interrupted_ = true;
+      return std::nullopt;
+    }
     if (result->end == match::End::interrupted) {
       interrupted_ = true;
       fs::remove(o.replay_path, ec);
@@ -414,12 +421,11 @@ class Runner {
     r.leg = m.leg;
     r.seed = m.seed;
     r.end = result->end;
-    const json& res = result->result;
     for (std::size_t s = 0; s < m.seat_bots.size(); ++s) {
       SeatRecord seat;
       seat.bot = spec_.bots[static_cast<std::size_t>(m.seat_bots[s])].name;
-      if (res.at("scores").is_array()) seat.score = res.at("scores").at(s).get<double>();
-      seat.rank = res.at("ranks").at(s).get<int>();
+      if (s < result->scores.size()) seat.score = result->scores[s];  // none on a fault: 0
+      seat.rank = result->ranks.at(s);
       seat.decision_ms = result->seats[s].decision_ms;
       seat.stderr_bytes = result->seats[s].stderr_bytes;
       r.seats.push_back(std::move(seat));
