@@ -257,8 +257,7 @@ class Match {
       if (s.process->has_unread_output()) {
         auto extra = s.process->read_line(Clock::now());
         record_fault(s, FaultKind::malformed, request_id, "output without a pending request (a second answer?)",
-                     extra.status == bots::ReadStatus::line ? extra.line : extra.partial, FaultPhase::decision,
-                     false);
+                     extra.status == bots::ReadStatus::line ? extra.line : extra.partial, FaultPhase::decision, false);
         return;
       }
       // The view and the legal list are written as text straight from the state (protocol 2's

@@ -36,7 +36,9 @@ using replay::FaultKind;
 using replay::FaultPhase;
 using replay::SeatReport;
 // Kept for the CLI until it moves to enum_name (its files are being moved).
-inline const char* fault_name(FaultKind kind) { return enum_name(kind).data(); }
+inline const char* fault_name(FaultKind kind) {
+  return enum_name(kind).data();
+}
 
 struct BotSpec {
   BotSpec() = default;

@@ -32,9 +32,10 @@ using nlohmann::json;
 inline constexpr int kReplayVersion = 2;        // what the writer writes
 inline constexpr int kOldestReplayVersion = 1;  // the oldest the reader reads
 
-
 // Kept for the CLI until it moves to enum_name (its files are being moved).
-inline const char* end_name(End end) { return enum_name(end).data(); }
+inline const char* end_name(End end) {
+  return enum_name(end).data();
+}
 
 struct BotInfo {
   std::string name;     // from --name, else the bot's ready message
@@ -126,7 +127,7 @@ struct Verification {
   // does not know, another rules revision of it, or a header configuration it refuses.
   bool simulable = true;
   std::size_t steps_checked = 0;
-  std::string message;  // on failure: the first divergence, precisely, or why it cannot be re-simulated
+  std::string message;                // on failure: the first divergence, precisely, or why it cannot be re-simulated
   std::optional<FinalResult> result;  // on success: the footer's result, typed, every field checked
 };
 

@@ -224,7 +224,8 @@ void settle(FinalResult& r) {
 }
 
 json public_json(const FinalResult& r) {
-  json j = {{"end", enum_name(r.end)}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
+  json j = {
+      {"end", enum_name(r.end)}, {"scores", nullptr}, {"winner", nullptr}, {"fault", nullptr}, {"outcome", nullptr}};
   if (r.end == End::finished) {
     j["scores"] = json::array();
     for (double x : r.scores) j["scores"].push_back(number(x));
@@ -329,7 +330,8 @@ Result<FinalResult> result_from_json(const json& j) {
     if (!(*ranks)->is_array() || (*ranks)->size() != seats)
       return fail(in.wrong("ranks", fmt::format("{} ranks from 1 to {}", seats, seats), **ranks).error());
     for (const json& x : **ranks) {
-      if (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > static_cast<std::int64_t>(seats))
+      if (!x.is_number_integer() || x.get<std::int64_t>() < 1 ||
+          x.get<std::int64_t>() > static_cast<std::int64_t>(seats))
         return fail(in.wrong("ranks", fmt::format("{} ranks from 1 to {}", seats, seats), **ranks).error());
       r.ranks.push_back(x.get<int>());
     }

@@ -116,10 +116,11 @@ namespace arena {
 
 template <>
 struct EnumNames<replay::End> {
-  static constexpr std::array<std::pair<replay::End, std::string_view>, 4> table{{{replay::End::finished, "finished"},
-                                                                                  {replay::End::fault, "fault"},
-                                                                                  {replay::End::interrupted, "interrupted"},
-                                                                                  {replay::End::error, "error"}}};
+  static constexpr std::array<std::pair<replay::End, std::string_view>, 4> table{
+      {{replay::End::finished, "finished"},
+       {replay::End::fault, "fault"},
+       {replay::End::interrupted, "interrupted"},
+       {replay::End::error, "error"}}};
 };
 
 template <>

@@ -49,7 +49,8 @@ Status check_fault(const Replay& replay, const FinalResult& r, const games::Game
                             f.request_id));
   if (!replay.steps.empty())
     return fail(fmt::format("result.fault.phase: a {} fault after {} steps", enum_name(f.phase), replay.steps.size()));
-  if (f.request_sent) return fail(fmt::format("result.fault.request_sent: a {} fault has no request", enum_name(f.phase)));
+  if (f.request_sent)
+    return fail(fmt::format("result.fault.request_sent: a {} fault has no request", enum_name(f.phase)));
   if (f.kind == FaultKind::illegal)
     return fail(fmt::format("result.fault.kind: only a decision can be illegal, not a {} fault", enum_name(f.phase)));
   if (f.phase == FaultPhase::spawn && f.kind != FaultKind::crash)
@@ -87,8 +88,7 @@ Status check_seats(const Replay& replay, const FinalResult& r) {
       total += step.time_ms;
       longest = std::max(longest, step.time_ms);
     }
-    if (s.decisions != decisions)
-      return differs("decisions", s.decisions, fmt::format("the steps hold {}", decisions));
+    if (s.decisions != decisions) return differs("decisions", s.decisions, fmt::format("the steps hold {}", decisions));
     if (!close_to(s.total_ms, total, static_cast<std::size_t>(decisions)))
       return differs("total_ms", s.total_ms, fmt::format("its steps took {} ms", total));
     if (!close_to(s.max_ms, longest, 1))

@@ -89,14 +89,20 @@ std::vector<Forgery> forgeries(const json& footer) {
     on_result("outcome edited", [](json& x) { x["outcome"]["forged"] = true; });
     on_result("outcome null", [](json& x) { x["outcome"] = nullptr; });
   } else {
-    on_result("scores made up", [seats](json& x) { x["scores"] = std::vector<int>(static_cast<std::size_t>(seats), 5); });
+    on_result("scores made up",
+              [seats](json& x) { x["scores"] = std::vector<int>(static_cast<std::size_t>(seats), 5); });
     on_result("outcome made up", [](json& x) { x["outcome"] = json::object(); });
   }
   // The fault.
   if (r.at("fault").is_null()) {
     on_result("fault added", [&r](json& x) {
-      x["fault"] = {{"seat", 0},        {"kind", "crash"}, {"request_id", 1},   {"message", "made up"},
-                    {"bot", r.at("bots").at(0).at("name")}, {"raw", ""}, {"stderr_tail", json::array()},
+      x["fault"] = {{"seat", 0},
+                    {"kind", "crash"},
+                    {"request_id", 1},
+                    {"message", "made up"},
+                    {"bot", r.at("bots").at(0).at("name")},
+                    {"raw", ""},
+                    {"stderr_tail", json::array()},
                     {"exit", ""}};
     });
   } else {
@@ -110,7 +116,8 @@ std::vector<Forgery> forgeries(const json& footer) {
       on_result("fault kind illegal", [](json& x) { x["fault"]["kind"] = "illegal"; });
     if (f.at("phase") == "spawn") on_result("fault kind timeout", [](json& x) { x["fault"]["kind"] = "timeout"; });
     on_result("fault kind unknown", [](json& x) { x["fault"]["kind"] = "bribery"; });
-    on_result("fault request later", [](json& x) { x["fault"]["request_id"] = x["fault"]["request_id"].get<int>() + 1; });
+    on_result("fault request later",
+              [](json& x) { x["fault"]["request_id"] = x["fault"]["request_id"].get<int>() + 1; });
     on_result("fault request earlier or none", [](json& x) {
       const int id = x["fault"]["request_id"].get<int>();
       x["fault"]["request_id"] = id > 0 ? id - 1 : 1;
@@ -120,12 +127,12 @@ std::vector<Forgery> forgeries(const json& footer) {
     const bool before_requests = f.at("phase") == "spawn" || f.at("phase") == "handshake";
     for (const char* phase : {"spawn", "handshake", "between_matches", "decision"}) {
       const bool twin = before_requests && (phase == std::string("spawn") || phase == std::string("handshake"));
-      if (f.at("phase") != phase && !twin) on_result(std::string("fault phase ") + phase, [phase](json& x) {
-          x["fault"]["phase"] = phase;
-        });
+      if (f.at("phase") != phase && !twin)
+        on_result(std::string("fault phase ") + phase, [phase](json& x) { x["fault"]["phase"] = phase; });
     }
     if (f.at("phase") != "decision" || f.at("kind") != "malformed")
-      on_result("fault request_sent", [](json& x) { x["fault"]["request_sent"] = !x["fault"]["request_sent"].get<bool>(); });
+      on_result("fault request_sent",
+                [](json& x) { x["fault"]["request_sent"] = !x["fault"]["request_sent"].get<bool>(); });
     on_result("fault bot renamed", [](json& x) { x["fault"]["bot"] = "someone else"; });
     on_result("fault removed", [](json& x) { x["fault"] = nullptr; });
     on_result("fault message a number", [](json& x) { x["fault"]["message"] = 3; });
@@ -142,11 +149,12 @@ std::vector<Forgery> forgeries(const json& footer) {
   const json& b1 = r.at("bots").at(1);
   const bool twins = b0.at("name") == b1.at("name") && b0.at("command") == b1.at("command") &&
                      b0.at("decisions") == b1.at("decisions") && b0.at("version") == b1.at("version");
-  if (!twins) on_result("bots swapped", [](json& x) {
-    std::swap(x["bots"][0], x["bots"][1]);
-    x["bots"][0]["seat"] = 0;
-    x["bots"][1]["seat"] = 1;
-  });
+  if (!twins)
+    on_result("bots swapped", [](json& x) {
+      std::swap(x["bots"][0], x["bots"][1]);
+      x["bots"][0]["seat"] = 0;
+      x["bots"][1]["seat"] = 1;
+    });
   on_result("a bot fewer", [](json& x) { x["bots"].erase(x["bots"].size() - 1); });
   for (int s = 0; s < seats; ++s) {
     const auto i = static_cast<std::size_t>(s);
