@@ -9,6 +9,7 @@
 // next to E, and then enum_name(e), parse_enum<E>(text) and enum_names_text<E>() (for errors:
 // "a or b") work for it. A value missing from the table names itself "unknown".
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>

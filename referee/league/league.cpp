@@ -267,10 +267,10 @@ class Runner {
                                           o_.shard->count));
         }
         if (shard) shard_ = *shard;
-        const json scheme_name = theirs.value("seed_scheme", json(seed_scheme_name(SeedScheme::legacy)));
+        const json scheme_name = theirs.value("seed_scheme", json(enum_name(SeedScheme::legacy)));
         auto scheme = parse_seed_scheme(scheme_name.is_string() ? scheme_name.get<std::string>() : scheme_name.dump());
         if (!scheme) return fail(fmt::format("{}: {}", file.string(), scheme.error()));
-        theirs["seed_scheme"] = seed_scheme_name(*scheme);
+        theirs["seed_scheme"] = enum_name(*scheme);
         if (!spec_.seed_scheme) spec_.seed_scheme = *scheme;
         if (auto seed = theirs.find("seed"); !spec_.seed && seed != theirs.end() && seed->is_number_unsigned()) {
           spec_.seed = seed->get<std::uint64_t>();
@@ -435,7 +435,7 @@ class Runner {
       // The request and the reply, cut for the journal (junit.xml quotes them); the replay and
       // the bot's stderr log hold the rest.
       r.fault = FaultRecord{f.seat,
-                            match::fault_name(f.kind),
+                            f.kind,
                             f.request_id,
                             f.message,
                             f.request.substr(0, std::min(f.request.size(), kFaultExcerpt)),

@@ -45,6 +45,17 @@ struct BotEntry {
 
 enum class Format { round_robin, gauntlet };
 
+}  // namespace arena::league
+
+// The league file's "format".
+template <>
+struct arena::EnumNames<arena::league::Format> {
+  static constexpr std::array<std::pair<league::Format, std::string_view>, 2> table{
+      {{league::Format::round_robin, "round-robin"}, {league::Format::gauntlet, "gauntlet"}}};
+};
+
+namespace arena::league {
+
 struct LeagueSpec {
   std::string game = games::default_game_name();
   json config;  // null: the game's defaults

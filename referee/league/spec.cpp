@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* format_name(Format f) {
-  return f == Format::round_robin ? "round-robin" : "gauntlet";
-}
-
 Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
   for (const auto& [key, value] : j.items()) {
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
@@ -139,13 +135,10 @@ Result<LeagueSpec> spec_from_json(const json& j) {
       }
     }
     const std::string format = j.value("format", "round-robin");
-    if (format == "round-robin") {
-      s.format = Format::round_robin;
-    } else if (format == "gauntlet") {
-      s.format = Format::gauntlet;
-    } else {
-      return fail(fmt::format("league: format \"{}\", expected \"round-robin\" or \"gauntlet\"", format));
-    }
+    const auto parsed_format = parse_enum<Format>(format);
+    if (!parsed_format)
+      return fail(fmt::format("league: format \"{}\", expected {}", format, enum_names_text<Format>()));
+    s.format = *parsed_format;
     for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
                              read_whole(j, "league", "deals", bounds::kDeals, s.deals),
                              read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
@@ -210,7 +203,7 @@ json to_json(const LeagueSpec& s) {
   json j = {{"game", s.game},
             {"config", s.config},
             {"bots", bots},
-            {"format", format_name(s.format)},
+            {"format", enum_name(s.format)},
             {"seats", s.seats},
             {"deals", s.deals},
             {"duplicate", s.duplicate.value_or(false)},
@@ -223,7 +216,7 @@ json to_json(const LeagueSpec& s) {
             {"time_scale", s.time_scale},
             {"sprt", nullptr}};
   if (s.seed) j["seed"] = *s.seed;
-  if (s.seed_scheme) j["seed_scheme"] = seed_scheme_name(*s.seed_scheme);
+  if (s.seed_scheme) j["seed_scheme"] = enum_name(*s.seed_scheme);
   if (s.sprt)
     j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
   return j;

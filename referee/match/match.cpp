@@ -307,10 +307,6 @@ class Match {
         return;
       }
       s.bank_ms = std::max(0.0, s.bank_ms - std::max(0.0, took - static_cast<double>(limits_.decision_ms)));
-      s.report.total_ms += took;
-      s.report.max_ms = std::max(s.report.max_ms, took);
-      ++s.report.decisions;
-      s.report.decision_ms.push_back(took);
       step.n = decisions_;
       step.seat = s.seat;
       step.request_id = request_id;
@@ -324,6 +320,11 @@ class Match {
         write_error_ = st.error();
         return;
       }
+      // Counted once recorded, so that the result always agrees with the replay's steps.
+      s.report.total_ms += took;
+      s.report.max_ms = std::max(s.report.max_ms, took);
+      ++s.report.decisions;
+      s.report.decision_ms.push_back(took);
       ++decisions_;
     }
   }
@@ -489,8 +490,7 @@ class Match {
     }
 
     MatchResult m = final_result();
-    m.result = replay::to_json(m);
-    (void)writer_->write(replay::to_json(replay::Footer{end_, m.result}));
+    (void)writer_->write(replay::to_json(replay::Footer{end_, replay::to_json(m)}));
     if (end_ == End::finished) m.table = state_->describe();
     return m;
   }

@@ -35,10 +35,6 @@ using replay::Fault;
 using replay::FaultKind;
 using replay::FaultPhase;
 using replay::SeatReport;
-// Kept for the CLI until it moves to enum_name (its files are being moved).
-inline const char* fault_name(FaultKind kind) {
-  return enum_name(kind).data();
-}
 
 struct BotSpec {
   BotSpec() = default;
@@ -97,7 +93,6 @@ struct Options {
 // The result, typed (replay/result.hpp): what the footer and `referee play` print (replay::to_json)
 // and what bots are told (replay::public_json).
 struct MatchResult : replay::FinalResult {
-  json result;        // replay::to_json of the above
   std::string table;  // the final table and score breakdown for people, when finished
 };
 

@@ -32,11 +32,6 @@ using nlohmann::json;
 inline constexpr int kReplayVersion = 2;        // what the writer writes
 inline constexpr int kOldestReplayVersion = 1;  // the oldest the reader reads
 
-// Kept for the CLI until it moves to enum_name (its files are being moved).
-inline const char* end_name(End end) {
-  return enum_name(end).data();
-}
-
 struct BotInfo {
   std::string name;     // from --name, else the bot's ready message
   std::string version;  // from the ready message (may be empty)

@@ -34,7 +34,7 @@ Loaded load(const fs::path& path, const std::string& end = "finished") {
   auto r = replay::read(path);
   REQUIRE(r.ok());
   REQUIRE(r->footer);
-  REQUIRE(replay::end_name(r->footer->end) == end);
+  REQUIRE(enum_name(r->footer->end) == end);
   REQUIRE(r->steps.size() > 5);
   auto f = render::simulate(*r);
   REQUIRE(f.ok());

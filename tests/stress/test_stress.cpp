@@ -305,7 +305,7 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
         for (double ms : s.decision_ms) max_decision_ms = std::max(max_decision_ms, ms);
       }
       if (r.end == replay::End::finished) ++finished;
-      if (r.fault) recorded[r.fault->kind] += 1;
+      if (r.fault) recorded[std::string(enum_name(r.fault->kind))] += 1;
       const std::vector<Injection> inj = injections(leg->dir, r.index);
       for (const Injection& i : inj) injected[i.kind] += 1;
       const std::string where =
@@ -326,9 +326,9 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
         }
       } else if (!inj.empty()) {
         unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
-                                          inj[0].kind, inj[0].request, inj[0].seat, replay::end_name(r.end)));
+                                          inj[0].kind, inj[0].request, inj[0].seat, enum_name(r.end)));
       } else if (r.end != replay::End::finished) {
-        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, replay::end_name(r.end)));
+        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, enum_name(r.end)));
       }
     }
   }
