@@ -9,6 +9,7 @@
 #include <functional>
 #include <sstream>
 
+#include "protocol/codec.hpp"
 #include "referee/replay/replay.hpp"
 #include "referee/replay/result.hpp"
 #include "tests/match/harness.hpp"
@@ -278,4 +279,46 @@ TEST_CASE("referee verify exits with the replay-mismatch code on a forged winner
   INFO(r.out);
   CHECK(r.exit_code == 4);  // kDiverged (docs/cli.md)
   CHECK_THAT(r.out, Contains("result.ranks") || Contains("result.winner"));
+}
+
+TEST_CASE("a fault's raw field keeps the bot's own bytes, not a re-dump of what was parsed", "[match][fault][raw]") {
+  // Valid JSON lines with the bot's own spacing and key order: a reply with an illegal action
+  // (its request id appended), and a ready whose protocol is the wrong type.
+  const auto dir = testing::fresh_dir("forged", "raw");
+  const std::string reply_start = R"({ "action" : {"kind" :"no such action"},  "type":"action", "protocol":1, "id": )";
+  const std::string good_ready = R"({"type":"ready","protocol":1,"name":"raw_bot"})";
+  const std::string bad_ready = R"({"type" : "ready",  "protocol":"one", "name":"x"})";
+  const auto script = [&](const std::string& name, const std::string& ready) {
+    const auto path = dir / name;
+    std::ofstream out(path);
+    out << "import json, sys\n"
+        << "for line in sys.stdin:\n"
+        << "    m = json.loads(line)\n"
+        << "    if m['type'] == 'hello': sys.stdout.write(" << nlohmann::json(ready).dump() << " + '\\n')\n"
+        << "    elif m['type'] == 'request': sys.stdout.write(" << nlohmann::json(reply_start).dump()
+        << " + str(m['id']) + '}\\n')\n"
+        << "    sys.stdout.flush()\n";
+    return "python3 " + path.string();
+  };
+  {
+    auto o = testing::options({script("illegal_bot.py", good_ready), testing::random_bot()}, 4, "raw-illegal");
+    o.limits.init_ms = 5000;
+    auto m = match::play(o);
+    REQUIRE(m.ok());
+    REQUIRE(m->fault.has_value());
+    INFO(m->fault->message);
+    CHECK(m->fault->kind == replay::FaultKind::illegal);
+    CHECK(m->fault->raw == protocol::escape_bytes(reply_start + std::to_string(m->fault->request_id) + "}"));
+  }
+  {
+    auto o = testing::options({script("ready_bot.py", bad_ready), testing::random_bot()}, 4, "raw-ready");
+    o.limits.init_ms = 5000;
+    auto m = match::play(o);
+    REQUIRE(m.ok());
+    REQUIRE(m->fault.has_value());
+    INFO(m->fault->message);
+    CHECK(m->fault->kind == replay::FaultKind::malformed);
+    CHECK(m->fault->phase == replay::FaultPhase::handshake);
+    CHECK(m->fault->raw == protocol::escape_bytes(bad_ready));
+  }
 }
