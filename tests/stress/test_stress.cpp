@@ -313,16 +313,16 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
       if (r.fault) {
         const auto& f = *r.fault;
         const bool explained = inj.size() == 1 && inj[0].seat == f.seat && inj[0].request == f.request_id &&
-                               kExpected.count(inj[0].kind) > 0 && kExpected.at(inj[0].kind) == f.kind;
+                               kExpected.count(inj[0].kind) > 0 && kExpected.at(inj[0].kind) == enum_name(f.kind);
         if (!explained) {
           std::string announced;
           for (const Injection& i : inj) {
             announced += fmt::format(" [seat {} {} request {}]", i.seat, i.kind, i.request);
           }
-          unexplained.push_back(
-              fmt::format("{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
-                          "injected:{}",
-                          where, f.kind, f.seat, f.request_id, f.message, announced.empty() ? " nothing" : announced));
+          unexplained.push_back(fmt::format(
+              "{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
+              "injected:{}",
+              where, enum_name(f.kind), f.seat, f.request_id, f.message, announced.empty() ? " nothing" : announced));
         }
       } else if (!inj.empty()) {
         unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
