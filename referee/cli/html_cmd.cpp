@@ -76,12 +76,12 @@ json match_json(const league::MatchRecord& r) {
   json seats = json::array();
   for (const league::SeatRecord& s : r.seats) seats.push_back({{"bot", s.bot}, {"score", s.score}, {"rank", s.rank}});
   json fault = nullptr;
-  if (r.fault) fault = {{"seat", r.fault->seat}, {"kind", r.fault->kind}, {"message", r.fault->message}};
+  if (r.fault) fault = {{"seat", r.fault->seat}, {"kind", enum_name(r.fault->kind)}, {"message", r.fault->message}};
   return {{"index", r.index},
           {"deal", r.deal},
           {"leg", r.leg},
           {"seed", r.seed},
-          {"end", replay::end_name(r.end)},
+          {"end", enum_name(r.end)},
           {"seats", std::move(seats)},
           {"fault", std::move(fault)},
           {"replay", nullptr},

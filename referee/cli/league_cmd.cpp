@@ -50,8 +50,8 @@ std::string match_line(const league::MatchRecord& r) {
   std::string what;
   if (r.fault) {
     what = fmt::format("{} forfeits: {} at request {}",
-                       terminal_safe(r.seats[static_cast<std::size_t>(r.fault->seat)].bot),
-                       terminal_safe(r.fault->kind), r.fault->request_id);
+                       terminal_safe(r.seats[static_cast<std::size_t>(r.fault->seat)].bot), enum_name(r.fault->kind),
+                       r.fault->request_id);
   } else {
     std::vector<std::string> first;
     for (const auto& s : r.seats) {
@@ -160,7 +160,7 @@ struct LeagueFacts {
   std::optional<league::SprtState> sprt;
   std::uint64_t sprt_counted = 0;
   bool sprt_stopped = false;
-  std::string partial_reason;  // "": the standings cover the whole league
+  std::optional<league::Completion> partial;  // none: the standings cover the whole league
 };
 
 // The standings of the league in `facts.folder`, from its journal, written as standings.json,
@@ -176,15 +176,15 @@ Result<league::Standings> write_standings(const std::vector<std::string>& names,
   auto computed = league::standings_from_journal(out / "results.jsonl", names, counted);
   if (!computed) return fail(fmt::format("standings: {}", computed.error()));
   league::Standings& standings = *computed;
-  standings.completion.partial = !f.partial_reason.empty();
-  standings.completion.reason = f.partial_reason;
+  if (f.partial) standings.completion = *f.partial;
+  standings.completion.partial = f.partial.has_value();
   standings.completion.journaled = f.journaled;
   standings.completion.total = f.total;
   if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
   json summary = league::standings_json(standings);
   summary["league"] = {{"folder", f.folder},
                        {"seed", f.seed},
-                       {"seed_scheme", league::seed_scheme_name(f.seed_scheme)},
+                       {"seed_scheme", enum_name(f.seed_scheme)},
                        {"matches_total", f.total},
                        {"matches_done", f.journaled},
                        {"interrupted", f.interrupted},
@@ -283,10 +283,12 @@ int run_merge(const LeagueArgs& a) {
   facts.total = merged->total;
   facts.journaled = merged->merged;
   if (merged->merged < merged->total) {
-    facts.partial_reason = merged->missing_shards.empty()
-                               ? std::string("merged; matches missing")
-                               : fmt::format("merged without {} of {} shards", merged->missing_shards.size(),
-                                             merged->shards.empty() ? 0 : merged->shards.front().shard.count);
+    league::Completion c;
+    c.reason =
+        merged->missing_shards.empty() ? league::PartialReason::merged_missing : league::PartialReason::merged_shards;
+    c.shard = merged->missing_shards.size();
+    c.shards = merged->shards.empty() ? 0 : static_cast<std::uint64_t>(merged->shards.front().shard.count);
+    facts.partial = c;
   }
   auto standings = write_standings(names, facts, a.match.share_output);
   if (!standings) {
@@ -439,10 +441,17 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   facts.sprt = outcome->sprt;
   facts.sprt_counted = outcome->sprt_counted_matches;
   facts.sprt_stopped = outcome->sprt_stopped;
-  facts.partial_reason = !outcome->error.empty() ? "stopped by an error"
-                         : outcome->interrupted  ? "interrupted"
-                         : outcome->shard ? fmt::format("shard {}/{}", outcome->shard->index, outcome->shard->count)
-                                          : std::string();
+  if (!outcome->error.empty() || outcome->interrupted || outcome->shard) {
+    league::Completion c;
+    c.reason = !outcome->error.empty() ? league::PartialReason::error
+               : outcome->interrupted  ? league::PartialReason::interrupted
+                                       : league::PartialReason::shard;
+    if (outcome->shard) {
+      c.shard = static_cast<std::uint64_t>(outcome->shard->index);
+      c.shards = static_cast<std::uint64_t>(outcome->shard->count);
+    }
+    facts.partial = c;
+  }
   auto standings = write_standings(names, facts, a.match.share_output);
   if (!standings) {
     say("referee league: {}\n", terminal_safe(standings.error()));

@@ -34,7 +34,6 @@ std::string claim_stem(const fs::path& dir, const std::string& base, const std::
 // For people, on stderr. Everything a bot chose (its name, the fault's message and bytes, its
 // stderr) is printed through terminal_safe, so a bot cannot drive the organiser's terminal.
 void print_summary(const match::MatchResult& m) {
-  const json& r = m.result;
   std::vector<std::string> names;
   for (const auto& s : m.seats) names.push_back(terminal_safe(s.name));
   std::string players;
@@ -42,26 +41,27 @@ void print_summary(const match::MatchResult& m) {
     if (!players.empty()) players += " vs ";
     players += fmt::format("{} (seat {})", names[i].empty() ? "?" : names[i], i);
   }
-  say("{} seed {}: {}\n", r.value("game", ""), r.value("seed", std::uint64_t{0}), players);
+  say("{} seed {}: {}\n", m.game, m.seed, players);
   if (m.end == match::End::finished) {
     say("{}", m.table);
-    const auto scores = r.at("scores");
+    const json scores = replay::public_json(m).at("scores");  // as the JSON prints them ("79", "2.5")
     std::string line;
     for (std::size_t i = 0; i < m.seats.size(); ++i) {
-      line += fmt::format("{}{} {}", i ? ", " : "", names[i], scores[i].dump());
+      line += fmt::format("{}{} {}", i ? ", " : "", names[i], scores.at(i).dump());
     }
-    const auto& winner = r.at("winner");
     say("  finished after {} decisions: {} -> {}\n", m.decisions, line,
-        winner.is_null() ? std::string("draw") : names[winner.get<std::size_t>()] + " wins");
+        m.winner ? names[static_cast<std::size_t>(*m.winner)] + " wins" : std::string("draw"));
   } else if (m.end == match::End::fault) {
     const auto& f = *m.fault;
     say("  {} (seat {}) forfeits: {} at request {}: {}\n", names[static_cast<std::size_t>(f.seat)], f.seat,
-        match::fault_name(f.kind), f.request_id, terminal_safe(f.message));
+        enum_name(f.kind), f.request_id, terminal_safe(f.message));
     if (!f.raw.empty()) say("  offending bytes: {}\n", terminal_safe(f.raw));
     if (!f.stderr_tail.empty()) {
       say("  last lines of its stderr:\n");
       for (const auto& l : f.stderr_tail) say("    | {}\n", terminal_safe(l));
     }
+  } else if (m.end == match::End::error) {
+    say("  stopped by an error of the referee after {} decisions: {}\n", m.decisions, terminal_safe(m.error));
   } else {
     say("  interrupted after {} decisions\n", m.decisions);
   }
@@ -169,7 +169,7 @@ int run_play(const PlayArgs& a) {
     return kUsage;
   }
   // Bot bytes (names, stderr tails) may hold invalid UTF-8: to_line replaces it, never throws.
-  std::cout << protocol::to_line(result->result) << std::endl;
+  std::cout << protocol::to_line(replay::to_json(*result)) << std::endl;
   print_summary(*result);
   if (a.match.share_output) {  // the bots are gone: the match's files and folders may be opened
     std::vector<fs::path> paths = created;
@@ -180,6 +180,7 @@ int run_play(const PlayArgs& a) {
       return kUsage;
     }
   }
+  if (result->end == match::End::error) return kInternal;  // the replay could not be written
   if (result->end == match::End::interrupted) return interrupted_exit_code(stop_signal().signal());
   return result->end == match::End::fault ? kBotFault : kFinished;
 }

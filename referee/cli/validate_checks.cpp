@@ -75,7 +75,8 @@ Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
 
 json fault_json(const match::Fault& f) {
   return {{"seat", f.seat},
-          {"kind", match::fault_name(f.kind)},
+          {"phase", enum_name(f.phase)},
+          {"kind", enum_name(f.kind)},
           {"request_id", f.request_id},
           {"message", f.message},
           {"raw", f.raw},
@@ -85,15 +86,11 @@ json fault_json(const match::Fault& f) {
 
 // The bot's result in one match, from its seat's point of view.
 std::string outcome_for(const match::MatchResult& m, int seat) {
-  if (m.end == match::End::interrupted) return "interrupted";
+  if (m.end == match::End::interrupted || m.end == match::End::error) return std::string(enum_name(m.end));
   if (m.fault) return m.fault->seat == seat ? "forfeit" : "win (opponent fault)";
-  const json& r = m.result;
-  const json winner = r.value("winner", json(nullptr));
-  if (winner.is_number() && winner.get<int>() == seat) return "win";
-  const json ranks = r.value("ranks", json::array());
-  if (winner.is_null() && ranks.size() > static_cast<std::size_t>(seat) && ranks[static_cast<std::size_t>(seat)] == 1) {
+  if (m.winner == seat) return "win";
+  if (!m.winner && static_cast<std::size_t>(seat) < m.ranks.size() && m.ranks[static_cast<std::size_t>(seat)] == 1)
     return "draw";
-  }
   return "loss";
 }
 
@@ -133,7 +130,9 @@ json probe_handshake(const Setup& s) {
   const json cards = s.game.protocol_card_table(s.config, {});
   const json hello =
       protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled, games::seat_card_table(cards, 0));
-  match::Fault f;
+  match::Fault f;  // the probe is the handshake, whatever goes wrong in it
+  f.phase = match::FaultPhase::handshake;
+  f.request_sent = false;
   bool faulted = false;
   auto fault = [&](match::FaultKind kind, std::string message, std::string_view raw) {
     f.kind = kind;
@@ -195,7 +194,6 @@ json probe_handshake(const Setup& s) {
   }
   if (faulted) {
     json fj = fault_json(f);
-    fj["phase"] = "handshake";
     fj["request"] = hello;
     const fs::path input = s.out / "handshake.fault-input.jsonl";
     if (files::write_private(input, protocol::to_line(hello) + '\n')) fj["input"] = input.string();
@@ -241,9 +239,9 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
              {"seats", s.seats},
              {"seat", seat},
              {"seed", seed},
-             {"end", m->end},
+             {"end", enum_name(m->end)},
              {"outcome", outcome_for(*m, seat)},
-             {"scores", m->result.value("scores", json(nullptr))},
+             {"scores", replay::public_json(*m).at("scores")},
              {"decisions", me.decisions},
              {"max_ms", me.max_ms},
              {"stderr_bytes", me.stderr_bytes},
@@ -267,7 +265,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
     ++t.bot_tiers[tiers[static_cast<std::size_t>(seat)]];
     const auto v = replay::verify(*r);
     // An interrupted match has no footer to check; it is not the bot's doing.
-    const bool ok = v.ok || m->end == match::End::interrupted;
+    const bool ok = v.ok || m->end == match::End::interrupted || m->end == match::End::error;
     if (ok)
       ++t.verified;
     else
@@ -279,13 +277,12 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
     }
   }
 
-  if (m->fault && m->fault->seat != seat && m->fault->message.rfind("cannot start", 0) == 0) {
+  if (m->fault && m->fault->seat != seat && m->fault->phase == match::FaultPhase::spawn) {
     return fail(fmt::format("the opponent {}: {}", opponent, m->fault->message));
   }
   if (m->fault) {
     const match::Fault& f = *m->fault;
     json fj = fault_json(f);
-    fj["phase"] = f.request_id == 0 ? "handshake" : "decision";
     fj["opponent"] = opponent;
     fj["seed"] = seed;
     fj["replay"] = m->replay.string();
@@ -297,7 +294,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
       if (request) {
         fj["request"] = *request;
         // A second answer is noticed before the next request is written: that one was not sent.
-        fj["request_sent"] = f.message.rfind("output without a pending request", 0) != 0;
+        fj["request_sent"] = f.request_sent;
         if (f.seat == seat && fj["request_sent"].get<bool>()) {
           // The seat's hello and the request: `bot < file` replays the decision for a stateless bot.
           const fs::path input = s.out / (stem + ".fault-input.jsonl");

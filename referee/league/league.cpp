@@ -256,10 +256,10 @@ class Runner {
                                           o_.shard->count));
         }
         if (shard) shard_ = *shard;
-        const json scheme_name = theirs.value("seed_scheme", json(seed_scheme_name(SeedScheme::legacy)));
+        const json scheme_name = theirs.value("seed_scheme", json(enum_name(SeedScheme::legacy)));
         auto scheme = parse_seed_scheme(scheme_name.is_string() ? scheme_name.get<std::string>() : scheme_name.dump());
         if (!scheme) return fail(fmt::format("{}: {}", file.string(), scheme.error()));
-        theirs["seed_scheme"] = seed_scheme_name(*scheme);
+        theirs["seed_scheme"] = enum_name(*scheme);
         if (!spec_.seed_scheme) spec_.seed_scheme = *scheme;
         if (auto seed = theirs.find("seed"); !spec_.seed && seed != theirs.end() && seed->is_number_unsigned()) {
           spec_.seed = seed->get<std::uint64_t>();
@@ -390,6 +390,13 @@ class Runner {
       interrupted_ = true;
       return std::nullopt;
     }
+    if (result->end == match::End::error) {
+      // The replay could not be written: the disk, as above; the match is not journaled.
+      std::lock_guard lock(mu_);
+      outcome_.error = fmt::format("match {}: {}", m.index, result->error);
+      interrupted_ = true;
+      return std::nullopt;
+    }
     if (result->end == match::End::interrupted) {
       interrupted_ = true;
       fs::remove(o.replay_path, ec);
@@ -401,12 +408,11 @@ class Runner {
     r.leg = m.leg;
     r.seed = m.seed;
     r.end = result->end;
-    const json& res = result->result;
     for (std::size_t s = 0; s < m.seat_bots.size(); ++s) {
       SeatRecord seat;
       seat.bot = spec_.bots[static_cast<std::size_t>(m.seat_bots[s])].name;
-      if (res.at("scores").is_array()) seat.score = res.at("scores").at(s).get<double>();
-      seat.rank = res.at("ranks").at(s).get<int>();
+      if (s < result->scores.size()) seat.score = result->scores[s];  // none on a fault: 0
+      seat.rank = result->ranks.at(s);
       seat.decision_ms = result->seats[s].decision_ms;
       seat.stderr_bytes = result->seats[s].stderr_bytes;
       r.seats.push_back(std::move(seat));
@@ -416,7 +422,7 @@ class Runner {
       // The request and the reply, cut for the journal (junit.xml quotes them); the replay and
       // the bot's stderr log hold the rest.
       r.fault = FaultRecord{f.seat,
-                            match::fault_name(f.kind),
+                            f.kind,
                             f.request_id,
                             f.message,
                             f.request.substr(0, std::min(f.request.size(), kFaultExcerpt)),

@@ -36,9 +36,20 @@ namespace arena::league {
 
 enum class Format { round_robin, gauntlet };
 // "round-robin" or "gauntlet", as a league file and --format write it.
-const char* format_name(Format format);
+std::string_view format_name(Format format);
 // The one reader of a format's name (the league file's "format", --format); the error lists both.
 Result<Format> parse_format(std::string_view text);
+
+}  // namespace arena::league
+
+// The league file's "format".
+template <>
+struct arena::EnumNames<arena::league::Format> {
+  static constexpr std::array<std::pair<league::Format, std::string_view>, 2> table{
+      {{league::Format::round_robin, "round-robin"}, {league::Format::gauntlet, "gauntlet"}}};
+};
+
+namespace arena::league {
 
 struct LeagueSpec {
   std::string game = games::default_game_name();

@@ -79,7 +79,7 @@ ShardSummary summarize(const ShardFolder& s) {
   out.matches = s.records.size();
   std::vector<double> times;
   for (const MatchRecord& r : s.records) {
-    if (r.fault) ++out.faults[r.fault->kind];
+    if (r.fault) ++out.faults[std::string(enum_name(r.fault->kind))];
     for (const SeatRecord& seat : r.seats) times.insert(times.end(), seat.decision_ms.begin(), seat.decision_ms.end());
   }
   out.median_decision_ms = median(std::move(times));

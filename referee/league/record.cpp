@@ -20,7 +20,7 @@ json to_json(const MatchRecord& r) {
             {"deal", r.deal},
             {"leg", r.leg},
             {"seed", r.seed},
-            {"end", replay::end_name(r.end)},
+            {"end", enum_name(r.end)},
             {"seats", seats},
             {"fault", nullptr},
             {"replay", r.replay},
@@ -29,7 +29,7 @@ json to_json(const MatchRecord& r) {
             {"end_unix_ms", r.end_unix_ms}};
   if (r.fault) {
     j["fault"] = {{"seat", r.fault->seat},
-                  {"kind", r.fault->kind},
+                  {"kind", enum_name(r.fault->kind)},
                   {"request_id", r.fault->request_id},
                   {"message", r.fault->message}};
     if (!r.fault->request.empty()) j["fault"]["request"] = r.fault->request;
@@ -55,13 +55,10 @@ Result<MatchRecord> record_from_json(const json& j) {
     r.leg = j.at("leg").get<int>();
     r.seed = j.at("seed").get<std::uint64_t>();
     const std::string end = j.at("end").get<std::string>();
-    if (end == "finished") {
-      r.end = replay::End::finished;
-    } else if (end == "fault") {
-      r.end = replay::End::fault;
-    } else {
+    const auto parsed_end = parse_enum<replay::End>(end);
+    if (parsed_end != replay::End::finished && parsed_end != replay::End::fault)
       return fail(fmt::format("unknown end \"{}\" (a journal holds finished and fault matches only)", end));
-    }
+    r.end = *parsed_end;
     for (const json& s : j.at("seats")) {
       SeatRecord seat;
       seat.bot = s.at("bot").get<std::string>();
@@ -75,7 +72,11 @@ Result<MatchRecord> record_from_json(const json& j) {
     if (const json& f = j.at("fault"); !f.is_null()) {
       FaultRecord fault;
       fault.seat = f.at("seat").get<int>();
-      fault.kind = f.at("kind").get<std::string>();
+      const std::string kind = f.at("kind").get<std::string>();
+      const auto parsed_kind = parse_enum<replay::FaultKind>(kind);
+      if (!parsed_kind)
+        return fail(fmt::format("unknown fault kind \"{}\" (expected {})", kind, enum_names_text<replay::FaultKind>()));
+      fault.kind = *parsed_kind;
       fault.request_id = f.at("request_id").get<std::int64_t>();
       fault.message = f.at("message").get<std::string>();
       fault.request = f.value("request", "");

@@ -28,7 +28,7 @@ struct SeatRecord {
 
 struct FaultRecord {
   int seat = 0;
-  std::string kind;  // timeout, malformed, illegal, crash, output_limit
+  replay::FaultKind kind = replay::FaultKind::crash;  // its name in the journal
   std::int64_t request_id = 0;
   std::string message;
   // Excerpts of the request the bot was answering and of its reply (escaped bytes, as the match

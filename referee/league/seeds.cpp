@@ -23,17 +23,11 @@ void init_sodium() {
 
 }  // namespace
 
-const char* seed_scheme_name(SeedScheme scheme) {
-  return scheme == SeedScheme::legacy ? "legacy" : "keyed-v1";
-}
-
 Result<SeedScheme> parse_seed_scheme(const std::string& name) {
-  if (name == "keyed-v1") return SeedScheme::keyed_v1;
-  if (name == "legacy") return SeedScheme::legacy;
+  if (auto scheme = parse_enum<SeedScheme>(name)) return *scheme;
   return fail(
-      fmt::format("unknown seed_scheme \"{}\" (this referee knows \"keyed-v1\" and \"legacy\"); "
-                  "was the league started by a newer referee?",
-                  name));
+      fmt::format("unknown seed_scheme \"{}\" (this referee knows {}); was the league started by a newer referee?",
+                  name, enum_names_text<SeedScheme>()));
 }
 
 std::uint64_t siphash24(const std::array<unsigned char, 16>& key, std::string_view message) {

@@ -14,13 +14,25 @@
 #include <string>
 #include <string_view>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::league {
 
 enum class SeedScheme { legacy, keyed_v1 };
 
-const char* seed_scheme_name(SeedScheme scheme);  // "legacy", "keyed-v1": league.json's "seed_scheme"
+}  // namespace arena::league
+
+// league.json's "seed_scheme": "legacy", "keyed-v1".
+template <>
+struct arena::EnumNames<arena::league::SeedScheme> {
+  static constexpr std::array<std::pair<league::SeedScheme, std::string_view>, 2> table{
+      {{league::SeedScheme::legacy, "legacy"}, {league::SeedScheme::keyed_v1, "keyed-v1"}}};
+};
+
+namespace arena::league {
+
+// The scheme named `name`; an error that names the known ones.
 Result<SeedScheme> parse_seed_scheme(const std::string& name);
 
 // SipHash-2-4 of `message` under a 128-bit key, as the little-endian reading of its 8 output bytes.

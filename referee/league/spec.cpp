@@ -91,15 +91,11 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 
 }  // namespace
 
-const char* format_name(Format f) {
-  return f == Format::round_robin ? "round-robin" : "gauntlet";
-}
+std::string_view format_name(Format f) { return enum_name(f); }
 
 Result<Format> parse_format(std::string_view text) {
-  for (const Format f : {Format::round_robin, Format::gauntlet}) {
-    if (text == format_name(f)) return f;
-  }
-  return fail(fmt::format("format \"{}\", expected \"round-robin\" or \"gauntlet\"", text));
+  if (const auto f = parse_enum<Format>(text)) return *f;
+  return fail(fmt::format("format \"{}\", expected {}", text, enum_names_text<Format>()));
 }
 
 int usable_cpus() {
@@ -145,7 +141,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
         s.bots.push_back(std::move(entry));
       }
     }
-    auto format = parse_format(j.value("format", format_name(s.format)));
+    auto format = parse_format(j.value("format", std::string(format_name(s.format))));
     if (!format) return fail(fmt::format("league: {}", format.error()));
     s.format = *format;
     for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
@@ -212,7 +208,7 @@ json to_json(const LeagueSpec& s) {
   json j = {{"game", s.game},
             {"config", s.config},
             {"bots", bots},
-            {"format", format_name(s.format)},
+            {"format", enum_name(s.format)},
             {"seats", s.seats},
             {"deals", s.deals},
             {"duplicate", s.duplicate.value_or(false)},
@@ -225,7 +221,7 @@ json to_json(const LeagueSpec& s) {
             {"time_scale", s.time_scale},
             {"sprt", nullptr}};
   if (s.seed) j["seed"] = *s.seed;
-  if (s.seed_scheme) j["seed_scheme"] = seed_scheme_name(*s.seed_scheme);
+  if (s.seed_scheme) j["seed_scheme"] = enum_name(*s.seed_scheme);
   if (s.sprt)
     j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
   return j;

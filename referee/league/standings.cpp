@@ -65,7 +65,7 @@ void count_game(PairStanding& p, double a_points) {
 // whole (for JUnit).
 void note_fault(BotStanding& bs, const MatchRecord& r) {
   const FaultRecord& f = *r.fault;
-  ++bs.faults[f.kind];
+  ++bs.faults[std::string(enum_name(f.kind))];
   if (bs.fault_entries.size() >= kFaultEntriesPerBot) return;
   bs.fault_entries.push_back(
       FaultEntry{r.index, f.seat, f.kind, f.request_id, f.message, f.request, f.reply, r.replay, r.rerun});

@@ -39,7 +39,7 @@ inline constexpr std::size_t kFaultEntriesPerBot = 100;
 struct FaultEntry {
   std::uint64_t index = 0;  // the match
   int seat = 0;
-  std::string kind;
+  replay::FaultKind kind = replay::FaultKind::crash;
   std::int64_t request_id = 0;
   std::string message;
   std::string request;  // excerpts, "" when the journal has none
@@ -87,13 +87,28 @@ struct PairStanding {
   EloEstimate elo;  // of a vs b: pentanomial if a_pairs has pairs, else trinomial of the games
 };
 
+// Why standings do not cover the whole league.
+enum class PartialReason {
+  interrupted,     // stopped by a signal: --resume finishes it
+  error,           // stopped by an error (the disk)
+  shard,           // one shard of a sharded league: `league merge` combines them
+  merged_missing,  // a merge of shards that lack matches
+  merged_shards,   // a merge without some of the shards
+};
+
 // Whether the standings cover the whole league; set by the caller (the league runner knows).
 struct Completion {
   bool partial = false;
-  std::string reason;           // "interrupted", "shard", ... ("" reads as "interrupted")
+  PartialReason reason = PartialReason::interrupted;
   std::uint64_t journaled = 0;  // matches in the journal
   std::uint64_t total = 0;      // matches in the schedule
+  // shard: this shard's index and the shard count; merged_shards: the shards missing and the count
+  std::uint64_t shard = 0, shards = 0;
 };
+
+// The reason as the standings print it: "interrupted", "stopped by an error", "shard 2/4",
+// "merged; matches missing", "merged without 1 of 4 shards".
+std::string reason_text(const Completion& c);
 
 struct Standings {
   std::vector<BotStanding> bots;    // by points per game desc, then name; bots without games last

@@ -33,11 +33,12 @@ struct Case {
 // What a CI page shows of one fault: enough to find the match, see it and play it again.
 Case fault_case(const std::string& bot, const FaultEntry& f) {
   Case c;
-  c.name = fmt::format("m{:06} {}", f.index, f.kind);
-  c.failure_type = f.kind;
-  c.message = fmt::format("{} {} in match m{:06}: {}", bot, f.kind, f.index, f.message);
-  c.body = fmt::format("bot: {}\nmatch: m{:06} (seat {})\nfault: {}\nmessage: {}\n", bot, f.index, f.seat, f.kind,
-                       f.message);
+  const std::string kind(enum_name(f.kind));
+  c.name = fmt::format("m{:06} {}", f.index, kind);
+  c.failure_type = kind;
+  c.message = fmt::format("{} {} in match m{:06}: {}", bot, kind, f.index, f.message);
+  c.body =
+      fmt::format("bot: {}\nmatch: m{:06} (seat {})\nfault: {}\nmessage: {}\n", bot, f.index, f.seat, kind, f.message);
   if (!f.request.empty()) c.body += fmt::format("request (id {}): {}\n", f.request_id, f.request);
   if (!f.reply.empty()) c.body += fmt::format("reply: {}\n", f.reply);
   c.body += fmt::format("replay: {}\nre-run: {}\n", f.replay.empty() ? "(not recorded)" : f.replay,

@@ -49,18 +49,6 @@ using report_text::ms;
 
 constexpr std::string_view kPentanomialLabels = "LL / LD / DD+WL / WD / WW";
 
-std::string_view interval_name(IntervalKind k) {
-  switch (k) {
-    case IntervalKind::normal:
-      return "normal";
-    case IntervalKind::exact:
-      return "exact";
-    case IntervalKind::none:
-      break;
-  }
-  return "none";
-}
-
 // An EloEstimate in JSON: unknown interval ends, nElo and LOS are null.
 nlohmann::json elo_json(const EloEstimate& e) {
   const bool normal = e.interval == IntervalKind::normal;
@@ -68,7 +56,7 @@ nlohmann::json elo_json(const EloEstimate& e) {
   return {{"elo", finite(e.elo)},
           {"low", known(e.known(), e.low)},
           {"high", known(e.known(), e.high)},
-          {"interval", interval_name(e.interval)},
+          {"interval", enum_name(e.interval)},
           {"samples", e.samples},
           {"nelo", known(normal, e.nelo)},
           {"nelo_error", known(normal, e.nelo_error)},
@@ -167,14 +155,30 @@ std::string format_points(double points) {
   return fmt::format("{:.2f}", finite(points) + 0.0);
 }
 
+std::string reason_text(const Completion& c) {
+  switch (c.reason) {
+    case PartialReason::interrupted:
+      return "interrupted";
+    case PartialReason::error:
+      return "stopped by an error";
+    case PartialReason::shard:
+      return fmt::format("shard {}/{}", c.shard, c.shards);
+    case PartialReason::merged_missing:
+      return "merged; matches missing";
+    case PartialReason::merged_shards:
+      return fmt::format("merged without {} of {} shards", c.shard, c.shards);
+  }
+  return "interrupted";
+}
+
 std::string completion_text(const Standings& s) {
   if (!s.completion.partial) return "";
-  const std::string reason = s.completion.reason.empty() ? std::string("interrupted") : s.completion.reason;
-  const bool shard = reason.rfind("shard", 0) == 0;
-  return fmt::format("PARTIAL: {} of {} matches ({}){}", s.completion.journaled, s.completion.total, reason,
-                     reason == "interrupted" ? "; finish with --resume"
-                     : shard                 ? "; combine the shards with `referee league merge`"
-                                             : "");
+  const PartialReason r = s.completion.reason;
+  return fmt::format("PARTIAL: {} of {} matches ({}){}", s.completion.journaled, s.completion.total,
+                     reason_text(s.completion),
+                     r == PartialReason::interrupted ? "; finish with --resume"
+                     : r == PartialReason::shard     ? "; combine the shards with `referee league merge`"
+                                                     : "");
 }
 
 std::string not_counted_text(const Standings& s) {
@@ -191,7 +195,7 @@ nlohmann::json standings_json(const Standings& s) {
     for (const FaultEntry& f : b.fault_entries) {
       entries.push_back({{"match", f.index},
                          {"seat", f.seat},
-                         {"kind", f.kind},
+                         {"kind", enum_name(f.kind)},
                          {"request_id", f.request_id},
                          {"message", f.message},
                          {"request", f.request},
@@ -246,7 +250,7 @@ nlohmann::json standings_json(const Standings& s) {
           {"elo_min_samples", kEloMinSamples},
           {"completion",
            {{"partial", s.completion.partial},
-            {"reason", s.completion.reason},
+            {"reason", s.completion.partial ? reason_text(s.completion) : std::string()},
             {"journaled", s.completion.journaled},
             {"total", s.completion.total},
             {"message", completion_text(s)}}},

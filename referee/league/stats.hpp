@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::league {
@@ -34,6 +35,19 @@ enum class IntervalKind {
   exact,   // every sample had the same value c: the exact 95% bound [c q, c q + 1 - q] on the
            // mean score, q = 0.025^(1/n) (Clopper-Pearson on "a sample scores c")
 };
+
+}  // namespace arena::league
+
+// Its name in standings.json.
+template <>
+struct arena::EnumNames<arena::league::IntervalKind> {
+  static constexpr std::array<std::pair<league::IntervalKind, std::string_view>, 3> table{
+      {{league::IntervalKind::none, "none"},
+       {league::IntervalKind::normal, "normal"},
+       {league::IntervalKind::exact, "exact"}}};
+};
+
+namespace arena::league {
 
 // A logistic Elo difference with its 95% confidence interval; low <= elo <= high, all finite.
 // nelo, nelo_error and los are meaningful only with a normal interval.

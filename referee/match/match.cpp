@@ -139,7 +139,7 @@ class Match {
       spawn.outputs.push_back(std::filesystem::absolute(o_.replay_path).parent_path().lexically_normal());
       auto process = BotProcess::spawn(spawn);
       if (!process) {
-        record_fault(s, FaultKind::crash, 0, process.error(), "");
+        record_fault(s, FaultKind::crash, 0, process.error(), "", FaultPhase::spawn);
         return;
       }
       s.process = std::move(process).value();
@@ -193,7 +193,8 @@ class Match {
         if (s.process->has_unread_output()) {
           auto extra = s.process->read_line(Clock::now());
           record_fault(s, FaultKind::malformed, 0, "output between matches (before this match's hello)",
-                       extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
+                       extra.status == bots::ReadStatus::line ? extra.line : extra.partial,
+                       FaultPhase::between_matches);
           return;
         }
       }
@@ -204,9 +205,9 @@ class Match {
     for (Seat_& s : seats_) {
       auto message = receive(s, init_deadline_, 0);
       if (!message) return;
-      auto ready = protocol::read_ready(*message);
+      auto ready = protocol::read_ready(message->message);
       if (!ready) {
-        record_fault(s, FaultKind::malformed, 0, "handshake: " + ready.error(), protocol::to_line(*message));
+        record_fault(s, FaultKind::malformed, 0, "handshake: " + ready.error(), message->line);
         return;
       }
       if (!s.name_given) s.report.name = ready->name;
@@ -257,7 +258,7 @@ class Match {
       if (s.process->has_unread_output()) {
         auto extra = s.process->read_line(Clock::now());
         record_fault(s, FaultKind::malformed, request_id, "output without a pending request (a second answer?)",
-                     extra.status == bots::ReadStatus::line ? extra.line : extra.partial);
+                     extra.status == bots::ReadStatus::line ? extra.line : extra.partial, FaultPhase::decision, false);
         return;
       }
       // The view and the legal list are written as text straight from the state (protocol 2's
@@ -296,22 +297,17 @@ class Match {
       if (!message) return;
       replay::Step step;
       take_decision_stderr(*s.process, step);  // what it wrote on stderr up to its reply
-      auto reply = protocol::read_action(*message, request_id, limits_.max_debug_bytes, s.protocol);
+      auto reply = protocol::read_action(message->message, request_id, limits_.max_debug_bytes, s.protocol);
       if (!reply) {
-        record_fault(s, FaultKind::malformed, request_id, reply.error(), protocol::to_line(*message));
+        record_fault(s, FaultKind::malformed, request_id, reply.error(), message->line);
         return;
       }
       if (auto st = state_->apply(reply->action); !st) {
         record_fault(s, FaultKind::illegal, request_id,
-                     fmt::format("illegal action {}: {}", protocol::to_line(reply->action), st.error()),
-                     protocol::to_line(*message));
+                     fmt::format("illegal action {}: {}", protocol::to_line(reply->action), st.error()), message->line);
         return;
       }
       s.bank_ms = std::max(0.0, s.bank_ms - std::max(0.0, took - static_cast<double>(limits_.decision_ms)));
-      s.report.total_ms += took;
-      s.report.max_ms = std::max(s.report.max_ms, took);
-      ++s.report.decisions;
-      s.report.decision_ms.push_back(took);
       step.n = decisions_;
       step.seat = s.seat;
       step.request_id = request_id;
@@ -325,6 +321,11 @@ class Match {
         write_error_ = st.error();
         return;
       }
+      // Counted once recorded, so that the result always agrees with the replay's steps.
+      s.report.total_ms += took;
+      s.report.max_ms = std::max(s.report.max_ms, took);
+      ++s.report.decisions;
+      s.report.decision_ms.push_back(took);
       ++decisions_;
     }
   }
@@ -352,8 +353,14 @@ class Match {
     return false;
   }
 
+  // One line from the bot: its bytes and their parse as a JSON object.
+  struct Received {
+    std::string line;
+    json message;
+  };
+
   // One line from the bot, parsed as a JSON object, or a recorded fault.
-  std::optional<json> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
+  std::optional<Received> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
     auto r = s.process->read_line(deadline, stop_fd());
     // The bot's turn ends here: its CPU time from now on is idle time. (--freeze-idle stops it
     // before another seat is asked: play_decisions.)
@@ -385,14 +392,19 @@ class Match {
       record_fault(s, FaultKind::malformed, request_id, parsed.error(), r.line);
       return std::nullopt;
     }
-    return std::move(parsed).value();
+    return Received{std::move(r.line), std::move(parsed).value()};
   }
 
-  void record_fault(Seat_& s, FaultKind kind, std::int64_t request_id, std::string message, std::string_view raw) {
+  // A fault with request id 0 is in the handshake unless `phase` says otherwise; any other is in a
+  // decision, whose request was sent unless `request_sent` says otherwise.
+  void record_fault(Seat_& s, FaultKind kind, std::int64_t request_id, std::string message, std::string_view raw,
+                    std::optional<FaultPhase> phase = std::nullopt, bool request_sent = true) {
     if (fault_) return;  // the first fault decides
     Fault f;
     f.seat = s.seat;
     f.kind = kind;
+    f.phase = phase ? *phase : request_id > 0 ? FaultPhase::decision : FaultPhase::handshake;
+    f.request_sent = f.phase == FaultPhase::decision && request_sent;
     f.request_id = request_id;
     f.message = std::move(message);
     f.raw = protocol::escape_bytes(raw);
@@ -440,71 +452,30 @@ class Match {
     return !s.process->has_exited() && (cpu < 0 || limit_ms <= 0 || cpu < limit_ms / 2);
   }
 
-  json seat_list(bool for_bots) const {
-    json list = json::array();
-    for (const Seat_& s : seats_) {
-      json j = {{"seat", s.seat}, {"name", s.report.name}, {"version", s.report.version}};
-      if (!for_bots) {
-        j["command"] = s.report.command;
-        j["stderr_log"] = s.report.stderr_log.string();
-        j["stderr_bytes"] = s.report.stderr_bytes;
-        j["decisions"] = s.report.decisions;
-        j["total_ms"] = s.report.total_ms;
-        j["max_ms"] = s.report.max_ms;
-        j["cpu_ms"] = s.report.cpu_ms;
-        j["idle_cpu_ms"] = s.report.idle_cpu_ms;
-        j["exit"] = s.report.exit;
-        j["protocol"] = s.report.protocol;
-        j["process_match"] = s.report.process_match;
-      }
-      list.push_back(std::move(j));
-    }
-    return list;
-  }
-
-  // The result as bots see it (no commands, raw bytes or stderr of anyone).
-  json public_result() const {
-    const int seats = static_cast<int>(seats_.size());
-    json r = {{"end", replay::end_name(end_)},
-              {"scores", nullptr},
-              {"winner", nullptr},
-              {"fault", nullptr},
-              {"outcome", nullptr}};
-    std::vector<int> ranks(static_cast<std::size_t>(seats), 1);
+  // The result so far, typed; ranks and the winner by replay::settle.
+  MatchResult final_result() const {
+    MatchResult r;
+    r.end = end_;
     if (end_ == End::finished) {
-      const auto scores = state_->scores();
-      r["scores"] = json::array();
-      for (double x : scores) {
-        // Whole points print as integers ("79", not "79.0"); rank points may be fractional.
-        r["scores"].push_back(
-            x == static_cast<double>(static_cast<std::int64_t>(x)) ? json(static_cast<std::int64_t>(x)) : json(x));
-      }
-      r["outcome"] = state_->outcome();
-      for (int i = 0; i < seats; ++i) {
-        for (int k = 0; k < seats; ++k) {
-          if (scores[static_cast<std::size_t>(k)] > scores[static_cast<std::size_t>(i)])
-            ++ranks[static_cast<std::size_t>(i)];
-        }
-      }
-    } else if (end_ == End::fault) {
-      ranks[static_cast<std::size_t>(fault_->seat)] = seats;
-      r["fault"] = {{"seat", fault_->seat},
-                    {"kind", fault_name(fault_->kind)},
-                    {"request_id", fault_->request_id},
-                    {"message", fault_->message}};
+      r.scores = state_->scores();
+      r.outcome = state_->outcome();
     }
-    if (end_ != End::interrupted) {
-      r["ranks"] = ranks;
-      const auto winners = std::count(ranks.begin(), ranks.end(), 1);
-      if (winners == 1) r["winner"] = std::find(ranks.begin(), ranks.end(), 1) - ranks.begin();
-    }
+    r.fault = fault_;
+    r.game = game_.info().name;
+    r.seed = o_.seed;
+    r.config = config_;
+    r.decisions = decisions_;
+    r.replay = o_.replay_path;
+    for (const Seat_& s : seats_) r.seats.push_back(s.report);
+    r.error = write_error_;
+    replay::settle(r);
     return r;
   }
 
   Result<MatchResult> finish() {
-    end_ = fault_ ? End::fault : (interrupted_ || !write_error_.empty()) ? End::interrupted : End::finished;
+    end_ = fault_ ? End::fault : !write_error_.empty() ? End::error : interrupted_ ? End::interrupted : End::finished;
     // Tell every bot how it ended (best effort: a bot that is gone or not reading is skipped).
-    const json result_for_bots = public_result();
+    const json result_for_bots = replay::public_json(final_result());
     for (Seat_& s : seats_) {
       if (!s.process || (fault_ && fault_->seat == s.seat)) continue;
       const auto written = s.process->write_line(protocol::to_line(protocol::game_over(result_for_bots, s.protocol)),
@@ -519,30 +490,9 @@ class Match {
       end_ = End::interrupted;
     }
 
-    json result = public_result();
-    result["game"] = game_.info().name;
-    result["seed"] = o_.seed;
-    result["config"] = config_;
-    result["decisions"] = decisions_;
-    result["replay"] = o_.replay_path.string();
-    result["bots"] = seat_list(false);
-    if (fault_) {
-      result["fault"]["bot"] = seats_[static_cast<std::size_t>(fault_->seat)].report.name;
-      result["fault"]["raw"] = fault_->raw;
-      result["fault"]["stderr_tail"] = fault_->stderr_tail;
-      result["fault"]["exit"] = fault_->exit;
-    }
-    if (!write_error_.empty()) result["error"] = write_error_;
-    (void)writer_->write(replay::to_json(replay::Footer{end_, result}));
-
-    MatchResult m;
-    m.end = end_;
-    m.fault = fault_;
-    m.result = std::move(result);
-    m.replay = o_.replay_path;
-    m.decisions = decisions_;
+    MatchResult m = final_result();
+    (void)writer_->write(replay::to_json(replay::Footer{end_, replay::to_json(m)}));
     if (end_ == End::finished) m.table = state_->describe();
-    for (const Seat_& s : seats_) m.seats.push_back(s.report);
     return m;
   }
 
@@ -567,12 +517,6 @@ class Match {
 };
 
 }  // namespace
-
-const char* fault_name(FaultKind kind) {
-  constexpr const char* kNames[] = {"timeout", "malformed", "illegal", "crash", "output_limit"};  // FaultKind's order
-  const auto i = static_cast<std::size_t>(kind);
-  return i < std::size(kNames) ? kNames[i] : "unknown";
-}
 
 std::string seat_range(const games::GameInfo& info) {
   return info.min_seats == info.max_seats ? std::to_string(info.min_seats)

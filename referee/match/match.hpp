@@ -3,9 +3,9 @@
 // seat its view and legal actions, wait for the reply under an absolute deadline, check it, apply
 // it and record it in the replay; finally tell every bot the result and tear them down.
 //
-// Faults are values, classified in one fixed order, the first that applies: timeout, malformed,
-// illegal, crash, output_limit. The offender forfeits; the result says who, what, at which request, the raw bytes
-// (escaped) and the last lines of its stderr.
+// Faults are values (replay/result.hpp), classified in a fixed order: timeout, malformed, illegal,
+// crash, output_limit. The offender forfeits; the result says who, what, in which phase, at which
+// request, the bot's own bytes (escaped) and the last lines of its stderr.
 
 #include <atomic>
 #include <chrono>
@@ -30,19 +30,11 @@ namespace arena::match {
 
 using nlohmann::json;
 
-enum class FaultKind { timeout, malformed, illegal, crash, output_limit };
-const char* fault_name(FaultKind kind);
-
-struct Fault {
-  Seat seat = 0;
-  FaultKind kind = FaultKind::crash;
-  std::int64_t request_id = 0;  // 0 = during the handshake
-  std::string message;
-  std::string raw;      // the offending bytes, escaped
-  std::string request;  // the start of the request it answered (escaped); empty in the handshake
-  std::vector<std::string> stderr_tail;
-  std::string exit;  // how the process ended, when known ("exit code 3", "killed by signal SIGSEGV")
-};
+using replay::End;
+using replay::Fault;
+using replay::FaultKind;
+using replay::FaultPhase;
+using replay::SeatReport;
 
 // After game over, the time a bot has to exit before its process group is killed (play's,
 // league's and validate's --grace-ms default).
@@ -102,32 +94,9 @@ struct Options {
   std::vector<KeptBot*> kept;
 };
 
-struct SeatReport {
-  std::string name;
-  std::string version;
-  std::string command;
-  std::filesystem::path stderr_log;
-  std::uint64_t stderr_bytes = 0;
-  double total_ms = 0;  // wall time spent deciding
-  double max_ms = 0;
-  std::int64_t decisions = 0;
-  std::vector<double> decision_ms;  // each decision's wall time, in order
-  double cpu_ms = 0;                // CPU time over its decisions (and while idle unless frozen)
-  double idle_cpu_ms = 0;           // CPU time while the opponents were deciding
-  std::string exit;                 // how the process ended ("kept for the next match" when kept)
-  int protocol = 1;                 // the protocol version it chose in its ready
-  int process_match = 1;            // 1: a process started for this match; k: its k-th match
-};
-
-using replay::End;
-
-struct MatchResult {
-  End end = End::finished;  // finished, fault or interrupted
-  std::optional<Fault> fault;
-  json result;  // the full result, as printed by `referee play` and stored in the replay footer
-  std::filesystem::path replay;
-  std::vector<SeatReport> seats;
-  std::int64_t decisions = 0;
+// The result, typed (replay/result.hpp): what the footer and `referee play` print (replay::to_json)
+// and what bots are told (replay::public_json).
+struct MatchResult : replay::FinalResult {
   std::string table;  // the final table and score breakdown for people, when finished
 };
 

@@ -138,6 +138,17 @@ Result<json> viewer_data(const replay::Replay& replay, const std::string& source
                           {"legal", std::move(legal).value()},
                           {"progress", std::move(f.progress)}});
   }
+  // The result comes only from what verify accepts: a footer that does not verify is left out
+  // and the page says why (a footer someone edited names no winner).
+  json footer = nullptr, unverified = nullptr;
+  if (replay.footer) {
+    const replay::Verification v = replay::verify(replay);
+    if (v.ok && v.result) {
+      footer = replay::to_json(replay::Footer{v.result->end, replay::to_json(*v.result)});
+    } else {
+      unverified = v.message;
+    }
+  }
   const games::GameInfo& info = (*game)->info();
   return json{{"format", kViewerFormat},
               {"source", source_name},
@@ -146,7 +157,8 @@ Result<json> viewer_data(const replay::Replay& replay, const std::string& source
               {"cards", (*game)->card_table(replay.header.config, replay::seat_configs(replay.header))},
               {"steps", std::move(steps)},
               {"frames", std::move(frame_list)},
-              {"footer", replay.footer ? replay::to_json(*replay.footer) : json(nullptr)}};
+              {"footer", std::move(footer)},
+              {"unverified", std::move(unverified)}};
 }
 
 Result<std::string> html_page(const replay::Replay& replay, const std::string& source_name) {

@@ -23,10 +23,11 @@ namespace arena::render {
 std::string script_safe_json(const nlohmann::json& j);
 
 // What the page embeds: the game's name and title, the replay (header, steps with their recorded
-// views, footer or null), every frame from simulate() with the legal actions of the seat to act
-// (null once the game is over), and Game::card_table() for the replay's config and seat configs
-// (null for a game without one; the full state may name cards by id only). An error when the
-// replay's game is unknown or the replay does not re-simulate.
+// views, and the footer as replay::verify accepts it: null when there is none or it does not
+// verify, and then "unverified" holds verify's reason), every frame from simulate() with the legal actions of the seat
+// to act (null once the game is over), and Game::card_table() for the replay's config and seat configs (null for a game
+// without one; the full state may name cards by id only). An error when the replay's game is unknown or the replay does
+// not re-simulate.
 Result<nlohmann::json> viewer_data(const replay::Replay& replay, const std::string& source_name);
 
 // The whole page: the viewer, the game's web module and viewer_data(). Its title names the game,

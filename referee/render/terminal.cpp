@@ -66,51 +66,36 @@ std::string footer_text(const replay::Replay& r, const Names& names, const Style
            fmt::format("no footer: the replay stops after {} decisions (the referee was stopped before the end)\n",
                        decisions);
   }
-  const replay::Footer& f = *r.footer;
-  const json& result = f.result;
-  try {
-    if (f.end == replay::End::finished) {
-      out += fmt::format("the match finished after {} decisions\n", decisions);
-      const json outcome = result.is_object() ? result.value("outcome", json(nullptr)) : json(nullptr);
-      if (outcome.is_object()) {
-        const games::Game& game = game_of(r);
-        out += game.draw_outcome(outcome, game.card_table(r.header.config, replay::seat_configs(r.header)), names, st);
-      } else {
-        out += "the footer holds no outcome\n";
-      }
-    } else if (f.end == replay::End::fault) {
-      const json fault = result.is_object() ? result.value("fault", json(nullptr)) : json(nullptr);
-      out += fmt::format("the match ended with a fault after {} decisions\n", decisions);
-      if (fault.is_object()) {
-        const int seat = fault.value("seat", -1);
-        out += st.bold(fmt::format("{} forfeits: {} at request {}", names.seat(seat),
-                                   clean(fault.value("kind", "?"), 20), fault.value("request_id", std::int64_t{0}))) +
-               "\n";
-        out += "  message: " + clean(fault.value("message", ""), 300) + "\n";
-        if (full && fault.contains("raw") && fault.at("raw").is_string() &&
-            !fault.at("raw").get<std::string>().empty()) {
-          out += "  offending bytes: " + clean(fault.at("raw").get<std::string>(), 200) + "\n";
-        }
-      } else {
-        out += "the footer records a fault but holds no \"fault\" object\n";
-      }
-    } else if (f.end == replay::End::interrupted) {
-      out += fmt::format("the match was interrupted after {} decisions: no result\n", decisions);
-    } else {
-      out += fmt::format("the match ended with an error of the referee after {} decisions\n", decisions);
-      if (result.is_object() && result.contains("error")) out += "  " + one_line(result.at("error"), 300) + "\n";
-    }
-    if (f.end != replay::End::finished && result.is_object() && result.contains("ranks") &&
-        result.at("ranks").is_array()) {
-      std::vector<std::string> ranks;
-      for (std::size_t s = 0; s < result.at("ranks").size(); ++s) {
-        ranks.push_back(
-            fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.at("ranks")[s].get<int>())));
-      }
-      out += wrap("ranks: ", ranks, ", ", 4);
-    }
-  } catch (const json::exception& e) {
-    out += fmt::format("the footer cannot be read: {}\n", clean(e.what(), 200));
+  // The result is shown only as verify accepts it: a footer someone edited names no winner.
+  const replay::Verification verified = replay::verify(r);
+  if (!verified.ok || !verified.result) {
+    return out + st.bold("UNVERIFIED replay: its result is not shown") + "\n  " + clean(verified.message, 300) + "\n";
+  }
+  const replay::FinalResult& result = *verified.result;
+  if (result.end == replay::End::finished) {
+    out += fmt::format("the match finished after {} decisions\n", decisions);
+    const games::Game& game = game_of(r);
+    out +=
+        game.draw_outcome(result.outcome, game.card_table(r.header.config, replay::seat_configs(r.header)), names, st);
+  } else if (result.end == replay::End::fault) {
+    const replay::Fault& fault = *result.fault;
+    out += fmt::format("the match ended with a fault after {} decisions\n", decisions);
+    out += st.bold(fmt::format("{} forfeits: {} at request {}", names.seat(fault.seat), enum_name(fault.kind),
+                               fault.request_id)) +
+           "\n";
+    out += "  message: " + clean(fault.message, 300) + "\n";
+    if (full && !fault.raw.empty()) out += "  offending bytes: " + clean(fault.raw, 200) + "\n";
+  } else if (result.end == replay::End::interrupted) {
+    out += fmt::format("the match was interrupted after {} decisions: no result\n", decisions);
+  } else {
+    out += fmt::format("the match ended with an error of the referee after {} decisions\n", decisions);
+    out += "  " + clean(result.error, 300) + "\n";
+  }
+  if (result.end != replay::End::finished && !result.ranks.empty()) {
+    std::vector<std::string> ranks;
+    for (std::size_t s = 0; s < result.ranks.size(); ++s)
+      ranks.push_back(fmt::format("{} {}", names.seat(static_cast<int>(s)), ordinal(result.ranks[s])));
+    out += wrap("ranks: ", ranks, ", ", 4);
   }
   return out;
 }

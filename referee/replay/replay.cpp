@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cassert>
 
 #include "referee/core/hash.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/replay/verify_result.hpp"
 
 namespace arena::replay {
 
@@ -85,20 +85,7 @@ Result<Step> parse_step(const json& j) {
   return s;
 }
 
-constexpr std::array<const char*, 4> kEndNames = {"finished", "fault", "interrupted", "error"};
-
 }  // namespace
-
-const char* end_name(End end) {
-  return kEndNames[static_cast<std::size_t>(end)];
-}
-
-Result<End> parse_end(std::string_view name) {
-  for (std::size_t i = 0; i < kEndNames.size(); ++i) {
-    if (name == kEndNames[i]) return static_cast<End>(i);
-  }
-  return fail(fmt::format("unknown end \"{}\" (expected finished, fault, interrupted or error)", name));
-}
 
 std::vector<json> seat_configs(const Header& h) {
   std::vector<json> out;
@@ -136,7 +123,7 @@ json to_json(const Step& s) {
 }
 
 json to_json(const Footer& f) {
-  return {{"type", "footer"}, {"end", end_name(f.end)}, {"result", f.result}};
+  return {{"type", "footer"}, {"end", enum_name(f.end)}, {"result", f.result}};
 }
 
 Result<Writer> Writer::open(const std::filesystem::path& path) {
@@ -219,8 +206,11 @@ Result<Replay> parse(std::istream& in) {
       if (!s) return fail(fmt::format("line {} (step): {}", number, s.error()));
       r.steps.push_back(std::move(s).value());
     } else if (type == "footer") {
-      auto end = parse_end(j.value("end", ""));
-      if (!end) return fail(fmt::format("line {} (footer): {}", number, end.error()));
+      const std::string end_text = j.value("end", "");
+      const auto end = parse_enum<End>(end_text);
+      if (!end)
+        return fail(fmt::format("line {} (footer): unknown end \"{}\" (expected {})", number, end_text,
+                                enum_names_text<End>()));
       r.footer = Footer{*end, j.value("result", json(nullptr))};
     } else {
       return fail(fmt::format("line {}: unknown line type \"{}\"", number, type));
@@ -278,6 +268,8 @@ Verification verify(const Replay& replay) {
     if (static_cast<std::size_t>(s.n) != v.steps_checked) {
       return diverge(fmt::format("{}: expected step number {}", where, v.steps_checked));
     }
+    // One request per decision, numbered from 1.
+    if (s.request_id != s.n + 1) return diverge(fmt::format("{}: expected request id {}", where, s.n + 1));
     if (state->is_over()) return diverge(fmt::format("{}: the game was already over", where));
     if (state->to_act() != s.seat) {
       return diverge(fmt::format("{}: seat {} acted but seat {} was to act", where, s.seat, state->to_act()));
@@ -305,29 +297,9 @@ Verification verify(const Replay& replay) {
   }
   if (!replay.footer)
     return diverge(fmt::format("no footer: the match did not finish ({} steps verified)", v.steps_checked));
-  const Footer& f = *replay.footer;
-  if (f.end == End::finished) {
-    if (!state->is_over()) return diverge("the footer says finished but the game is not over after the last step");
-    if (f.result.value("outcome", json(nullptr)) != state->outcome()) {
-      return diverge("the footer's outcome differs from the re-simulated outcome");
-    }
-    json scores = json::array();
-    for (double x : state->scores()) scores.push_back(x);
-    if (f.result.value("scores", json(nullptr)) != scores)
-      return diverge("the footer's scores differ from the re-simulated scores");
-  } else if (f.end == End::fault) {
-    if (state->is_over()) return diverge("the footer records a fault but the game was over");
-    const json fault = f.result.value("fault", json(nullptr));
-    if (!fault.is_object()) return diverge("the footer records a fault without a \"fault\" object");
-    // A fault during a decision belongs to the seat that was to act; a handshake fault (request 0)
-    // can be any seat's.
-    if (fault.value("request_id", 0) != 0 && fault.value("seat", -1) != state->to_act()) {
-      return diverge(fmt::format("the fault is charged to seat {} but seat {} was to act", fault.value("seat", -1),
-                                 state->to_act()));
-    }
-  } else {
-    // interrupted or error: nothing more to check; the steps before the stop are verified.
-  }
+  auto result = check_result(replay, *state);
+  if (!result) return diverge(result.error());
+  v.result = std::move(result).value();
   v.ok = true;
   v.message = fmt::format("{} steps re-simulated; every view, hash and the result match", v.steps_checked);
   return v;

@@ -23,6 +23,7 @@
 #include "referee/core/result.hpp"
 #include "referee/core/seat.hpp"
 #include "referee/games/game.hpp"
+#include "referee/replay/result.hpp"
 
 namespace arena::replay {
 
@@ -30,11 +31,6 @@ using nlohmann::json;
 
 inline constexpr int kReplayVersion = 2;        // what the writer writes
 inline constexpr int kOldestReplayVersion = 1;  // the oldest the reader reads
-
-// How a match ended. `error`: the referee could not go on (e.g. the replay could not be written).
-enum class End { finished, fault, interrupted, error };
-const char* end_name(End end);  // "finished", "fault", "interrupted", "error"
-Result<End> parse_end(std::string_view name);
 
 struct BotInfo {
   std::string name;     // from --name, else the bot's ready message
@@ -76,6 +72,8 @@ struct Step {
   std::uint64_t stderr_cut = 0;
 };
 
+// The last line. `result` is the JSON as the file holds it: what it says is only taken, typed,
+// from verify() (Verification::result), which re-derives every field.
 struct Footer {
   End end = End::finished;
   json result;
@@ -124,13 +122,18 @@ struct Verification {
   // does not know, another rules revision of it, or a header configuration it refuses.
   bool simulable = true;
   std::size_t steps_checked = 0;
-  std::string message;  // on failure: the first divergence, precisely, or why it cannot be re-simulated
+  std::string message;                // on failure: the first divergence, precisely, or why it cannot be re-simulated
+  std::optional<FinalResult> result;  // on success: the footer's result, typed, every field checked
 };
 
 // Re-simulates from the header and the actions alone (no bots): checks the rules revision, the
-// initial hash, for each
-// step that the seat was the one to act, the view it was sent, the action's legality and the
-// state hash after it; then the footer's result against the game's own outcome.
+// initial hash, for each step its number and request id, that the seat was the one to act, the
+// view it was sent, the action's legality and the state hash after it; then every field of the
+// footer's result: how it ended, the scores, outcome, ranks and winner (rank_seats), the fault
+// (seat, kind, phase and request against the steps), the game, seed and config against the
+// header, each seat's bot (name, version, command, protocol) against the header and its decisions
+// against the steps, and the fields it cannot re-derive (times, stderr sizes, messages) for their
+// types and ranges; an unknown field is refused. The message names the field that differs.
 Verification verify(const Replay& replay);
 
 }  // namespace arena::replay

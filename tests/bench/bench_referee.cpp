@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
       if (reuse) o.kept = {&kept[0], &kept[1]};
       auto m = match::play(o);
       if (!m || m->end != replay::End::finished) {
-        fmt::print(stderr, "match {} did not finish: {}\n", i, m ? m->result.dump() : m.error());
+        fmt::print(stderr, "match {} did not finish: {}\n", i, m ? replay::to_json(*m).dump() : m.error());
         std::exit(1);
       }
       decisions += m->decisions;

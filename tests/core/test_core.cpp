@@ -4,6 +4,7 @@
 #include <numeric>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
@@ -82,4 +83,25 @@ TEST_CASE("Result: value or error") {
   CHECK(fine.ok());
   Status not_fine = fail(std::string("no"));
   CHECK(not_fine.error() == "no");
+}
+
+namespace {
+enum class Colour { red, dark_green, blue };
+}  // namespace
+
+template <>
+struct arena::EnumNames<Colour> {
+  static constexpr std::array<std::pair<Colour, std::string_view>, 3> table{
+      {{Colour::red, "red"}, {Colour::dark_green, "dark-green"}, {Colour::blue, "blue"}}};
+};
+
+TEST_CASE("enum names: one table gives the name, the parse and the list for errors", "[core][enum]") {
+  for (Colour c : {Colour::red, Colour::dark_green, Colour::blue})
+    CHECK(arena::parse_enum<Colour>(arena::enum_name(c)) == c);
+  CHECK(arena::enum_name(Colour::dark_green) == "dark-green");
+  CHECK_FALSE(arena::parse_enum<Colour>("dark_green").has_value());
+  CHECK_FALSE(arena::parse_enum<Colour>("").has_value());
+  CHECK(arena::enum_name(static_cast<Colour>(7)) == "unknown");
+  CHECK(arena::enum_names_text<Colour>() == "\"red\", \"dark-green\" or \"blue\"");
+  static_assert(arena::enum_name(Colour::blue) == "blue");
 }

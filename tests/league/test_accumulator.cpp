@@ -129,7 +129,8 @@ MatchRecord synthetic(Kind kind, std::uint64_t index, bool fine_times = true) {
   if (r.seats.size() >= 2 && d.one_in(40)) {
     const auto seat = static_cast<int>(d.below(r.seats.size()));
     r.end = replay::End::fault;
-    r.fault = FaultRecord{seat, d.one_in(2) ? "timeout" : "illegal", static_cast<std::int64_t>(d.below(50)), "x"};
+    r.fault = FaultRecord{seat, d.one_in(2) ? replay::FaultKind::timeout : replay::FaultKind::illegal,
+                          static_cast<std::int64_t>(d.below(50)), "x"};
     std::vector<std::uint64_t> forfeit(r.seats.size(), 1);
     forfeit[static_cast<std::size_t>(seat)] = 0;
     rank_by(r, forfeit);
@@ -281,7 +282,8 @@ TEST_CASE("200,000 synthetic matches through the accumulator: exact, in bounded 
         e.max = std::max(e.max, ms);
       }
     }
-    if (r.fault) expected[r.seats[static_cast<std::size_t>(r.fault->seat)].bot].faults[r.fault->kind] += 1;
+    if (r.fault)
+      expected[r.seats[static_cast<std::size_t>(r.fault->seat)].bot].faults[std::string(enum_name(r.fault->kind))] += 1;
     // Leg 0 seats the earlier bot of the pair first; its points over both legs make the pair.
     const double a_points = rank_points(r, r.leg == 0 ? 0 : 1);
     if (r.leg == 0) {

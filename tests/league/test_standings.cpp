@@ -56,7 +56,7 @@ std::vector<MatchRecord> two_seat_league() {
   r.push_back(match(3, 1, 1, {seat("beta", 18, 2, {2}), seat("alpha", 24, 1, {1})}));
   MatchRecord fault = match(4, 2, 0, {seat("alpha", 15, 1, {10, 0.5}, 20), seat("gamma", 0, 2, {3}, 5000)});
   fault.end = replay::End::fault;
-  fault.fault = FaultRecord{1, "timeout", 7, "no reply within 1000 ms"};
+  fault.fault = FaultRecord{1, replay::FaultKind::timeout, 7, "no reply within 1000 ms"};
   fault.fault->request = "{\"type\":\"act\",\"id\":7}";
   fault.fault->reply = "";
   fault.replay = "replays/m000004.jsonl";
@@ -637,7 +637,7 @@ TEST_CASE("Standings of 3 and 4 seats: the rating column, no pentanomial, points
 
 TEST_CASE("Standings: a partial league and uncounted matches say so in every format") {
   Standings st = compute_standings(two_seat_league(), kBots);
-  st.completion = Completion{true, "interrupted", 37, 120};
+  st.completion = Completion{true, PartialReason::interrupted, 37, 120};
   st.not_counted = 3;
   const std::string line = "PARTIAL: 37 of 120 matches (interrupted); finish with --resume";
   CHECK(completion_text(st) == line);
@@ -663,8 +663,15 @@ TEST_CASE("Standings: a partial league and uncounted matches say so in every for
   CHECK(failure[0]->attrs.at("message") == line);
   CHECK_THAT(failure[0]->text, Contains("not counted"));
   // Another reason has no resume hint.
-  st.completion.reason = "shard";
-  CHECK(completion_text(st) == "PARTIAL: 37 of 120 matches (shard); combine the shards with `referee league merge`");
+  st.completion.reason = PartialReason::shard;
+  st.completion.shard = 2;
+  st.completion.shards = 4;
+  CHECK(completion_text(st) ==
+        "PARTIAL: 37 of 120 matches (shard 2/4); combine the shards with `referee league merge`");
+  CHECK(standings_json(st).at("completion").at("reason") == "shard 2/4");
+  st.completion.reason = PartialReason::merged_shards;
+  st.completion.shard = 1;
+  CHECK(completion_text(st) == "PARTIAL: 37 of 120 matches (merged without 1 of 4 shards)");
 }
 
 TEST_CASE("JUnit XML: the well-formedness checker rejects broken XML") {
@@ -719,7 +726,7 @@ TEST_CASE("JUnit XML: the fault testcases of a bot are bounded") {
   for (std::uint64_t i = 0; i < 130; ++i) {
     MatchRecord m = match(i, i, 0, {seat("crashy", 0, 2), seat("steady", 1, 1)});
     m.end = replay::End::fault;
-    m.fault = FaultRecord{0, "crash", 1, fmt::format("exit {}", i)};
+    m.fault = FaultRecord{0, replay::FaultKind::crash, 1, fmt::format("exit {}", i)};
     m.replay = fmt::format("replays/m{:06}.jsonl", i);
     r.push_back(std::move(m));
   }
@@ -745,10 +752,10 @@ TEST_CASE("JUnit XML: names with markup characters are escaped") {
   const std::string nasty = "a&b <\"q'>\tz\x01";
   MatchRecord r = match(0, 0, 0, {seat(nasty, 0, 2), seat("plain", 1, 1)});
   r.end = replay::End::fault;
-  r.fault = FaultRecord{0, "crash", 3, "exit 1"};
+  r.fault = FaultRecord{0, replay::FaultKind::crash, 3, "exit 1"};
   MatchRecord again = r;
   again.index = 1;
-  again.fault->kind = "malformed";
+  again.fault->kind = replay::FaultKind::malformed;
   const Standings st = compute_standings({r, again}, {nasty, "plain"});
   const std::string xml = junit_xml(st, "suite \"q\" <x>");
   Element root;
@@ -776,7 +783,7 @@ TEST_CASE("JUnit XML: names with markup characters are escaped") {
 TEST_CASE("Journal record: the fault's request and reply excerpts are optional keys") {
   MatchRecord r = match(3, 1, 1, {seat("a", 0, 2), seat("b", 1, 1)});
   r.end = replay::End::fault;
-  r.fault = FaultRecord{0, "illegal", 12, "not a legal action"};
+  r.fault = FaultRecord{0, replay::FaultKind::illegal, 12, "not a legal action"};
   r.fault->request = "{\"type\":\"act\",\"id\":12,\"legal\":[\"take 1\"]}";
   r.fault->reply = "{\"action\":\"take 9\"}";
   const json j = to_json(r);
@@ -796,7 +803,7 @@ TEST_CASE("Journal record: the fault's request and reply excerpts are optional k
   auto earlier = record_from_json(old);
   REQUIRE(earlier.ok());
   REQUIRE(earlier->fault.has_value());
-  CHECK(earlier->fault->kind == "timeout");
+  CHECK(earlier->fault->kind == replay::FaultKind::timeout);
   CHECK(earlier->fault->request.empty());
   CHECK(earlier->fault->reply.empty());
   // Without excerpts, none are written (the journal stays as it was).

@@ -138,7 +138,7 @@ Played play_hostile(Tier tier, const std::string& attack, const std::string& ste
   REQUIRE(r.ok());
   out.result = std::move(r).value();
   out.hostile = hostile_report(out.result, 0);
-  INFO(out.result.result.dump(2));
+  INFO(replay::to_json(out.result).dump(2));
   if (out.result.fault) CHECK(out.result.fault->seat == 0);
   CHECK(testing::leftover_processes(out.options).empty());
   auto replay = replay::read(out.result.replay);

@@ -44,7 +44,7 @@ std::string tag_for(const char* what, Tier t) {
 match::MatchResult play_checked(const match::Options& o) {
   auto r = match::play(o);
   REQUIRE(r.ok());
-  INFO(r->result.dump(2));
+  INFO(replay::to_json(*r).dump(2));
   CHECK(testing::leftover_processes(o).empty());
   return std::move(r).value();
 }

@@ -71,7 +71,7 @@ TEST_CASE("hostile: a fork bomb is capped by the process limit and leaves nothin
     INFO("tier " << bots::tier_name(t));
     // Tier none has no limit: the bot's own safety cap keeps the test kind to the machine.
     auto p = play(t, t == Tier::none ? "fork-bomb --limit 100" : "fork-bomb --limit 3000", "fork");
-    INFO(p.result.result.dump(2));
+    INFO(replay::to_json(p.result).dump(2));
     REQUIRE(p.hostile.count("forks") == 1);
     const int forks = std::stoi(p.hostile["forks"]);
     if (t == Tier::none) {
@@ -172,7 +172,7 @@ TEST_CASE("hostile: a bot that stops itself is a timeout and is cleaned up", "[h
     INFO("tier " << bots::tier_name(t));
     auto p = play(t, "self-stop", "stop");
     REQUIRE(p.result.fault.has_value());
-    CHECK(match::fault_name(p.result.fault->kind) == std::string("timeout"));
+    CHECK(p.result.fault->kind == match::FaultKind::timeout);
   }
 }
 
@@ -181,7 +181,7 @@ TEST_CASE("hostile: a bot that closes its stdout but keeps running is a crash an
     INFO("tier " << bots::tier_name(t));
     auto p = play(t, "close-stdout", "close");
     REQUIRE(p.result.fault.has_value());
-    CHECK(match::fault_name(p.result.fault->kind) == std::string("crash"));
+    CHECK(p.result.fault->kind == match::FaultKind::crash);
   }
 }
 
@@ -220,7 +220,7 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   o.sandbox = frozen;
   auto r = match::play(o);
   REQUIRE(r.ok());
-  INFO(r->result.dump(2));
+  INFO(replay::to_json(*r).dump(2));
   CHECK(r->end == replay::End::finished);
   const auto kv = report(*r, 0);
   REQUIRE(kv.count("idle_cpu_ms") == 1);
@@ -270,7 +270,7 @@ TEST_CASE("sandbox: the support probe, the policy and the error for an unavailab
       o.sandbox = policy(Tier::strict);
       auto r2 = match::play(o);
       REQUIRE(r2.ok());
-      INFO(r2->result.dump(2));
+      INFO(replay::to_json(*r2).dump(2));
       CHECK(r2->end == replay::End::finished);
       // Its own folder closed to others: refused, with the fix.
       std::filesystem::permissions(dir + "/bots", std::filesystem::perms::owner_all);

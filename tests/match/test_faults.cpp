@@ -35,18 +35,18 @@ void check_case(const Case& c, int seat) {
   auto result = match::play(o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(result.ok());
-  INFO("mode " << c.mode << " seat " << seat << "\n" << result->result.dump(2));
+  INFO("mode " << c.mode << " seat " << seat << "\n" << replay::to_json(*result).dump(2));
   CHECK(seconds < 30);
   if (std::string(c.kind).empty()) {
     CHECK(result->end == replay::End::finished);
   } else {
     REQUIRE(result->end == replay::End::fault);
     REQUIRE(result->fault.has_value());
-    CHECK(match::fault_name(result->fault->kind) == std::string(c.kind));
+    CHECK(enum_name(result->fault->kind) == c.kind);
     CHECK(result->fault->seat == seat);
     CHECK_THAT(result->fault->message, Contains(c.message_part));
-    CHECK(result->result.at("winner") == 1 - seat);
-    CHECK(result->result.at("fault").at("bot").get<std::string>().size() > 0);
+    CHECK(result->winner == 1 - seat);
+    CHECK(replay::to_json(*result).at("fault").at("bot").get<std::string>().size() > 0);
     if (c.handshake) {
       CHECK(result->fault->request_id == 0);
     } else {
@@ -113,7 +113,7 @@ TEST_CASE("a crash records the exit, the raw bytes and the stderr tail", "[fault
   for (const auto& line : result->fault->stderr_tail)
     saw_trigger = saw_trigger || line.find("triggering crash") != std::string::npos;
   CHECK(saw_trigger);
-  const auto& f = result->result.at("fault");
+  const nlohmann::json f = replay::to_json(*result).at("fault");
   CHECK(f.at("kind") == "crash");
   CHECK(f.at("stderr_tail").size() >= 1);
 }
@@ -135,6 +135,6 @@ TEST_CASE("a time bank absorbs a slow decision", "[faults]") {
   o.limits.time_bank_ms = 3000;
   auto result = match::play(o);
   REQUIRE(result.ok());
-  INFO(result->result.dump(2));
+  INFO(replay::to_json(*result).dump(2));
   CHECK(result->end == replay::End::finished);
 }

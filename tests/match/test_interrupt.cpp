@@ -115,7 +115,7 @@ json results(const fs::path& folder) {
   for (const auto& r : *records) {
     json seats = json::array();
     for (const auto& s : r.seats) seats.push_back({s.bot, s.score, s.rank});
-    out.push_back({r.index, r.seed, seats, r.fault ? r.fault->kind : ""});
+    out.push_back({r.index, r.seed, seats, r.fault ? enum_name(r.fault->kind) : ""});
   }
   return out;
 }

@@ -144,7 +144,7 @@ TEST_CASE("isolation: scratch space is private, bounded and gone after the match
     o.limits.decision_ms = 10000;
     auto r = match::play(o);
     REQUIRE(r.ok());
-    INFO(r->result.dump(2));
+    INFO(replay::to_json(*r).dump(2));
     CHECK(r->end == replay::End::finished);
     const auto writer = testing::hostile_report(*r, 0);
     const auto peeker = testing::hostile_report(*r, 1);
@@ -185,7 +185,7 @@ TEST_CASE("isolation: the memory limit holds for the whole process tree", "[host
       o.sandbox.limits.memory_mb = 256;
       o.sandbox.limits.address_space_mb = 512;
     });
-    INFO(p.result.result.dump(2));
+    INFO(replay::to_json(p.result).dump(2));
     REQUIRE(p.result.fault.has_value());
     CHECK(p.result.fault->seat == 0);
     CHECK(p.result.fault->kind == match::FaultKind::crash);

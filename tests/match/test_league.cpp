@@ -52,7 +52,7 @@ json essence(const std::vector<league::MatchRecord>& records) {
   for (const auto& r : records) {
     json seats = json::array();
     for (const auto& s : r.seats) seats.push_back({s.bot, s.score, s.rank});
-    out.push_back({r.index, r.deal, r.leg, r.seed, replay::end_name(r.end), seats, r.fault ? r.fault->kind : ""});
+    out.push_back({r.index, r.deal, r.leg, r.seed, enum_name(r.end), seats, r.fault ? enum_name(r.fault->kind) : ""});
   }
   return out;
 }

@@ -22,7 +22,7 @@ namespace {
 match::MatchResult play_ok(const match::Options& o) {
   auto result = match::play(o);
   REQUIRE(result.ok());
-  INFO(result->result.dump(2));
+  INFO(replay::to_json(*result).dump(2));
   CHECK(result->end == replay::End::finished);
   CHECK_FALSE(result->fault.has_value());
   return std::move(result).value();
@@ -50,7 +50,7 @@ TEST_CASE("sample bots finish matches in both seatings and every replay verifies
       auto o = testing::options({a, b}, seed, "sample");
       const auto m = play_ok(o);
       CHECK(m.decisions > 40);
-      CHECK(m.result.at("scores").size() == 2);
+      CHECK(m.scores.size() == 2);
       require_verifies(m.replay);
       CHECK(testing::leftover_processes(o).empty());
     }
@@ -170,8 +170,8 @@ TEST_CASE("Stella Quest matches with 2, 3 and 4 sample bots finish and their rep
       auto o = testing::options(bots, seed, fmt::format("sq{}", seats));
       o.game = "stella_quest";
       const auto m = play_ok(o);
-      CHECK(m.result.at("scores").size() == seats);
-      CHECK(m.result.at("ranks").size() == seats);
+      CHECK(m.scores.size() == seats);
+      CHECK(m.ranks.size() == seats);
       require_verifies(m.replay);
       CHECK(testing::leftover_processes(o).empty());
     }

@@ -28,7 +28,7 @@ testing::Played hold(Tier t, const std::string& attack, const std::string& stem)
 
 // The tree went over the limit and was killed for it, the shared part named.
 void check_killed(const testing::Played& p) {
-  INFO(p.result.result.dump(2));
+  INFO(replay::to_json(p.result).dump(2));
   REQUIRE(p.result.fault.has_value());
   CHECK(p.result.fault->seat == 0);
   CHECK(p.result.fault->kind == match::FaultKind::crash);
@@ -69,7 +69,7 @@ TEST_CASE("memory: SysV shared memory counts in strict and is refused in basic",
     if (t == Tier::strict) {
       check_killed(p);
     } else {
-      INFO(p.result.result.dump(2));
+      INFO(replay::to_json(p.result).dump(2));
       CHECK_FALSE(p.result.fault.has_value());
       CHECK(p.hostile["objects"] == "0");
       CHECK(p.hostile["errno"] == "EPERM");
@@ -83,7 +83,7 @@ TEST_CASE("memory: memory that the bot's processes share counts once", "[hostile
     INFO("tier " << bots::tier_name(t));
     // One region of 100 MiB, touched by four processes: 100 MiB, not 400, under a 256 MiB limit.
     auto p = hold(t, "shm-one --procs 4 --mb 100", "shm-one");
-    INFO(p.result.result.dump(2));
+    INFO(replay::to_json(p.result).dump(2));
     CHECK_FALSE(p.result.fault.has_value());
     CHECK(p.hostile["full"] == "4");
   }

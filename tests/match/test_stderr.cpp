@@ -39,7 +39,7 @@ std::vector<replay::Step> steps_of(const replay::Replay& r, Seat seat) {
 replay::Replay played(const match::Options& o) {
   auto m = match::play(o);
   REQUIRE(m.ok());
-  INFO(m->result.dump(2));
+  INFO(replay::to_json(*m).dump(2));
   REQUIRE(m->end == replay::End::finished);
   CHECK(testing::leftover_processes(o).empty());
   auto r = replay::read(m->replay);

@@ -67,7 +67,11 @@ void check_fault_and_tail(const std::string& err) {
   INFO(err);
   CHECK_THAT(err, Contains("illegal action {\"kind\":\"\\u001b[2J\\u009b\\u202e\\u0007\"}: "));
   CHECK_THAT(err, Contains("\"" + kShown + "\""));  // the game's error quotes the kind
-  CHECK_THAT(err, Contains("{\"action\":{\"kind\":\"\\\\u001b[2J\\xc2\\x9b\\xe2\\x80\\xae\\\\u0007\"}"));  // its bytes
+  // its bytes, as it wrote them (validate wraps long lines: read them unwrapped)
+  std::string unwrapped = err;
+  for (auto at = unwrapped.find("\n  "); at != std::string::npos; at = unwrapped.find("\n  ", at))
+    unwrapped.erase(at, unwrapped.find_first_not_of(' ', at + 1) - at);
+  CHECK_THAT(unwrapped, Contains("\"action\":{\"kind\":\"\\\\u001b[2J\\xc2\\x9b\\xe2\\x80\\xae\\\\u0007\"}}"));
   CHECK_THAT(err, Contains("| \\x1b[2J\\x1b[H\\x9b31mall good\\x07\n"));
   CHECK_THAT(err, Contains("| \\u009b2J\\u202eok ,dab\\x1b]0;pwned\\x07\n"));
   CHECK_THAT(err, Contains("| move" + kShown + "\n"));

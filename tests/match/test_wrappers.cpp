@@ -80,7 +80,7 @@ match::MatchResult play(Tier tier, const std::string& seat0, const std::string& 
   auto r = match::play(o);
   REQUIRE(r.ok());
   INFO(seat0 << " | " << seat1);
-  INFO(r->result.dump(2));
+  INFO(replay::to_json(*r).dump(2));
   std::string logs;
   for (const auto& s : r->seats)
     logs += fmt::format("stderr of {}:\n{}\n", s.command, testing::read_file(s.stderr_log));

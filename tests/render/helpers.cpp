@@ -70,10 +70,25 @@ replay::Replay random_replay(const std::string& game_name, int seats, std::uint6
     step.hash = hash_hex(state->hash());
     r.steps.push_back(std::move(step));
   }
-  json scores = json::array();
-  for (double x : state->scores()) scores.push_back(static_cast<std::int64_t>(x));
-  r.footer =
-      replay::Footer{replay::End::finished, {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}}};
+  // The result as a match writes it, so that verify (and so the viewers) accept it.
+  replay::FinalResult result;
+  result.end = replay::End::finished;
+  result.scores = state->scores();
+  result.outcome = state->outcome();
+  result.game = game_name;
+  result.seed = seed;
+  result.config = *config;
+  result.decisions = static_cast<std::int64_t>(r.steps.size());
+  for (const replay::BotInfo& b : r.header.bots) {
+    replay::SeatReport seat;
+    seat.name = b.name;
+    seat.version = b.version;
+    seat.command = b.command;
+    result.seats.push_back(seat);
+  }
+  for (const replay::Step& step : r.steps) ++result.seats[static_cast<std::size_t>(step.seat)].decisions;
+  replay::settle(result);
+  r.footer = replay::Footer{replay::End::finished, replay::to_json(result)};
   return r;
 }
 

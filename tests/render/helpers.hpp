@@ -14,7 +14,7 @@ namespace arena::testing {
 
 // A finished replay of `seats` random players (uniform over the legal actions), as match::play
 // would record it: header with the initial hash, one step per decision with the view sent and the
-// hash after it, and a "finished" footer with the outcome and scores.
+// hash after it, and a "finished" footer with the result a match would write (it verifies).
 replay::Replay random_replay(const std::string& game, int seats, std::uint64_t seed);
 
 // Writes a replay in the replay file format.

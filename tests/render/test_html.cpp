@@ -112,3 +112,30 @@ TEST_CASE("bot text cannot end the page's data block", "[render][html]") {
   CHECK(title_of(*page).find('<') == std::string::npos);
   CHECK(render::script_safe_json(json("</script>&")) == "\"\\u003c/script\\u003e\\u0026\"");
 }
+
+TEST_CASE("the viewer takes the result only from a footer that verifies", "[render][html][forged]") {
+  const std::string game_name =
+      GENERATE(std::string("stellar"), std::string("stella_quest"), std::string("interstellar"));
+  CAPTURE(game_name);
+  const replay::Replay honest = random_replay(game_name, 2, 11);
+  auto data = render::viewer_data(honest, "honest.jsonl");
+  REQUIRE(data.ok());
+  CHECK(data->at("unverified").is_null());
+  REQUIRE(data->at("footer").is_object());
+  CHECK(data->at("footer").at("result") == honest.footer->result);
+
+  // The footer's winner and ranks handed to the other seat, as someone editing the file would.
+  replay::Replay forged = honest;
+  json& result = forged.footer->result;
+  const json ranks = result.at("ranks");
+  result["ranks"] = json{ranks.at(1), ranks.at(0)};
+  result["winner"] = result.at("winner").is_null() ? json(0) : json(1 - result.at("winner").get<int>());
+  auto page_data = render::viewer_data(forged, "forged.jsonl");
+  REQUIRE(page_data.ok());
+  CHECK(page_data->at("footer").is_null());  // nothing of the forged footer reaches the page
+  REQUIRE(page_data->at("unverified").is_string());
+  CHECK_THAT(page_data->at("unverified").get<std::string>(), Contains("result."));
+  auto page = render::html_page(forged, "forged.jsonl");
+  REQUIRE(page.ok());
+  CHECK(count(*page, "Unverified replay") == 1);  // the viewer's notice (viewer_result.js)
+}

@@ -34,7 +34,7 @@ Loaded load(const fs::path& path, const std::string& end = "finished") {
   auto r = replay::read(path);
   REQUIRE(r.ok());
   REQUIRE(r->footer);
-  REQUIRE(replay::end_name(r->footer->end) == end);
+  REQUIRE(enum_name(r->footer->end) == end);
   REQUIRE(r->steps.size() > 5);
   auto f = render::simulate(*r);
   REQUIRE(f.ok());
@@ -355,6 +355,23 @@ TEST_CASE("show --seat in Stella Quest hides the other hands' numbers", "[render
   CHECK(hidden_checked > 20);
 }
 
+TEST_CASE("show names no result from a footer that does not verify", "[render][show][forged]") {
+  const Loaded& m = stellar_match();
+  replay::Replay forged = m.replay;
+  json& result = forged.footer->result;
+  result["ranks"] = json{result.at("ranks").at(1), result.at("ranks").at(0)};
+  result["winner"] = result.at("winner").is_null() ? json(0) : json(1 - result.at("winner").get<int>());
+  const fs::path path = testing::out_path("forged_winner.jsonl");
+  testing::write_replay(forged, path);
+  auto c = testing::show({path.string(), "--color", "never"});
+  INFO(c.out << c.err);
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(c.out, Contains("UNVERIFIED replay: its result is not shown"));
+  CHECK_THAT(c.out, Contains("result.ranks"));
+  CHECK_THAT(c.out, !Contains("score breakdown"));
+  CHECK_THAT(c.out, !Contains("wins with"));
+}
+
 TEST_CASE("show shows a fault footer", "[render][show]") {
   static const Loaded m = load(
       testing::play("stellar", {testing::faulty_bot("illegal --at 4"), testing::random_bot()}, 3, "fault"), "fault");
@@ -531,11 +548,29 @@ TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes"
   REQUIRE(r.footer);
   r.header.bots[0].name = evil;
   for (auto& s : r.steps) s.debug = "note " + evil;  // (a replay holds valid UTF-8 only: JSON)
-  r.footer->end = replay::End::fault;
-  r.footer->result = {
-      {"fault",
-       {{"seat", 0}, {"kind", "illegal"}, {"request_id", 3}, {"message", "illegal action " + evil}, {"raw", evil}}},
-      {"ranks", {2, 1}}};
+  // Seat 0 faults at its first decision from the third on: the steps stop there and the footer
+  // is the one a match writes, so that it verifies (show shows only a verified result).
+  std::size_t cut = 2;
+  while (cut < r.steps.size() && r.steps[cut].seat != 0) ++cut;
+  REQUIRE(cut < r.steps.size());
+  r.steps.resize(cut);
+  replay::FinalResult result = replay::result_from_json(r.footer->result).value();
+  result.end = replay::End::fault;
+  result.scores.clear();
+  result.outcome = nullptr;
+  result.seats[0].name = evil;
+  for (auto& seat : result.seats) seat.decisions = 0;
+  for (const auto& step : r.steps) ++result.seats[static_cast<std::size_t>(step.seat)].decisions;
+  result.decisions = static_cast<std::int64_t>(cut);
+  replay::Fault fault;
+  fault.seat = 0;
+  fault.kind = replay::FaultKind::illegal;
+  fault.request_id = static_cast<std::int64_t>(cut) + 1;
+  fault.message = "illegal action " + evil;
+  fault.raw = evil;
+  result.fault = fault;
+  replay::settle(result);
+  r.footer = replay::Footer{replay::End::fault, replay::to_json(result)};
   const fs::path path = testing::out_path("evil.jsonl");
   testing::write_replay(r, path);
   const std::string last = std::to_string(r.steps.size());
@@ -564,7 +599,7 @@ TEST_CASE("show escapes what bots chose: names, notes, fault messages and bytes"
       CHECK_THAT(plain, Contains("bot's note: note " + shown));
   }
   auto end = testing::show({path.string(), "--step", last, "--color", "never"});
-  CHECK_THAT(end.out, Contains("forfeits: illegal at request 3"));
+  CHECK_THAT(end.out, Contains(fmt::format("forfeits: illegal at request {}", cut + 1)));
   CHECK_THAT(end.out, Contains("message: illegal action " + shown));
   CHECK_THAT(end.out, Contains("offending bytes: " + shown));
 }

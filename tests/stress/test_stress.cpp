@@ -305,7 +305,7 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
         for (double ms : s.decision_ms) max_decision_ms = std::max(max_decision_ms, ms);
       }
       if (r.end == replay::End::finished) ++finished;
-      if (r.fault) recorded[r.fault->kind] += 1;
+      if (r.fault) recorded[std::string(enum_name(r.fault->kind))] += 1;
       const std::vector<Injection> inj = injections(leg->dir, r.index);
       for (const Injection& i : inj) injected[i.kind] += 1;
       const std::string where =
@@ -313,22 +313,22 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
       if (r.fault) {
         const auto& f = *r.fault;
         const bool explained = inj.size() == 1 && inj[0].seat == f.seat && inj[0].request == f.request_id &&
-                               kExpected.count(inj[0].kind) > 0 && kExpected.at(inj[0].kind) == f.kind;
+                               kExpected.count(inj[0].kind) > 0 && kExpected.at(inj[0].kind) == enum_name(f.kind);
         if (!explained) {
           std::string announced;
           for (const Injection& i : inj) {
             announced += fmt::format(" [seat {} {} request {}]", i.seat, i.kind, i.request);
           }
-          unexplained.push_back(
-              fmt::format("{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
-                          "injected:{}",
-                          where, f.kind, f.seat, f.request_id, f.message, announced.empty() ? " nothing" : announced));
+          unexplained.push_back(fmt::format(
+              "{}: the referee recorded {} for seat {} at request {} (\"{}\"); "
+              "injected:{}",
+              where, enum_name(f.kind), f.seat, f.request_id, f.message, announced.empty() ? " nothing" : announced));
         }
       } else if (!inj.empty()) {
         unexplained.push_back(fmt::format("{}: injected {} at request {} in seat {}, but the match ended {}", where,
-                                          inj[0].kind, inj[0].request, inj[0].seat, replay::end_name(r.end)));
+                                          inj[0].kind, inj[0].request, inj[0].seat, enum_name(r.end)));
       } else if (r.end != replay::End::finished) {
-        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, replay::end_name(r.end)));
+        unexplained.push_back(fmt::format("{}: ended {} without a fault", where, enum_name(r.end)));
       }
     }
   }

@@ -104,6 +104,7 @@ var ArenaViewer = (function () {
       frames: data.frames,
       cards: data.cards,
       footer: footer,
+      unverified: data.unverified || null,  // why the footer did not verify (it is then left out)
       result: result,
       fault: result && result.fault ? result.fault : null,
       gameName: header.game,

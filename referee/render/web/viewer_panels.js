@@ -95,6 +95,9 @@ ArenaViewer.corePart(function (core) {
       action.textContent = 'Fault (' + fault.kind + '): ' + seatLabel(fault.seat) + ' forfeits: ' + fault.message;
       action.classList.add('fault');
       action.setAttribute('data-seat', String(fault.seat));
+    } else if (core.unverified) {
+      turn.textContent = 'End of the replay after ' + last + ' decisions: UNVERIFIED, its result is not shown';
+      action.textContent = 'The footer does not match the re-simulated match (' + core.unverified + ')';
     } else if (!core.footer) {
       turn.textContent = 'The replay stops after ' + last + ' decisions (no footer: the referee was stopped mid-match)';
       action.textContent = 'No further decision recorded';

@@ -19,6 +19,7 @@ ArenaViewer.corePart(function (core) {
   function resultShown() { return core.revealed || core.pos === last; }
 
   core.winnerText = function () {
+    if (core.unverified) return 'unverified replay: no result';
     if (!result) return 'no result';
     if (result.winner !== null && result.winner !== undefined) return core.capitalise(seatLabel(result.winner)) + ' wins';
     if (footer.end === 'finished') return 'A draw (shared first place)';
@@ -37,6 +38,12 @@ ArenaViewer.corePart(function (core) {
   }
 
   function drawOutcome(box, breakdown) {
+    if (core.unverified) {
+      append(box, el('p', { class: 'unverified', testid: 'unverified', text:
+        'Unverified replay: its result is not shown, because the footer does not match the re-simulated match (' +
+        core.unverified + ').' }));
+      return;
+    }
     if (!footer) {
       append(box, el('p', { text: 'The replay has no footer: the referee was stopped before the match ended, so there is no result.' }));
       return;
@@ -72,7 +79,8 @@ ArenaViewer.corePart(function (core) {
     var players = header.bots.map(function (b, i) { return botName(i) + ' (seat ' + i + ')'; }).join(' vs ');
     var meta = [players].concat(core.game.meta() || []);
     meta.push(last + ' decisions');
-    if (shown) meta.push('ended: ' + (footer ? footer.end : 'no footer'));
+    if (core.unverified) meta.push('UNVERIFIED replay');
+    else if (shown) meta.push('ended: ' + (footer ? footer.end : 'no footer'));
     if (header.started) meta.push('started ' + header.started);
     meta.push('replay ' + core.data.source);
     byId('match-meta').textContent = meta.join(' \u00b7 ');
