@@ -86,19 +86,29 @@ Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::v
     return !rel.empty() && *rel.begin() != "..";
   };
   std::error_code ec;
-  for (const std::string& f : files) {
-    const fs::path real = fs::weakly_canonical(f, ec);
-    if (ec || under(real, work_dir)) continue;
+  auto show = [&](const fs::path& path) {
+    if (under(path, work_dir)) return;
     for (const char* place : kTempFolders) {
       const fs::path temp = fs::weakly_canonical(place, ec);
-      if (ec || !under(real, temp)) continue;
-      if (real.parent_path() == temp) {
-        keep(real, fs::is_directory(real, ec), false);
+      if (ec || !under(path, temp)) continue;
+      if (path.parent_path() == temp) {
+        keep(path, fs::is_directory(path, ec), false);
       } else {
-        keep(real.parent_path(), true, false);
+        keep(path.parent_path(), true, false);
       }
-      break;
+      return;
     }
+  };
+  for (const std::string& f : files) {
+    // Where the file is, and, when the command names it through a symbolic link, where the link
+    // is: both must be there for the link to lead to it.
+    const fs::path real = fs::weakly_canonical(f, ec);
+    if (ec) continue;
+    show(real);
+    const fs::path named = fs::absolute(f, ec).lexically_normal();
+    if (ec || !named.has_filename()) continue;
+    const fs::path link = fs::weakly_canonical(named.parent_path(), ec) / named.filename();
+    if (!ec && link != real) show(link);
   }
   if (m.kept.size() > PrivateMounts::kMaxKept) {
     return fail(
@@ -408,7 +418,7 @@ std::vector<pid_t> Jail::tree_pids() const {
 }
 
 MemoryScope Jail::memory_scope() const {
-  return {uid_, change_uid_, namespaces_ ? bot_ : -1};
+  return {uid_, change_uid_, namespaces_ ? bot_ : -1, namespaces_ || mounts_.enabled ? bot_ : -1};
 }
 
 bool Jail::wait_cgroup_empty(int max_ms) const {

@@ -244,10 +244,11 @@ std::uint64_t MemoryGauge::message_queues() const {
   return queued;
 }
 
-// Strict: what the bot's scratch tmpfs holds (its /tmp, /var/tmp, /dev/shm and home).
+// What the bot's scratch tmpfs holds (strict: its /tmp, /var/tmp, /dev/shm and home; basic with
+// private mounts: its /tmp, /var/tmp and /dev/shm), read through its root in its mount namespace.
 std::uint64_t MemoryGauge::scratch() {
-  if (scope_.inner <= 0) return 0;
-  const std::string tmp = fmt::format("/proc/{}/root/tmp", scope_.inner);
+  if (scope_.scratch_root <= 0) return 0;
+  const std::string tmp = fmt::format("/proc/{}/root/tmp", scope_.scratch_root);
   struct statfs fs {};
   if (::statfs(tmp.c_str(), &fs) != 0) return 0;
   if (scratch_dev_ == 0) {

@@ -40,6 +40,9 @@ struct MemoryScope {
   uid_t uid = 0;
   bool own_uid = false;  // the bot runs as a uid of its own: its files on the host's tmpfs count
   pid_t inner = -1;      // strict: a process inside the bot's namespaces (its root, its IPC namespace)
+  // A process whose root shows the bot's scratch tmpfs at /tmp: strict, and basic as root with a
+  // mount namespace of its own (its /tmp, /var/tmp and /dev/shm are one private tmpfs).
+  pid_t scratch_root = -1;
 };
 
 class MemoryGauge {

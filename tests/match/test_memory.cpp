@@ -22,7 +22,7 @@ testing::Played hold(Tier t, const std::string& attack, const std::string& stem)
   return testing::play_hostile(t, attack, stem, [](match::Options& o) {
     o.sandbox.limits.memory_mb = 256;
     o.sandbox.limits.address_space_mb = 256;
-    o.sandbox.limits.scratch_mb = 1024;  // strict: the scratch tmpfs is no limit of its own here
+    o.sandbox.limits.scratch_mb = 1024;  // strict and basic as root: the scratch tmpfs is no limit of its own here
   });
 }
 
