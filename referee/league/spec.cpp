@@ -91,7 +91,9 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
 
 }  // namespace
 
-std::string_view format_name(Format f) { return enum_name(f); }
+std::string_view format_name(Format f) {
+  return enum_name(f);
+}
 
 Result<Format> parse_format(std::string_view text) {
   if (const auto f = parse_enum<Format>(text)) return *f;
