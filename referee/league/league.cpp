@@ -117,8 +117,8 @@ class Runner {
     if (!journal) return fail(journal.error());
     journal_ = std::move(journal).value();
     if (existing->unterminated && !existing->torn) {
-      journal_ << '\n' << std::flush;
-      if (!journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
+      *journal_ << '\n' << std::flush;
+      if (!*journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
     }
     outcome_.total = owned_deals(schedule_.deals()) * static_cast<std::uint64_t>(schedule_.legs());
     outcome_.league_total = schedule_.total();
@@ -171,8 +171,8 @@ class Runner {
   Status write_manifest(std::int64_t started_ms) const {
     const fs::path file = o_.out / "shard.json";
     json manifest = {{"shard", to_json(shard_)}, {"runs", json::array()}};
-    if (std::ifstream in(file); in) {
-      json old = json::parse(in, nullptr, false);
+    if (auto text = files::read_file(file); text) {  // never through a link (docs/security.md)
+      json old = json::parse(*text, nullptr, false);
       if (old.is_object() && old.contains("runs") && old.at("runs").is_array()) manifest["runs"] = old.at("runs");
     }
     manifest["runs"].push_back({{"host", host_name()},
@@ -241,13 +241,14 @@ class Runner {
   // "seed_scheme" was journaled with the legacy derivation); a new league draws its seed from the OS.
   Status check_league_file() {
     const fs::path file = o_.out / "league.json";
-    if (fs::exists(file)) {
+    if (std::error_code ec; fs::exists(fs::symlink_status(file, ec))) {
       if (!o_.resume) {
         return fail(fmt::format("{} already holds a league; pass --resume to finish it, or choose another --out",
                                 o_.out.string()));
       }
-      std::ifstream in(file);
-      json theirs = json::parse(in, nullptr, false);
+      auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
+      if (!text) return fail(text.error());
+      json theirs = json::parse(*text, nullptr, false);
       if (theirs.is_object()) {
         theirs.erase("concurrency");
         // The folder its commands are relative to, whatever folder the resume runs in.
@@ -344,8 +345,8 @@ class Runner {
     auto record = play(m, kept);
     if (!record) return false;  // interrupted: nothing is written, resume plays it again
     std::lock_guard lock(mu_);
-    journal_ << journal_line(*record) << '\n' << std::flush;
-    if (!journal_) {
+    *journal_ << journal_line(*record) << '\n' << std::flush;
+    if (!*journal_) {
       outcome_.error = fmt::format("cannot write {}", journal_path().string());
       interrupted_ = true;
       return false;
@@ -496,7 +497,7 @@ class Runner {
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
   std::mutex mu_;
-  std::ofstream journal_;
+  std::unique_ptr<std::ostream> journal_;  // results.jsonl, appended (files::open_private)
   LeagueOutcome outcome_;
   std::vector<fs::path> folders_;  // this run's new folders, replays/ and logs/ (--share-output)
 };
@@ -537,9 +538,9 @@ json to_json(const Shard& shard) {
 
 Result<std::optional<fs::path>> recorded_working_dir(const fs::path& out) {
   const fs::path file = out / "league.json";
-  std::ifstream in(file);
-  if (!in) return fail(fmt::format("cannot read {}", file.string()));
-  const json j = json::parse(in, nullptr, false);
+  auto text = files::read_file(file);
+  if (!text) return fail(text.error());
+  const json j = json::parse(*text, nullptr, false);
   if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
   const auto dir = j.find("working_dir");
   if (dir == j.end()) return std::optional<fs::path>();

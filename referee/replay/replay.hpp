@@ -99,7 +99,7 @@ class Writer {
 
  private:
   std::filesystem::path path_;
-  std::unique_ptr<std::ofstream> out_;
+  std::unique_ptr<std::ostream> out_;
   std::string scratch_;  // the step line being written, reused
 };
 
