@@ -1,5 +1,5 @@
 #pragma once
-// What the `referee` subcommands share (main.cpp, validate.cpp, league_cmd.cpp): the exit codes,
+// What the `referee` subcommands (the *_cmd.cpp files) share: how a command is added, the exit codes,
 // the bots' environment, output-name timestamps, the --config reader and the sandbox options.
 
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -29,6 +30,11 @@ enum Exit : int {
   kBadReplay = 5,
   kInterrupted = 130,  // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
+
+// A command of `referee` (main.cpp's table): its add function binds its options to `command`,
+// the subcommand main.cpp created with its name and description, and returns how to run it once
+// argv is parsed. The run gets the parsed subcommand and returns the exit code.
+using RunCommand = std::function<int(const CLI::App& command)>;
 
 // The run's stop request: SIGINT, SIGTERM and SIGHUP once StopSignal::install_handlers(stop_signal())
 // (play, league, validate). The exit code of a run it stopped is interrupted_exit_code(signal).

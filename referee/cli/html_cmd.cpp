@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
@@ -218,9 +219,10 @@ Status replay_file_argument(const fs::path& replay, std::string_view command) {
                   folder, command, command, terminal_safe(newest.string())));
 }
 
-CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
-  auto* h =
-      app.add_subcommand("html", "Write a replay as one self-contained web page that plays the match step by step");
+RunCommand add_html(CLI::App& command) {
+  auto args = std::make_shared<HtmlArgs>();
+  HtmlArgs& a = *args;
+  CLI::App* h = &command;
   h->add_option("replay", a.replay, "Replay file (.jsonl), or a league's folder (its page, linking every match)")
       ->required();
   h->add_option("-o,--out", a.out,
@@ -230,7 +232,7 @@ CLI::App* add_html(CLI::App& app, HtmlArgs& a) {
                 "by index); the others link to their replay")
       ->default_val(kDefaultMatchPages);
   add_share_output(h, a.share_output);
-  return h;
+  return [args](const CLI::App&) { return run_html(*args); };
 }
 
 int run_html(const HtmlArgs& a) {

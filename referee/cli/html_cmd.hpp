@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "referee/cli/common.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::cli {
@@ -24,7 +25,7 @@ struct HtmlArgs {
   std::size_t match_pages = kDefaultMatchPages;  // a league's: viewer pages written at most
 };
 
-CLI::App* add_html(CLI::App& app, HtmlArgs& args);
+RunCommand add_html(CLI::App& command);
 int run_html(const HtmlArgs& args);
 
 // Whether `dir` is a league's folder: it holds league.json and results.jsonl.

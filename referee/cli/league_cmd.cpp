@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 
 #include "protocol/codec.hpp"
@@ -208,8 +209,10 @@ Result<league::Standings> write_standings(const std::vector<std::string>& names,
 
 }  // namespace
 
-CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
-  auto* l = app.add_subcommand("league", "Run a league of many bots and matches in parallel (docs/league.md)");
+RunCommand add_league(CLI::App& command) {
+  auto args = std::make_shared<LeagueArgs>();
+  LeagueArgs& a = *args;
+  CLI::App* l = &command;
   l->add_option("file", a.file, "League file (JSON); flags override its values");
   l->add_option("--bot", a.bots, "A bot's command line (repeatable)");
   l->add_option("--name", a.names, "A name per --bot (default: from the command)");
@@ -263,7 +266,7 @@ CLI::App* add_league(CLI::App& app, LeagueArgs& a) {
   m->add_flag("--partial", a.merge_partial,
               "Merge what there is (shards or matches missing): standings marked partial");
   add_share_output(m, a.share_output);
-  return l;
+  return [args](const CLI::App& parsed) { return run_league(parsed, *args); };
 }
 
 namespace {

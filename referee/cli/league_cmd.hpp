@@ -48,7 +48,8 @@ struct LeagueArgs {
   SandboxArgs sandbox;
 };
 
-CLI::App* add_league(CLI::App& app, LeagueArgs& args);
+// Adds the options of `referee league` (and its `merge` subcommand) to `command`.
+RunCommand add_league(CLI::App& command);
 // Runs it; stops at once on SIGINT, SIGTERM or SIGHUP (exit 128 + the signal, the league resumable).
 int run_league(const CLI::App& command, const LeagueArgs& args);
 

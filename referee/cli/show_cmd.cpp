@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 
 #include "referee/cli/common.hpp"
 #include "referee/cli/html_cmd.hpp"
@@ -60,8 +61,10 @@ CLI::Validator whole_number(const char* range) {
 
 }  // namespace
 
-CLI::App* add_show(CLI::App& app, ShowArgs& a) {
-  auto* s = app.add_subcommand("show", "Draw the table of a replay at any step in the terminal");
+RunCommand add_show(CLI::App& command) {
+  auto args = std::make_shared<ShowArgs>();
+  ShowArgs& a = *args;
+  CLI::App* s = &command;
   s->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
   s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)")
       ->check(whole_number<std::int64_t>("0..(the replay's decisions)"));
@@ -70,7 +73,7 @@ CLI::App* add_show(CLI::App& app, ShowArgs& a) {
   s->add_option("--color", a.color, "ANSI colour: auto (a terminal and no NO_COLOR), always or never")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  return s;
+  return [args](const CLI::App& parsed) { return run_show(parsed, *args); };
 }
 
 int run_show(const CLI::App& command, const ShowArgs& a) {

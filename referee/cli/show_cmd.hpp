@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "referee/cli/common.hpp"
+
 namespace arena::cli {
 
 struct ShowArgs {
@@ -15,7 +17,7 @@ struct ShowArgs {
   std::string color = "auto";
 };
 
-CLI::App* add_show(CLI::App& app, ShowArgs& args);
+RunCommand add_show(CLI::App& command);
 int run_show(const CLI::App& command, const ShowArgs& args);
 
 }  // namespace arena::cli

@@ -2,7 +2,7 @@
 // The checks of `referee validate` (docs/validate.md): the handshake on its own, and one match of
 // the bot under test in one seat against an opponent in every other seat, with its faults (and
 // the request each answered, rebuilt from the replay), decision times, stderr volume, the sandbox
-// tier every seat actually had, and the replay verified. validate.cpp runs them in turn;
+// tier every seat actually had, and the replay verified. validate_cmd.cpp runs them in turn;
 // validate_report.cpp prints what they found.
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
-#include "referee/cli/validate.hpp"
+#include "referee/cli/validate_cmd.hpp"
 #include "referee/core/result.hpp"
 #include "referee/games/game.hpp"
 

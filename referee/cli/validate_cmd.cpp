@@ -1,13 +1,14 @@
 // `referee validate`: the command's flags and flow (docs/validate.md). The checks themselves are
 // in validate_checks.cpp, the report for people in validate_report.cpp.
 
-#include "referee/cli/validate.hpp"
+#include "referee/cli/validate_cmd.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.hpp"
@@ -187,9 +188,10 @@ void print_handshake(const json& h) {
 
 }  // namespace
 
-CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
-  auto* v = app.add_subcommand("validate",
-                               "Check a bot: handshake, matches against the sample bots in every seat, faults, timing");
+RunCommand add_validate(CLI::App& command) {
+  auto args = std::make_shared<ValidateArgs>();
+  ValidateArgs& a = *args;
+  CLI::App* v = &command;
   v->add_option("bot", a.bot, "The bot's command line, e.g. \"python3 my_bot.py\"")->required();
   v->add_option("--game", a.game, "Game to validate for (see `referee games`)")->capture_default_str();
   v->add_option("--opponent", a.opponents, "An opponent's command line (repeatable; default: the sample bots)");
@@ -222,7 +224,7 @@ CLI::App* add_validate(CLI::App& app, ValidateArgs& a) {
   v->add_flag("--json", a.json, "Print the report as JSON on stdout");
   add_sandbox_options(v, a.sandbox);
   add_share_output(v, a.share_output);
-  return v;
+  return [args](const CLI::App&) { return run_validate(*args); };
 }
 
 int run_validate(const ValidateArgs& a) {

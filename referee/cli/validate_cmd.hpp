@@ -4,7 +4,7 @@
 // referee) in every seat, for each seat count asked for (--seats); every fault of the bot with
 // the request it was answering, its reply and the tail of its stderr; decision times against the
 // limit; stderr volume; the sandbox tier each seat had; each replay verified. Exit 0 only when
-// all of it is clean. validate.cpp: the flags and the flow; validate_checks.cpp: the handshake
+// all of it is clean. validate_cmd.cpp: the flags and the flow; validate_checks.cpp: the handshake
 // and the matches; validate_report.cpp: the report.
 
 #include <CLI/CLI.hpp>
@@ -36,8 +36,8 @@ struct ValidateArgs {
   bool share_output = false;  // the files readable by others once the bots are gone
 };
 
-// Registers the `validate` subcommand on `app`, filling `args` when it is parsed.
-CLI::App* add_validate(CLI::App& app, ValidateArgs& args);
+// Adds the options of `referee validate` to `command`; the run fills ValidateArgs and calls run_validate.
+RunCommand add_validate(CLI::App& command);
 
 // Runs it; returns the process exit code (common.hpp: kFinished, kBotFault, kUsage, kInterrupted).
 int run_validate(const ValidateArgs& args);
