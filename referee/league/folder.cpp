@@ -6,6 +6,9 @@
 
 #include <utility>
 
+#include "referee/league/journal.hpp"
+#include "referee/league/seeds.hpp"
+
 namespace arena::league {
 
 namespace fs = std::filesystem;
@@ -29,17 +32,12 @@ Result<LeagueFolder> LeagueFolder::open(const fs::path& dir) {
   return LeagueFolder(std::move(opened).value());
 }
 
-bool LeagueFolder::is_league() const {
-  return dir_.is_file(kLeagueFile) && dir_.is_file(kJournalFile);
-}
-
-Result<std::optional<json>> LeagueFolder::read_json(const char* name) const {
-  if (!dir_.exists(name)) return std::optional<json>();
+Result<json> LeagueFolder::read_json(const char* name) const {
+  if (!dir_.exists(name)) return json(nullptr);
   auto text = dir_.read(name);
   if (!text) return fail(text.error());
   json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded()) return fail(fmt::format("{} is not JSON", file(name).string()));
-  return std::optional<json>(std::move(j));
+  return j.is_discarded() ? json(nullptr) : j;
 }
 
 Result<std::optional<fs::path>> LeagueFolder::replay_of(const MatchRecord& record) const {
@@ -66,13 +64,46 @@ Status LeagueFolder::write(const fs::path& relative, std::string_view text, bool
   return dir_.write(relative, text, share);
 }
 
-Status LeagueFolder::write_standings(const json& summary, const Standings& standings, bool share) const {
+Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& names, const LeagueFacts& f,
+                                                bool share) const {
+  // From the journal, streamed in index order: no record is held, however long the league. A
+  // decided SPRT counts whole blocks of deals; the matches other workers finished after the
+  // deciding block are in the journal, not in the standings (the same at any --concurrency).
+  const bool sprt_decided = f.sprt && f.sprt->decision != SprtState::Decision::none;
+  const std::uint64_t counted = sprt_decided ? f.sprt_counted : UINT64_MAX;
+  auto computed = standings_from_journal(journal_path(), names, counted);
+  if (!computed) return fail(fmt::format("standings: {}", computed.error()));
+  Standings& standings = *computed;
+  standings.completion.partial = !f.partial_reason.empty();
+  standings.completion.reason = f.partial_reason;
+  standings.completion.journaled = f.journaled;
+  standings.completion.total = f.total;
+  if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
+  json summary = standings_json(standings);
+  summary["league"] = {{"folder", f.folder},
+                       {"seed", f.seed},
+                       {"seed_scheme", seed_scheme_name(f.seed_scheme)},
+                       {"matches_total", f.total},
+                       {"matches_done", f.journaled},
+                       {"interrupted", f.interrupted},
+                       {"sprt", nullptr}};
+  if (f.shard) summary["league"]["shard"] = to_json(*f.shard);
+  if (f.sprt) {
+    const auto& s = *f.sprt;
+    summary["league"]["sprt"] = {{"llr", s.llr},
+                                 {"lower", s.lower},
+                                 {"upper", s.upper},
+                                 {"decision", to_string(s.decision)},
+                                 {"block_deals", kSprtBlockDeals},
+                                 {"counted_matches", f.sprt_counted},
+                                 {"stopped_early", f.sprt_stopped}};
+  }
   for (const auto& [name, text] :
        {std::pair{kStandingsJson, summary.dump(2) + "\n"}, std::pair{kStandingsMarkdown, standings_markdown(standings)},
         std::pair{kJunitFile, junit_xml(standings, "stellar-arena league")}}) {
     if (auto written = write(name, text, share); !written) return fail(written.error());
   }
-  return {};
+  return std::move(standings);
 }
 
 Result<bool> LeagueFolder::bring(const fs::path& relative, const fs::path& to) const {

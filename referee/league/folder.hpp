@@ -17,7 +17,9 @@
 
 #include "referee/core/private_file.hpp"
 #include "referee/core/result.hpp"
+#include "referee/league/league.hpp"
 #include "referee/league/record.hpp"
+#include "referee/league/sprt_tally.hpp"
 #include "referee/league/standings.hpp"
 
 namespace arena::league {
@@ -36,6 +38,21 @@ std::string match_stem(std::uint64_t index);
 std::filesystem::path replay_name(std::uint64_t index);                 // replays/m000012.jsonl
 std::filesystem::path log_name(std::uint64_t index, std::size_t seat);  // logs/m000012.seat0.stderr.log
 
+// What the standings files say about the league beside the standings themselves.
+struct LeagueFacts {
+  std::string folder;
+  std::uint64_t seed = 0;
+  SeedScheme seed_scheme = SeedScheme::keyed_v1;
+  std::uint64_t total = 0;      // matches in the whole league's schedule
+  std::uint64_t journaled = 0;  // matches in the journal
+  bool interrupted = false;
+  std::optional<Shard> shard;
+  std::optional<SprtState> sprt;
+  std::uint64_t sprt_counted = 0;
+  bool sprt_stopped = false;
+  std::string partial_reason;  // "": the standings cover the whole league
+};
+
 class LeagueFolder {
  public:
   // Opens an existing folder; an error when it is missing, not a folder, or a link.
@@ -46,13 +63,11 @@ class LeagueFolder {
   std::filesystem::path file(const char* name) const { return path() / name; }
   std::filesystem::path journal_path() const { return file(kJournalFile); }
 
-  // Whether it holds a league: league.json and results.jsonl, regular files (not links).
-  bool is_league() const;
   bool has(const std::filesystem::path& relative) const { return dir_.exists(relative); }
 
-  // A JSON file of the folder (league.json, standings.json, shard.json): nullopt when it is
-  // missing; an error when it may not be read (a link, a FIFO, too large) or is not JSON.
-  Result<std::optional<nlohmann::json>> read_json(const char* name) const;
+  // A JSON file of the folder (league.json, standings.json, shard.json): null when it is missing
+  // or not JSON; an error when it may not be read (a link, a FIFO, a folder, too large).
+  Result<nlohmann::json> read_json(const char* name) const;
 
   // The replay of a journaled match, relative to the folder: replays/<the recorded file's name>
   // (the folder may have moved since, so only the name counts). nullopt when the record names
@@ -63,8 +78,11 @@ class LeagueFolder {
   // `text` as the folder's file `relative` (temporary file renamed over it), 0600 or 0644.
   Status write(const std::filesystem::path& relative, std::string_view text, bool share) const;
 
-  // Writes standings.json (`summary`), standings.md and junit.xml of `standings`.
-  Status write_standings(const nlohmann::json& summary, const Standings& standings, bool share) const;
+  // The standings of the league, from its journal (streamed in index order: no record is held),
+  // written as standings.json, standings.md and junit.xml: the same bytes for the same journal,
+  // whether the league was played on one machine or merged from shards (except the folder's
+  // name). `names`: the league's bots, in order.
+  Result<Standings> write_standings(const std::vector<std::string>& names, const LeagueFacts& facts, bool share) const;
 
   // Brings the file `relative` of this folder to `to` (a hard link, else a copy): it must be a
   // regular file beneath this folder; a missing one is not an error (false).

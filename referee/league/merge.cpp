@@ -36,8 +36,9 @@ Result<ShardFolder> read_shard(const fs::path& folder) {
   const fs::path file = s.dir->file(kLeagueFile);
   auto read = s.dir->read_json(kLeagueFile);
   if (!read) return fail(read.error());
-  if (!*read) return fail(fmt::format("{}: no league.json (is it a league folder?)", folder.string()));
-  s.file = std::move(**read);
+  if (!s.dir->has(kLeagueFile))
+    return fail(fmt::format("{}: no league.json (is it a league folder?)", folder.string()));
+  s.file = std::move(read).value();
   if (!s.file.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
   auto shard = recorded_shard(s.file, file.string());
   if (!shard) return fail(shard.error());
@@ -57,8 +58,8 @@ Result<ShardFolder> read_shard(const fs::path& folder) {
 // The host of the shard's last run, from its shard.json ("" without a readable one).
 std::string last_host(const LeagueFolder& folder) {
   auto read = folder.read_json(kShardFile);
-  if (!read || !*read) return "";
-  const json& manifest = **read;
+  if (!read) return "";
+  const json& manifest = *read;
   if (!manifest.is_object() || !manifest.contains("runs") || !manifest.at("runs").is_array() ||
       manifest.at("runs").empty()) {
     return "";

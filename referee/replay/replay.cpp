@@ -365,11 +365,15 @@ Result<Replay> parse(std::istream& in) {
   return r;
 }
 
+Result<Replay> parse_text(const std::string& text) {
+  std::istringstream in(text);
+  return parse(in);
+}
+
 Result<Replay> read(const std::filesystem::path& path) {
   auto text = files::read_file(path);
   if (!text) return fail(text.error());
-  std::istringstream in(std::move(text).value());
-  auto r = parse(in);
+  auto r = parse_text(*text);
   if (!r) return fail(fmt::format("{}: {}", path.string(), r.error()));
   return r;
 }

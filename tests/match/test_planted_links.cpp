@@ -59,15 +59,6 @@ fs::path play_league(const fs::path& out) {
   return out;
 }
 
-fs::path play_replay(const fs::path& dir) {
-  fs::create_directories(dir);
-  const auto c = testing::run(
-      fmt::format("{} play --game stella_quest --bot {} --bot {} --seed 3 --sandbox none --out {} 2>/dev/null",
-                  referee(), testing::random_bot(), testing::random_bot(), dir.string()));
-  REQUIRE(c.exit_code == 0);
-  return json::parse(c.out).at("replay").get<std::string>();
-}
-
 // Replaces `file` by a symbolic link to `target`.
 void plant_link(const fs::path& file, const fs::path& target) {
   fs::remove(file);
@@ -79,7 +70,7 @@ void plant_link(const fs::path& file, const fs::path& target) {
 TEST_CASE("html: a link planted at the page's path is replaced, not written through", "[security][files]") {
   const fs::path dir = testing::fresh_dir("planted", "replay-page");
   const fs::path v = victim(dir);
-  const fs::path replay = play_replay(dir / "sent");
+  const fs::path replay = testing::play_replay(dir / "sent");
   const fs::path page = fs::path(replay).replace_extension(".html");
   plant_link(page, v);
   const auto c = testing::run(fmt::format("{} html {} 2>&1", referee(), replay.string()));
@@ -93,7 +84,7 @@ TEST_CASE("html: a link planted at the page's path is replaced, not written thro
 
 TEST_CASE("show, verify and html refuse a replay that is a link, a FIFO or a huge sparse file", "[security][files]") {
   const fs::path dir = testing::fresh_dir("planted", "replay-kinds");
-  const fs::path replay = play_replay(dir / "real");
+  const fs::path replay = testing::play_replay(dir / "real");
   const fs::path link = dir / "link.jsonl";
   fs::create_symlink(replay, link);
   const fs::path fifo = dir / "fifo.jsonl";
