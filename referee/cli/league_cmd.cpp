@@ -77,10 +77,13 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", a.file));
   } else if (a.resume && a.bots.empty()) {
     // --resume --out DIR alone: the league as it was started.
-    const fs::path file = fs::path(a.out) / "league.json";
-    std::ifstream in(file);
-    if (!in) return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
-    base = json::parse(in, nullptr, false);
+    const fs::path file = fs::path(a.out) / league::kLeagueFile;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(file, ec)))
+      return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
+    auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
+    if (!text) return fail(fmt::format("--resume: {}", text.error()));
+    base = json::parse(*text, nullptr, false);
     if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", file.string()));
     // What the runner records beside the spec (the league's folder and shard): it checks them.
     if (base.is_object()) {

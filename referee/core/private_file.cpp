@@ -276,13 +276,13 @@ Status share(const std::vector<fs::path>& paths) {
 
 Result<std::string> read_file(const fs::path& path, std::uint64_t max_bytes) {
   Fd fd(::open(without_trailing_slash(path).c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC));
-  if (fd.fd < 0) return fail(why("read", path, errno));
+  if (fd.fd < 0) return fail(why("open", path, errno));
   return read_regular(fd.fd, path, max_bytes);
 }
 
 Result<std::unique_ptr<std::istream>> open_read(const fs::path& path) {
   const int fd = ::open(without_trailing_slash(path).c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return fail(why("read", path, errno));
+  if (fd < 0) return fail(why("open", path, errno));
   return stream_of(fd, path);
 }
 
@@ -330,7 +330,7 @@ Dir::~Dir() {
 Result<int> Dir::open_beneath(const fs::path& relative, int flags) const {
   if (auto st = check_inside(relative); !st) return fail((path_ / relative).string() + ": " + st.error());
   const int fd = open_beneath_fd(fd_, relative, flags);
-  if (fd < 0) return fail(why(flags & O_DIRECTORY ? "open the folder" : "read", path_ / relative, errno));
+  if (fd < 0) return fail(why(flags & O_DIRECTORY ? "open the folder" : "open", path_ / relative, errno));
   return fd;
 }
 

@@ -16,6 +16,7 @@
 #include "referee/core/rng.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/league/folder.hpp"
 #include "referee/match/match.hpp"
 
 namespace arena::league {
@@ -90,7 +91,7 @@ class Runner {
           std::string("--sprt cannot run on a shard: its decision needs every deal in schedule order, which no "
                       "single shard plays (docs/distributed.md)"));
     }
-    for (const char* sub : {"replays", "logs"}) {
+    for (const char* sub : {kReplaysDir, kLogsDir}) {
       if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
       folders_.push_back(o_.out / sub);
     }
@@ -157,7 +158,7 @@ class Runner {
   }
 
  private:
-  fs::path journal_path() const { return o_.out / "results.jsonl"; }
+  fs::path journal_path() const { return o_.out / kJournalFile; }
 
   // Deals of this run's shard below deal `end` (all of them without a shard).
   std::uint64_t owned_deals(std::uint64_t end) const { return shard_.deals_below(end); }
@@ -187,8 +188,7 @@ class Runner {
                                 {"interrupted", outcome_.interrupted}});
     return files::write_private(file, manifest.dump(2) + '\n', o_.share_output);
   }
-  static std::string stem_of(std::uint64_t index) { return fmt::format("m{:06}", index); }
-  fs::path replay_of(std::uint64_t index) const { return o_.out / "replays" / (stem_of(index) + ".jsonl"); }
+  fs::path replay_of(std::uint64_t index) const { return o_.out / replay_name(index); }
 
   // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.
   void count(const MatchRecord& r) {
@@ -217,8 +217,7 @@ class Runner {
     for (std::uint64_t i = deal * legs; i < deal * legs + legs; ++i) {
       paths.push_back(replay_of(i));
       for (int seat = 0; seat < spec_.seats; ++seat) {
-        paths.push_back(o_.out / "logs" /
-                        fmt::format("{}.seat{}.stderr.log", stem_of(i), seat));  // match.hpp's log names
+        paths.push_back(o_.out / log_name(i, static_cast<std::size_t>(seat)));  // match.hpp's log names
       }
     }
     if (auto st = files::share(paths); !st) {
@@ -381,9 +380,9 @@ class Runner {
     o.limits = spec_.limits;
     o.time_scale = spec_.time_scale;
     o.replay_path = replay_of(m.index);
-    o.log_dir = o_.out / "logs";
+    o.log_dir = o_.out / kLogsDir;
     o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
-    o.log_stem = stem_of(m.index);
+    o.log_stem = match_stem(m.index);
     o.working_dir = working_dir_;
     o.grace = o_.grace;
     o.env = o_.env;

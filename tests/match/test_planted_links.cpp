@@ -180,7 +180,7 @@ TEST_CASE("the league page refuses a folder that is a link and links at its own 
   }
 }
 
-TEST_CASE("league --resume refuses a journal or league file that is a link; standings replace links",
+TEST_CASE("league --resume refuses a journal or league file that is a link, and standings replace links",
           "[security][files][league]") {
   const fs::path dir = testing::fresh_dir("planted", "resume");
   const fs::path v = victim(dir);
