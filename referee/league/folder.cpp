@@ -26,6 +26,15 @@ fs::path log_name(std::uint64_t index, std::size_t seat) {
   return fs::path(kLogsDir) / fmt::format("{}.seat{}.stderr.log", match_stem(index), seat);
 }
 
+Status check_not_link(const fs::path& dir) {
+  std::string text = dir.string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  std::error_code ec;
+  if (fs::is_symlink(text, ec))
+    return fail(fmt::format("the league folder {} is a symbolic link; give the folder itself", dir.string()));
+  return {};
+}
+
 Result<LeagueFolder> LeagueFolder::open(const fs::path& dir) {
   auto opened = files::Dir::open(dir);
   if (!opened) return fail(opened.error());

@@ -53,6 +53,9 @@ struct LeagueFacts {
   std::string partial_reason;  // "": the standings cover the whole league
 };
 
+// An error when `dir` (a league's --out) is a symbolic link: a league folder is used as itself.
+Status check_not_link(const std::filesystem::path& dir);
+
 class LeagueFolder {
  public:
   // Opens an existing folder; an error when it is missing, not a folder, or a link.

@@ -81,6 +81,7 @@ class Runner {
     if (!resuming) {
       if (auto st = preflight(); !st) return fail(st.error());
     }
+    if (auto st = check_not_link(o_.out); !st) return fail(st.error());
     // Owner-only while bots run (a bot must not read a match): the folders 0700, the files 0600.
     auto created = files::make_private_dirs(o_.out);
     if (!created) return fail(created.error());

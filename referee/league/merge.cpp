@@ -187,6 +187,7 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
   }
 
   // 3. Write: the league, its journal in index order, the replays and logs, nothing half.
+  if (auto st = check_not_link(o.out); !st) return fail(st.error());
   std::error_code ec;
   if (fs::exists(fs::symlink_status(o.out / kLeagueFile, ec)) ||
       fs::exists(fs::symlink_status(o.out / kJournalFile, ec))) {

@@ -203,6 +203,14 @@ TEST_CASE("league --resume refuses a journal or league file that is a link, and 
     fs::remove(league / file);
     fs::copy_file(copy, league / file);
   }
+  // The league folder itself given as a link.
+  fs::create_symlink(league, dir / "alias");
+  const auto aliased =
+      testing::run(resume.substr(0, resume.find("--out")) + "--out " + (dir / "alias").string() + " 2>&1");
+  INFO(aliased.out);
+  CHECK(aliased.exit_code == 2);
+  CHECK_THAT(aliased.out, Contains("is a symbolic link"));
+
   for (const char* file : {"standings.json", "standings.md", "junit.xml"}) plant_link(league / file, v);
   const auto c = testing::run(resume);
   INFO(c.out);
