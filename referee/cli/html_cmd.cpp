@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "referee/cli/common.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/render/html.hpp"
 #include "referee/render/league_page.hpp"
@@ -24,12 +24,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether the first line of `file` is a replay's header (version 1 and 2 alike: "type":"header").
+// Whether the first line of `file` is a replay's header (version 1 and 2 alike: "type":"header");
+// a link, a FIFO or anything but a regular file is not.
 bool is_replay(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  auto in = files::open_read(file);
+  if (!in) return false;
   std::string head(64 * 1024, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  (*in)->read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>((*in)->gcount(), 0)));
   return head.substr(0, head.find('\n')).find(R"("type":"header")") != std::string::npos;
 }
 
@@ -41,7 +43,7 @@ fs::path newest_replay(const fs::path& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
       std::error_code stat;
-      if (it->path().extension() == ".jsonl" && it->is_regular_file(stat)) {
+      if (it->path().extension() == ".jsonl" && fs::is_regular_file(it->symlink_status(stat))) {
         files.emplace_back(it->last_write_time(stat), it->path());
       }
     }
@@ -56,14 +58,6 @@ fs::path newest_replay(const fs::path& dir) {
 
 using nlohmann::json;
 
-// A JSON file, or null when it is missing or not valid JSON.
-json read_json_file(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return nullptr;
-  json j = json::parse(in, nullptr, false);
-  return j.is_discarded() ? json(nullptr) : j;
-}
-
 // `target` as a link from a page in `base` (absolute, normalized): relative, '/'-separated.
 std::string link_from(const fs::path& base, const fs::path& target) {
   const fs::path abs = fs::absolute(target).lexically_normal();
@@ -71,75 +65,50 @@ std::string link_from(const fs::path& base, const fs::path& target) {
   return (rel.empty() ? abs : rel).generic_string();
 }
 
-// The match as the league page lists it (league_page.hpp): no decision times, no excerpts.
-json match_json(const league::MatchRecord& r) {
-  json seats = json::array();
-  for (const league::SeatRecord& s : r.seats) seats.push_back({{"bot", s.bot}, {"score", s.score}, {"rank", s.rank}});
-  json fault = nullptr;
-  if (r.fault) fault = {{"seat", r.fault->seat}, {"kind", enum_name(r.fault->kind)}, {"message", r.fault->message}};
-  return {{"index", r.index},
-          {"deal", r.deal},
-          {"leg", r.leg},
-          {"seed", r.seed},
-          {"end", enum_name(r.end)},
-          {"seats", std::move(seats)},
-          {"fault", std::move(fault)},
-          {"replay", nullptr},
-          {"page", nullptr}};
-}
-
-// The replay of a journaled match: in the folder's replays/ (so a moved league still finds it),
-// else where the journal says; empty when neither exists.
-fs::path replay_of(const fs::path& folder, const league::MatchRecord& r) {
-  std::error_code ec;
-  const fs::path local = folder / "replays" / fs::path(r.replay).filename();
-  if (!r.replay.empty() && fs::is_regular_file(local, ec)) return local;
-  if (!r.replay.empty() && fs::is_regular_file(r.replay, ec)) return r.replay;
-  return {};
-}
-
 // `referee html LEAGUE_FOLDER`: the viewer pages of up to a.match_pages matches (faulted ones
 // first, then by index), then the league page linking them.
 int run_league_html(const HtmlArgs& a) {
-  const fs::path folder = a.replay;
-  const fs::path out = a.out.empty() ? folder / "league.html" : fs::path(a.out);
-  for (const char* kept : {"league.json", "results.jsonl", "standings.json"}) {
+  auto opened = league::LeagueFolder::open(a.replay);
+  if (!opened) {
+    say("referee html: {}\n", terminal_safe(opened.error()));
+    return kBadReplay;
+  }
+  const league::LeagueFolder& folder = *opened;
+  const fs::path out = a.out.empty() ? folder.file("league.html") : fs::path(a.out);
+  for (const char* kept : {league::kLeagueFile, league::kJournalFile, league::kStandingsJson}) {
     std::error_code ec;
-    if (fs::equivalent(out, folder / kept, ec)) {
+    if (fs::equivalent(out, folder.file(kept), ec)) {
       say("referee html: the page {} would overwrite the league's {}; give another -o\n", out.string(), kept);
       return kUsage;
     }
   }
+  // Every file of the folder is read beneath it, never through a link (league/folder.hpp).
+  const auto refused = [](const std::string& error) {
+    say("referee html: {}\n", terminal_safe(error));
+    return kBadReplay;
+  };
   render::LeaguePage page;
-  page.name = fs::absolute(folder).lexically_normal().filename().string();
-  if (page.name.empty()) page.name = fs::absolute(folder).lexically_normal().parent_path().filename().string();
-  page.league = read_json_file(folder / "league.json");
+  page.name = fs::absolute(folder.path()).lexically_normal().filename().string();
+  if (page.name.empty()) page.name = fs::absolute(folder.path()).lexically_normal().parent_path().filename().string();
+  auto league_file = folder.read_json(league::kLeagueFile);
+  if (!league_file) return refused(league_file.error());
+  page.league = std::move(league_file).value();
   page.page_limit = a.match_pages;
 
   std::vector<league::MatchRecord> records;
-  auto read = league::stream_journal(folder / "results.jsonl", [&](const league::MatchRecord& r) {
+  auto read = league::stream_journal(folder.journal_path(), [&](const league::MatchRecord& r) {
     records.push_back(r);
     for (league::SeatRecord& s : records.back().seats) s.decision_ms = {};
   });
-  if (!read) {
-    say("referee html: {}\n", read.error());
-    return kBadReplay;
-  }
+  if (!read) return refused(read.error());
   std::stable_sort(records.begin(), records.end(), [](const auto& x, const auto& y) { return x.index < y.index; });
 
-  page.standings = read_json_file(folder / "standings.json");
+  auto standings = folder.read_json(league::kStandingsJson);
+  if (!standings) return refused(standings.error());
+  page.standings = std::move(standings).value();
   if (!page.standings.is_object()) {
-    std::vector<std::string> names;
-    if (page.league.is_object() && page.league.contains("bots") && page.league["bots"].is_array()) {
-      for (const json& b : page.league["bots"]) {
-        if (b.is_object() && b.contains("name") && b["name"].is_string()) names.push_back(b["name"].get<std::string>());
-      }
-    }
-    auto computed = league::standings_from_journal(folder / "results.jsonl", names);
-    if (!computed) {
-      say("referee html: standings: {}\n", computed.error());
-      return kBadReplay;
-    }
+    auto computed = league::standings_from_journal(folder.journal_path(), league::bot_names(page.league));
+    if (!computed) return refused(fmt::format("standings: {}", computed.error()));
     page.standings = league::standings_json(*computed);
     page.standings_from_journal = true;
   }
@@ -158,21 +127,30 @@ int run_league_html(const HtmlArgs& a) {
   std::size_t written = 0;
   std::size_t failed = 0;
   std::string first_error;
+  const auto failure = [&](const std::string& error) {
+    if (failed++ == 0) first_error = error;
+  };
   for (std::size_t i = 0; i < records.size(); ++i) {
-    json m = match_json(records[i]);
-    const fs::path replay_path = replay_of(folder, records[i]);
-    if (!replay_path.empty()) m["replay"] = link_from(base, replay_path);
-    if (gets_page[i] && !replay_path.empty()) {
-      const fs::path viewer = fs::path(replay_path).replace_extension(".html");
-      auto replay = replay::read(replay_path);
-      auto html = replay ? render::html_page(*replay, replay_path.filename().string())
-                         : Result<std::string>(fail(replay.error()));
-      auto saved = html ? files::write_private(viewer, *html, a.share_output) : Status(fail(html.error()));
-      if (saved) {
-        m["page"] = link_from(base, viewer);
-        ++written;
-      } else if (failed++ == 0) {
-        first_error = fmt::format("{}: {}", replay_path.string(), saved.error());
+    json m = league::page_match(records[i]);
+    auto replay_path = folder.replay_of(records[i]);  // replays/NAME inside the folder, or refused
+    if (!replay_path) {
+      failure(replay_path.error());
+    } else if (*replay_path) {
+      const fs::path& relative = **replay_path;
+      m["replay"] = link_from(base, folder.path() / relative);
+      if (gets_page[i]) {
+        const fs::path viewer = fs::path(relative).replace_extension(".html");
+        auto text = folder.dir().read(relative);
+        auto replay = text ? replay::parse_text(*text) : Result<replay::Replay>(fail(text.error()));
+        auto html = replay ? render::html_page(*replay, relative.filename().string())
+                           : Result<std::string>(fail(replay.error()));
+        auto saved = html ? folder.write(viewer, *html, a.share_output) : Status(fail(html.error()));
+        if (saved) {
+          m["page"] = link_from(base, folder.path() / viewer);
+          ++written;
+        } else {
+          failure(fmt::format("{}: {}", (folder.path() / relative).string(), saved.error()));
+        }
       }
     }
     page.matches.push_back(std::move(m));
@@ -180,17 +158,17 @@ int run_league_html(const HtmlArgs& a) {
   std::vector<league::MatchRecord>().swap(records);
 
   auto text = render::league_page(page);
-  if (!text) {
-    say("referee html: {}\n", text.error());
-    return kBadReplay;
-  }
-  if (auto saved = files::write_private(out, *text, a.share_output); !saved) {
+  if (!text) return refused(text.error());
+  // The page replaces whatever is at its path (a link planted there is replaced, not followed).
+  if (auto saved = a.out.empty() ? folder.write("league.html", *text, a.share_output)
+                                 : files::write_private(out, *text, a.share_output);
+      !saved) {
     say("referee html: {}\n", saved.error());
     return kUsage;
   }
   if (failed > 0)
     say("referee html: {} match page(s) not written, the first: {}\n", failed, terminal_safe(first_error));
-  say("referee html: league {}: {} matches, {} viewer pages -> {}\n", terminal_safe(folder.string()),
+  say("referee html: league {}: {} matches, {} viewer pages -> {}\n", terminal_safe(folder.path().string()),
       page.matches.size(), written, terminal_safe(out.string()));
   say_to(stdout, "{}\n", out.string());
   return failed > 0 ? kBadReplay : kFinished;
@@ -199,8 +177,9 @@ int run_league_html(const HtmlArgs& a) {
 }  // namespace
 
 bool is_league_folder(const fs::path& dir) {
-  std::error_code ec;
-  return fs::is_regular_file(dir / "league.json", ec) && fs::is_regular_file(dir / "results.jsonl", ec);
+  auto folder = league::LeagueFolder::open(dir);
+  // By name (a link there too): reading the league then refuses what may not be read.
+  return folder && folder->has(league::kLeagueFile) && folder->has(league::kJournalFile);
 }
 
 Status replay_file_argument(const fs::path& replay, std::string_view command) {
@@ -238,7 +217,15 @@ RunCommand add_html(CLI::App& command) {
 int run_html(const HtmlArgs& a) {
   const fs::path replay_path = a.replay;
   std::error_code dir_ec;
-  if (fs::is_directory(replay_path, dir_ec) && is_league_folder(replay_path)) return run_league_html(a);
+  if (fs::is_directory(replay_path, dir_ec)) {
+    if (fs::is_symlink(replay_path.string().substr(0, replay_path.string().find_last_not_of('/') + 1), dir_ec)) {
+      // A folder from someone else is read as itself, never through a link (docs/security.md).
+      say("referee html: {} is a symbolic link to a folder; give the folder itself\n",
+          terminal_safe(replay_path.string()));
+      return kBadReplay;
+    }
+    if (is_league_folder(replay_path)) return run_league_html(a);
+  }
   if (auto st = replay_file_argument(replay_path, "html"); !st) {
     say("referee html: {}\n", st.error());
     return kUsage;

@@ -15,6 +15,7 @@
 #include "referee/cli/league_progress.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/league.hpp"
 #include "referee/league/merge.hpp"
@@ -76,10 +77,13 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
     if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", a.file));
   } else if (a.resume && a.bots.empty()) {
     // --resume --out DIR alone: the league as it was started.
-    const fs::path file = fs::path(a.out) / "league.json";
-    std::ifstream in(file);
-    if (!in) return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
-    base = json::parse(in, nullptr, false);
+    const fs::path file = fs::path(a.out) / league::kLeagueFile;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(file, ec)))
+      return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
+    auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
+    if (!text) return fail(fmt::format("--resume: {}", text.error()));
+    base = json::parse(*text, nullptr, false);
     if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", file.string()));
     // What the runner records beside the spec (the league's folder and shard): it checks them.
     if (base.is_object()) {
@@ -148,65 +152,12 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
   return league::normalize(std::move(spec));
 }
 
-// What the standings files say about the league beside the standings themselves.
-struct LeagueFacts {
-  std::string folder;
-  std::uint64_t seed = 0;
-  league::SeedScheme seed_scheme = league::SeedScheme::keyed_v1;
-  std::uint64_t total = 0;      // matches in the whole league's schedule
-  std::uint64_t journaled = 0;  // matches in the journal
-  bool interrupted = false;
-  std::optional<league::Shard> shard;
-  std::optional<league::SprtState> sprt;
-  std::uint64_t sprt_counted = 0;
-  bool sprt_stopped = false;
-  std::optional<league::Completion> partial;  // none: the standings cover the whole league
-};
-
-// The standings of the league in `facts.folder`, from its journal, written as standings.json,
-// standings.md and junit.xml: the same bytes for the same journal, whether the league was played
-// on one machine or merged from shards (except the folder's name).
-Result<league::Standings> write_standings(const std::vector<std::string>& names, const LeagueFacts& f, bool share) {
-  const fs::path out = f.folder;
-  // From the journal, streamed in index order: no record is held, however long the league. A
-  // decided SPRT counts whole blocks of deals; the matches other workers finished after the
-  // deciding block are in the journal, not in the standings (the same at any --concurrency).
-  const bool sprt_decided = f.sprt && f.sprt->decision != league::SprtState::Decision::none;
-  const std::uint64_t counted = sprt_decided ? f.sprt_counted : UINT64_MAX;
-  auto computed = league::standings_from_journal(out / "results.jsonl", names, counted);
-  if (!computed) return fail(fmt::format("standings: {}", computed.error()));
-  league::Standings& standings = *computed;
-  if (f.partial) standings.completion = *f.partial;
-  standings.completion.partial = f.partial.has_value();
-  standings.completion.journaled = f.journaled;
-  standings.completion.total = f.total;
-  if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
-  json summary = league::standings_json(standings);
-  summary["league"] = {{"folder", f.folder},
-                       {"seed", f.seed},
-                       {"seed_scheme", enum_name(f.seed_scheme)},
-                       {"matches_total", f.total},
-                       {"matches_done", f.journaled},
-                       {"interrupted", f.interrupted},
-                       {"sprt", nullptr}};
-  if (f.shard) summary["league"]["shard"] = league::to_json(*f.shard);
-  if (f.sprt) {
-    const auto& s = *f.sprt;
-    summary["league"]["sprt"] = {{"llr", s.llr},
-                                 {"lower", s.lower},
-                                 {"upper", s.upper},
-                                 {"decision", league::to_string(s.decision)},
-                                 {"block_deals", league::kSprtBlockDeals},
-                                 {"counted_matches", f.sprt_counted},
-                                 {"stopped_early", f.sprt_stopped}};
-  }
-  for (const auto& [file, text] :
-       {std::pair{out / "standings.json", summary.dump(2) + "\n"},
-        std::pair{out / "standings.md", league::standings_markdown(standings)},
-        std::pair{out / "junit.xml", league::junit_xml(standings, "stellar-arena league")}}) {
-    if (auto written = files::write_private(file, text, share); !written) return fail(written.error());
-  }
-  return std::move(standings);
+// The standings of the league in `folder`, from its journal, written in it (league/folder).
+Result<league::Standings> write_standings(const std::vector<std::string>& names, const league::LeagueFacts& f,
+                                          bool share) {
+  auto folder = league::LeagueFolder::open(f.folder);
+  if (!folder) return fail(folder.error());
+  return folder->write_standings(names, f, share);
 }
 
 }  // namespace
@@ -276,7 +227,7 @@ int run_merge(const LeagueArgs& a) {
   }
   std::vector<std::string> names;
   for (const auto& b : merged->spec.bots) names.push_back(b.name);
-  LeagueFacts facts;
+  league::LeagueFacts facts;
   facts.folder = a.merge_out;
   facts.seed = *merged->spec.seed;
   facts.seed_scheme = *merged->spec.seed_scheme;
@@ -430,7 +381,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     say("referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
   }
-  LeagueFacts facts;
+  league::LeagueFacts facts;
   facts.folder = a.out;
   facts.seed = outcome->seed;
   facts.seed_scheme = outcome->seed_scheme;

@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+
+#include "referee/core/private_file.hpp"
 
 namespace arena::league {
 
@@ -82,18 +83,25 @@ std::optional<std::uint64_t> quick_index(const std::string& line) {
 // Reads a file line by line, knowing each line's number, its offset and whether it is the last.
 class LineReader {
  public:
-  explicit LineReader(const fs::path& path) : in_(path) {}
-  bool is_open() const { return static_cast<bool>(in_); }
+  // The reader of `path`; nullopt when there is no such file (a journal not started yet), an
+  // error for one that may not be read (a link, a FIFO, a folder: files::open_read).
+  static Result<std::optional<LineReader>> open(const fs::path& path) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec))) return std::optional<LineReader>();
+    auto in = files::open_read(path);
+    if (!in) return fail(in.error());
+    return std::optional<LineReader>(LineReader(std::move(in).value()));
+  }
   // The next line; false at the end of the file.
   bool next() {
     offset_ = next_offset_;
-    if (!std::getline(in_, line_)) return false;
+    if (!std::getline(*in_, line_)) return false;
     ++number_;
-    terminated_ = !in_.eof();
+    terminated_ = !in_->eof();
     next_offset_ = offset_ + line_.size() + (terminated_ ? 1 : 0);
     return true;
   }
-  bool last() { return in_.peek() == std::ifstream::traits_type::eof(); }
+  bool last() { return in_->peek() == std::istream::traits_type::eof(); }
   const std::string& line() const { return line_; }
   std::uint64_t number() const { return number_; }
   std::uint64_t offset() const { return offset_; }
@@ -101,7 +109,8 @@ class LineReader {
   bool terminated() const { return terminated_; }
 
  private:
-  std::ifstream in_;
+  explicit LineReader(std::unique_ptr<std::istream> in) : in_(std::move(in)) {}
+  std::unique_ptr<std::istream> in_;
   std::string line_;
   std::uint64_t number_ = 0;
   std::uint64_t offset_ = 0;
@@ -113,8 +122,10 @@ class LineReader {
 
 Result<JournalRead> stream_journal(const fs::path& path, const RecordSink& each) {
   JournalRead read;
-  LineReader in(path);
-  if (!in.is_open()) return read;
+  auto opened = LineReader::open(path);
+  if (!opened) return fail(opened.error());
+  if (!*opened) return read;
+  LineReader& in = **opened;
   while (in.next()) {
     if (in.line().empty()) continue;
     auto record = parse_line(in.line(), path, in.number(), in.last());
@@ -144,8 +155,10 @@ Result<JournalByIndex> JournalByIndex::open(const fs::path& path, std::size_t bu
   JournalByIndex j;
   j.path_ = path;
   j.buffer_bytes_ = buffer_bytes;
-  LineReader in(path);
-  if (!in.is_open()) return j;
+  auto opened = LineReader::open(path);
+  if (!opened) return fail(opened.error());
+  if (!*opened) return j;
+  LineReader& in = **opened;
   while (in.next()) {
     if (in.line().empty()) continue;
     const bool last = in.last();
@@ -165,12 +178,14 @@ Result<JournalByIndex> JournalByIndex::open(const fs::path& path, std::size_t bu
 Status JournalByIndex::pass(const RecordSink& each) {
   held_back_ = 0;
   held_as_offsets_ = 0;
-  LineReader in(path_);
-  if (!in.is_open()) {
+  auto opened = LineReader::open(path_);
+  if (!opened) return fail(opened.error());
+  if (!*opened) {
     if (records_ == 0) return {};
     return fail(fmt::format("cannot read {}", path_.string()));
   }
-  std::ifstream again;  // for the records held back as offsets
+  LineReader& in = **opened;
+  std::unique_ptr<std::istream> again;  // for the records held back as offsets
 
   // The next index to hand out: the smallest of the scan's not handed out yet, and its copies left.
   auto range = indices_.ranges().begin();
@@ -204,10 +219,14 @@ Status JournalByIndex::pass(const RecordSink& each) {
     Held h = std::move(it->second);
     held.erase(it);
     if (h.line.empty()) {
-      if (!again.is_open()) again.open(path_);
-      again.clear();
-      again.seekg(static_cast<std::streamoff>(h.offset));
-      if (!std::getline(again, h.line)) return fail(fmt::format("cannot read {} again", path_.string()));
+      if (!again) {
+        auto reopened = files::open_read(path_);
+        if (!reopened) return fail(reopened.error());
+        again = std::move(reopened).value();
+      }
+      again->clear();
+      again->seekg(static_cast<std::streamoff>(h.offset));
+      if (!std::getline(*again, h.line)) return fail(fmt::format("cannot read {} again", path_.string()));
     } else {
       held_bytes -= h.line.size();
     }

@@ -16,6 +16,7 @@
 #include "referee/core/rng.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/league/folder.hpp"
 #include "referee/match/match.hpp"
 #include "referee/match/rerun.hpp"
 
@@ -69,6 +70,7 @@ class Runner {
     if (!resuming) {
       if (auto st = preflight(); !st) return fail(st.error());
     }
+    if (auto st = check_not_link(o_.out); !st) return fail(st.error());
     // Owner-only while bots run (a bot must not read a match): the folders 0700, the files 0600.
     auto created = files::make_private_dirs(o_.out);
     if (!created) return fail(created.error());
@@ -79,7 +81,7 @@ class Runner {
           std::string("--sprt cannot run on a shard: its decision needs every deal in schedule order, which no "
                       "single shard plays (docs/distributed.md)"));
     }
-    for (const char* sub : {"replays", "logs"}) {
+    for (const char* sub : {kReplaysDir, kLogsDir}) {
       if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
       folders_.push_back(o_.out / sub);
     }
@@ -106,8 +108,8 @@ class Runner {
     if (!journal) return fail(journal.error());
     journal_ = std::move(journal).value();
     if (existing->unterminated && !existing->torn) {
-      journal_ << '\n' << std::flush;
-      if (!journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
+      *journal_ << '\n' << std::flush;
+      if (!*journal_) return fail(fmt::format("cannot write {}", journal_path().string()));
     }
     outcome_.total = owned_deals(schedule_.deals()) * static_cast<std::uint64_t>(schedule_.legs());
     outcome_.league_total = schedule_.total();
@@ -146,7 +148,7 @@ class Runner {
   }
 
  private:
-  fs::path journal_path() const { return o_.out / "results.jsonl"; }
+  fs::path journal_path() const { return o_.out / kJournalFile; }
 
   // Deals of this run's shard below deal `end` (all of them without a shard).
   std::uint64_t owned_deals(std::uint64_t end) const { return shard_.deals_below(end); }
@@ -160,8 +162,8 @@ class Runner {
   Status write_manifest(std::int64_t started_ms) const {
     const fs::path file = o_.out / "shard.json";
     json manifest = {{"shard", to_json(shard_)}, {"runs", json::array()}};
-    if (std::ifstream in(file); in) {
-      json old = json::parse(in, nullptr, false);
+    if (auto text = files::read_file(file); text) {  // never through a link (docs/security.md)
+      json old = json::parse(*text, nullptr, false);
       if (old.is_object() && old.contains("runs") && old.at("runs").is_array()) manifest["runs"] = old.at("runs");
     }
     manifest["runs"].push_back({{"host", host_name()},
@@ -176,8 +178,7 @@ class Runner {
                                 {"interrupted", outcome_.interrupted}});
     return files::write_private(file, manifest.dump(2) + '\n', o_.share_output);
   }
-  static std::string stem_of(std::uint64_t index) { return fmt::format("m{:06}", index); }
-  fs::path replay_of(std::uint64_t index) const { return o_.out / "replays" / (stem_of(index) + ".jsonl"); }
+  fs::path replay_of(std::uint64_t index) const { return o_.out / replay_name(index); }
 
   // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.
   void count(const MatchRecord& r) {
@@ -206,8 +207,7 @@ class Runner {
     for (std::uint64_t i = deal * legs; i < deal * legs + legs; ++i) {
       paths.push_back(replay_of(i));
       for (int seat = 0; seat < spec_.seats; ++seat) {
-        paths.push_back(o_.out / "logs" /
-                        fmt::format("{}.seat{}.stderr.log", stem_of(i), seat));  // match.hpp's log names
+        paths.push_back(o_.out / log_name(i, static_cast<std::size_t>(seat)));  // match.hpp's log names
       }
     }
     if (auto st = files::share(paths); !st) {
@@ -230,13 +230,14 @@ class Runner {
   // "seed_scheme" was journaled with the legacy derivation); a new league draws its seed from the OS.
   Status check_league_file() {
     const fs::path file = o_.out / "league.json";
-    if (fs::exists(file)) {
+    if (std::error_code ec; fs::exists(fs::symlink_status(file, ec))) {
       if (!o_.resume) {
         return fail(fmt::format("{} already holds a league; pass --resume to finish it, or choose another --out",
                                 o_.out.string()));
       }
-      std::ifstream in(file);
-      json theirs = json::parse(in, nullptr, false);
+      auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
+      if (!text) return fail(text.error());
+      json theirs = json::parse(*text, nullptr, false);
       if (theirs.is_object()) {
         theirs.erase("concurrency");
         // The folder its commands are relative to, whatever folder the resume runs in.
@@ -333,8 +334,8 @@ class Runner {
     auto record = play(m, kept);
     if (!record) return false;  // interrupted: nothing is written, resume plays it again
     std::lock_guard lock(mu_);
-    journal_ << journal_line(*record) << '\n' << std::flush;
-    if (!journal_) {
+    *journal_ << journal_line(*record) << '\n' << std::flush;
+    if (!*journal_) {
       outcome_.error = fmt::format("cannot write {}", journal_path().string());
       interrupted_ = true;
       return false;
@@ -367,9 +368,9 @@ class Runner {
     o.limits = spec_.limits;
     o.time_scale = spec_.time_scale;
     o.replay_path = replay_of(m.index);
-    o.log_dir = o_.out / "logs";
+    o.log_dir = o_.out / kLogsDir;
     o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
-    o.log_stem = stem_of(m.index);
+    o.log_stem = match_stem(m.index);
     o.working_dir = working_dir_;
     o.grace = o_.grace;
     o.env = o_.env;
@@ -470,7 +471,7 @@ class Runner {
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
   std::mutex mu_;
-  std::ofstream journal_;
+  std::unique_ptr<std::ostream> journal_;  // results.jsonl, appended (files::open_private)
   LeagueOutcome outcome_;
   std::vector<fs::path> folders_;  // this run's new folders, replays/ and logs/ (--share-output)
 };
@@ -511,9 +512,9 @@ json to_json(const Shard& shard) {
 
 Result<std::optional<fs::path>> recorded_working_dir(const fs::path& out) {
   const fs::path file = out / "league.json";
-  std::ifstream in(file);
-  if (!in) return fail(fmt::format("cannot read {}", file.string()));
-  const json j = json::parse(in, nullptr, false);
+  auto text = files::read_file(file);
+  if (!text) return fail(text.error());
+  const json j = json::parse(*text, nullptr, false);
   if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
   const auto dir = j.find("working_dir");
   if (dir == j.end()) return std::optional<fs::path>();

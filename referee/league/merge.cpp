@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
+#include <memory>
 #include <utility>
 
 #include "referee/core/private_file.hpp"
+#include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/stats.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 // One shard folder as read: its league.json split into the league and the shard.
 struct ShardFolder {
   fs::path folder;
+  std::shared_ptr<LeagueFolder> dir;  // opened once: every file read beneath it
   Shard shard;
   json league;  // league.json without "shard", "concurrency" and "working_dir": what must agree
   json file;    // league.json as it is
@@ -28,10 +30,15 @@ struct ShardFolder {
 Result<ShardFolder> read_shard(const fs::path& folder) {
   ShardFolder s;
   s.folder = folder;
-  const fs::path file = folder / "league.json";
-  std::ifstream in(file);
-  if (!in) return fail(fmt::format("{}: no league.json (is it a league folder?)", folder.string()));
-  s.file = json::parse(in, nullptr, false);
+  auto opened = LeagueFolder::open(folder);
+  if (!opened) return fail(opened.error());
+  s.dir = std::make_shared<LeagueFolder>(std::move(opened).value());
+  const fs::path file = s.dir->file(kLeagueFile);
+  auto read = s.dir->read_json(kLeagueFile);
+  if (!read) return fail(read.error());
+  if (!s.dir->has(kLeagueFile))
+    return fail(fmt::format("{}: no league.json (is it a league folder?)", folder.string()));
+  s.file = std::move(read).value();
   if (!s.file.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
   auto shard = recorded_shard(s.file, file.string());
   if (!shard) return fail(shard.error());
@@ -42,40 +49,31 @@ Result<ShardFolder> read_shard(const fs::path& folder) {
   s.shard = **shard;
   s.league = s.file;
   for (const char* key : {"shard", "concurrency", "working_dir"}) s.league.erase(key);
-  auto records = read_journal(folder / "results.jsonl");
+  auto records = read_journal(s.dir->journal_path());
   if (!records) return fail(records.error());
   s.records = std::move(records).value();
   return s;
 }
 
-// Hard-links `from` to `to` (the same disk), else copies it; a missing `from` is not an error
-// (a match's log a bot never wrote to).
-Status bring(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  if (!fs::exists(from, ec)) return {};
-  fs::create_hard_link(from, to, ec);
-  if (!ec) return {};
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec) return fail(fmt::format("cannot copy {} to {}: {}", from.string(), to.string(), ec.message()));
-  return {};
-}
-
-std::string last_host(const fs::path& folder) {
-  std::ifstream in(folder / "shard.json");
-  if (!in) return "";
-  const json manifest = json::parse(in, nullptr, false);
+// The host of the shard's last run, from its shard.json ("" without a readable one).
+std::string last_host(const LeagueFolder& folder) {
+  auto read = folder.read_json(kShardFile);
+  if (!read) return "";
+  const json& manifest = *read;
   if (!manifest.is_object() || !manifest.contains("runs") || !manifest.at("runs").is_array() ||
       manifest.at("runs").empty()) {
     return "";
   }
-  return manifest.at("runs").back().value("host", "");
+  const json& run = manifest.at("runs").back();
+  const auto host = run.is_object() ? run.find("host") : run.end();
+  return host != run.end() && host->is_string() ? host->get<std::string>() : "";
 }
 
 ShardSummary summarize(const ShardFolder& s) {
   ShardSummary out;
   out.folder = s.folder;
   out.shard = s.shard;
-  out.host = last_host(s.folder);
+  out.host = last_host(*s.dir);
   out.matches = s.records.size();
   std::vector<double> times;
   for (const MatchRecord& r : s.records) {
@@ -189,42 +187,47 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
   }
 
   // 3. Write: the league, its journal in index order, the replays and logs, nothing half.
-  if (fs::exists(o.out / "league.json") || fs::exists(o.out / "results.jsonl")) {
+  if (auto st = check_not_link(o.out); !st) return fail(st.error());
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(o.out / kLeagueFile, ec)) ||
+      fs::exists(fs::symlink_status(o.out / kJournalFile, ec))) {
     return fail(fmt::format("{} already holds a league; merge into a new folder", o.out.string()));
   }
   auto created = files::make_private_dirs(o.out);
   if (!created) return fail(created.error());
   std::vector<fs::path> written = *created;
-  for (const char* sub : {"replays", "logs"}) {
+  for (const char* sub : {kReplaysDir, kLogsDir}) {
     auto made = files::make_private_dirs(o.out / sub);
     if (!made) return fail(made.error());
     written.push_back(o.out / sub);
   }
   json league = first.league;
-  league["concurrency"] = first.file.value("concurrency", json(1));
+  const auto concurrency = first.file.find("concurrency");
+  league["concurrency"] = concurrency != first.file.end() ? *concurrency : json(1);
   if (first.file.contains("working_dir")) league["working_dir"] = first.file.at("working_dir");
-  if (auto st = files::write_private(o.out / "league.json", league.dump(2) + '\n'); !st) return fail(st.error());
-  written.push_back(o.out / "league.json");
+  if (auto st = files::write_private(o.out / kLeagueFile, league.dump(2) + '\n'); !st) return fail(st.error());
+  written.push_back(o.out / kLeagueFile);
 
   std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first.index < b.first.index; });
   std::string journal;
   for (auto& [record, from] : all) {
-    const std::string stem = fmt::format("m{:06}", record.index);  // the runner's names
-    const fs::path replay = o.out / "replays" / (stem + ".jsonl");
-    if (auto st = bring(from->folder / "replays" / (stem + ".jsonl"), replay); !st) return fail(st.error());
-    if (std::error_code ec; fs::exists(replay, ec)) written.push_back(replay);
+    const fs::path replay = o.out / replay_name(record.index);
+    auto brought = from->dir->bring(replay_name(record.index), replay);
+    if (!brought) return fail(brought.error());
+    if (*brought) written.push_back(replay);
     for (std::size_t seat = 0; seat < record.seats.size(); ++seat) {
-      const std::string log = fmt::format("{}.seat{}.stderr.log", stem, seat);
-      if (auto st = bring(from->folder / "logs" / log, o.out / "logs" / log); !st) return fail(st.error());
-      if (std::error_code ec; fs::exists(o.out / "logs" / log, ec)) written.push_back(o.out / "logs" / log);
+      const fs::path log = log_name(record.index, seat);
+      auto log_brought = from->dir->bring(log, o.out / log);
+      if (!log_brought) return fail(log_brought.error());
+      if (*log_brought) written.push_back(o.out / log);
     }
     record.replay = replay.string();
     outcome.faulted = outcome.faulted || record.fault.has_value();
     journal += journal_line(record);
     journal += '\n';
   }
-  if (auto st = files::write_private(o.out / "results.jsonl", journal); !st) return fail(st.error());
-  written.push_back(o.out / "results.jsonl");
+  if (auto st = files::write_private(o.out / kJournalFile, journal); !st) return fail(st.error());
+  written.push_back(o.out / kJournalFile);
   if (o.share_output) {
     if (auto st = files::share(written); !st) return fail(st.error());
   }

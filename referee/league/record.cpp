@@ -69,6 +69,10 @@ Result<MatchRecord> record_from_json(const json& j) {
       r.seats.push_back(std::move(seat));
     }
     if (r.seats.size() < 2) return fail(std::string("a match needs at least 2 seats"));
+    for (const SeatRecord& seat : r.seats) {  // rank points count places 1..seats
+      if (seat.rank < 1 || static_cast<std::size_t>(seat.rank) > r.seats.size())
+        return fail(fmt::format("rank {} is outside 1..{}", seat.rank, r.seats.size()));
+    }
     if (const json& f = j.at("fault"); !f.is_null()) {
       FaultRecord fault;
       fault.seat = f.at("seat").get<int>();

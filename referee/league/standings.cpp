@@ -6,26 +6,13 @@
 #include <bit>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
 namespace arena::league {
 
 namespace {
-
-// Accumulates one bot's games before they become a BotStanding.
-struct BotTally {
-  std::vector<double> rank_points;
-  std::vector<double> decisions;
-  double score_sum = 0;
-};
-
-// One leg of a 2-seat match between two bots, from the earlier bot's (a's) point of view.
-struct Leg {
-  std::uint64_t index = 0;
-  int leg = 0;
-  double a_points = 0;
-};
 
 // Head-to-head result of seat i against seat j within one match: 1, 0.5 or 0.
 double head_to_head(const MatchRecord& r, std::size_t i, std::size_t j) {
@@ -120,107 +107,21 @@ std::string points_rule(int seats) {
 }
 
 Standings compute_standings(const std::vector<MatchRecord>& records, const std::vector<std::string>& bot_names) {
-  Standings st;
-  std::vector<BotStanding> bots;
-  std::vector<BotTally> tallies;
-  std::map<std::string, std::size_t> index_of;
-  const auto bot_index = [&](const std::string& name) {
-    auto [it, added] = index_of.try_emplace(name, bots.size());
-    if (added) {
-      bots.push_back(BotStanding{});
-      bots.back().name = name;
-      tallies.emplace_back();
-    }
-    return it->second;
-  };
-  for (const std::string& name : bot_names) bot_index(name);
-
-  // Head-to-head pairs keyed by (index of a, index of b), a < b in league order.
-  std::map<std::pair<std::size_t, std::size_t>, PairStanding> pairs;
-  // 2-seat legs keyed by (deal, a, b), for the pentanomial.
-  std::map<std::tuple<std::uint64_t, std::size_t, std::size_t>, std::vector<Leg>> legs;
-
-  PlackettLuce ranking;
-  bool first = true;
-  for (const MatchRecord& r : records) {
-    const int n = static_cast<int>(r.seats.size());
-    if (n < 2) continue;  // not a match (record_from_json refuses it); rank points need 2 seats
-    ++st.matches;
-    if (first) {
-      st.seats_per_match = n;
-      first = false;
-    } else if (st.seats_per_match != n) {
-      st.seats_per_match = 0;
-    }
-    const auto firsts = std::count_if(r.seats.begin(), r.seats.end(), [](const SeatRecord& s) { return s.rank == 1; });
-    std::vector<std::size_t> seat_bot;
-    for (int i = 0; i < n; ++i) {
-      const SeatRecord& seat = r.seats[static_cast<std::size_t>(i)];
-      const std::size_t b = bot_index(seat.bot);
-      seat_bot.push_back(b);
-      BotStanding& bs = bots[b];
-      BotTally& t = tallies[b];
-      const double pts = rank_points(r, i);
-      count_seat(bs, seat, firsts, pts);
-      t.rank_points.push_back(pts);
-      t.score_sum += seat.score;
-      t.decisions.insert(t.decisions.end(), seat.decision_ms.begin(), seat.decision_ms.end());
-      bs.decision_total_ms += std::accumulate(seat.decision_ms.begin(), seat.decision_ms.end(), 0.0);
-      bs.stderr_bytes += seat.stderr_bytes;
-    }
-    if (r.fault && r.fault->seat >= 0 && r.fault->seat < n) {
-      note_fault(bots[seat_bot[static_cast<std::size_t>(r.fault->seat)]], r);
-    }
-    add_order(ranking, r, seat_bot);
-    for (std::size_t i = 0; i < seat_bot.size(); ++i) {
-      for (std::size_t j = i + 1; j < seat_bot.size(); ++j) {
-        if (seat_bot[i] == seat_bot[j]) continue;  // self-play has no head to head
-        const bool i_first = seat_bot[i] < seat_bot[j];
-        const std::size_t a_seat = i_first ? i : j;
-        const std::size_t b_seat = i_first ? j : i;
-        const double a_points = head_to_head(r, a_seat, b_seat);
-        count_game(pairs[{seat_bot[a_seat], seat_bot[b_seat]}], a_points);
-        if (n == 2 && (r.leg == 0 || r.leg == 1)) {
-          legs[{r.deal, seat_bot[a_seat], seat_bot[b_seat]}].push_back(Leg{r.index, r.leg, a_points});
-        }
-      }
-    }
-  }
-
-  // The k-th leg 0 and the k-th leg 1 (in index order) of a deal between two bots form a pair.
-  for (auto& [key, list] : legs) {
-    std::sort(list.begin(), list.end(), [](const Leg& x, const Leg& y) { return x.index < y.index; });
-    std::vector<double> leg0;
-    std::vector<double> leg1;
-    for (const Leg& l : list) (l.leg == 0 ? leg0 : leg1).push_back(l.a_points);
-    PairStanding& p = pairs[{std::get<1>(key), std::get<2>(key)}];
-    for (std::size_t k = 0; k < std::min(leg0.size(), leg1.size()); ++k) {
-      const long bucket = std::lround(2 * (leg0[k] + leg1[k]));
-      ++p.a_pairs.counts[static_cast<std::size_t>(std::clamp(bucket, 0L, 4L))];
-    }
-  }
-
-  for (std::size_t b = 0; b < bots.size(); ++b) {
-    BotStanding& bs = bots[b];
-    const BotTally& t = tallies[b];
-    bs.elo = elo_from_scores(t.rank_points);
-    if (bs.games > 0) bs.score_per_game = t.score_sum / bs.games;
-    bs.decision_median_ms = median(t.decisions);
-    bs.decision_p99_ms = percentile(t.decisions, 0.99);
-    bs.decision_max_ms = t.decisions.empty() ? 0.0 : *std::max_element(t.decisions.begin(), t.decisions.end());
-  }
-  set_ratings(bots, ranking);
-  for (auto& [key, p] : pairs) {
-    p.a = bots[key.first].name;
-    p.b = bots[key.second].name;
-    p.elo = p.a_pairs.pairs() > 0 ? elo_from_pentanomial(p.a_pairs) : elo_from_wdl(p.a_wins, p.draws, p.b_wins);
-    st.pairs.push_back(std::move(p));
-  }
-
-  std::stable_sort(bots.begin(), bots.end(), by_points);
-  st.bots = std::move(bots);
-  st.points_rule = points_rule(st.seats_per_match);
-  return st;
+  // The accumulator's own steps, fed in index order (so legs pair in index order).
+  std::vector<const MatchRecord*> by_index;
+  by_index.reserve(records.size());
+  for (const MatchRecord& r : records) by_index.push_back(&r);
+  std::stable_sort(by_index.begin(), by_index.end(),
+                   [](const MatchRecord* x, const MatchRecord* y) { return x->index < y->index; });
+  StandingsAccumulator acc(bot_names);
+  for (const MatchRecord* r : by_index) acc.add(*r);
+  auto standings = acc.finish([&](const std::function<void(const MatchRecord&)>& each) {
+    for (const MatchRecord* r : by_index) each(*r);
+    return Status{};
+  });
+  // The same records in the same order each pass: finish() has nothing to refuse.
+  if (!standings) throw std::logic_error("compute_standings: " + standings.error());
+  return std::move(standings).value();
 }
 
 // ---- one record at a time ------------------------------------------------------------------
@@ -278,7 +179,6 @@ std::size_t StandingsAccumulator::held() const {
   return n;
 }
 
-// The same steps as compute_standings' loop, in the same order.
 void StandingsAccumulator::add(const MatchRecord& r) {
   const int n = static_cast<int>(r.seats.size());
   if (n < 2) return;

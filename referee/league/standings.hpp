@@ -129,8 +129,8 @@ std::string not_counted_text(const Standings& s);
 
 // Standings over `records`. Every name in `bot_names` is listed, with or without games; a bot
 // found in the records but not in `bot_names` is added after them (never silently dropped).
-// A record with fewer than 2 seats is ignored. Pairs pair legs in index order (records sorted by
-// index, as a league's are).
+// A record with fewer than 2 seats is ignored. It is the StandingsAccumulator below fed the
+// records in index order (stable: equal indices in the given order), so legs pair in index order.
 Standings compute_standings(const std::vector<MatchRecord>& records, const std::vector<std::string>& bot_names);
 
 // The same standings fed one record at a time, in memory that does not grow with the number of
@@ -141,8 +141,8 @@ Standings compute_standings(const std::vector<MatchRecord>& records, const std::
 // deviations from it, and the decision median and p99 are exact order statistics. finish()
 // reads the same records again, in the same order, for them: one pass, or a few when decision
 // times are close together (each narrows the histogram cell that holds a wanted rank by 12 bits).
-// Fed in index order the result is compute_standings() over the same records, bit for bit (the
-// same sums in the same order); in another order the counts are equal and sums may differ in
+// Fed in index order the result is compute_standings() over the same records (which is this
+// accumulator); in another order the counts are equal and sums may differ in
 // their last bits, and duplicate legs of one deal may pair differently.
 class StandingsAccumulator {
  public:

@@ -4,8 +4,9 @@
 // pairs, the faults and every match, linked to its viewer page (html.hpp) or its replay. Its HTML,
 // CSS and JavaScript are referee/render/web/league.{html,css,js}, embedded at build time; the
 // league's data is embedded as JSON (script_safe_json), and the script puts every text of it into
-// the page as text, never as markup. This layer takes the league as JSON: reading the folder (the
-// journal, standings.json) is the command's (referee/cli/html_cmd.cpp).
+// the page as text, never as markup. This layer takes the league as JSON: the folder's files and
+// each match's data come from league/folder.hpp (read beneath the folder, never through a link),
+// put together by the command (referee/cli/html_cmd.cpp).
 
 #include <cstddef>
 #include <nlohmann/json.hpp>

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <cstdint>
+#include <sstream>
 
 #include "referee/core/hash.hpp"
 #include "referee/core/private_file.hpp"
@@ -18,17 +20,108 @@ constexpr int kMaxDepth = 256;
 
 using games::dump_line;
 
-// Reads j[key] into `out`; the error names the field.
+// The most seats a replay may name; a game's own range is checked when it is re-simulated.
+constexpr int kMaxSeats = 64;
+
+// Typed reads of a line's fields: each checks the type and the range and names the field, so a
+// forged or damaged replay is an error of the reader, never an exception past it.
+Status wrong(const char* key, const json& value, std::string_view wanted) {
+  const std::string shown = value.is_number() ? "the number " + value.dump() : std::string(value.type_name());
+  return fail(fmt::format("\"{}\" has the wrong type ({}; expected {})", key, shown, wanted));
+}
+
+Status take(const char* key, const json& v, std::string& out) {
+  if (!v.is_string()) return wrong(key, v, "a string");
+  out = v.get_ref<const std::string&>();
+  return {};
+}
+
+Status take(const char* key, const json& v, std::int64_t& out) {
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    return wrong(key, v, "a whole number below 2^63");
+  if (!v.is_number_integer()) return wrong(key, v, "a whole number");
+  out = v.get<std::int64_t>();
+  return {};
+}
+
+Status take(const char* key, const json& v, std::uint64_t& out) {
+  if (!v.is_number_unsigned()) return wrong(key, v, "a whole number from 0");
+  out = v.get<std::uint64_t>();
+  return {};
+}
+
+Status take(const char* key, const json& v, int& out) {
+  std::int64_t wide = 0;
+  if (auto st = take(key, v, wide); !st) return st;
+  if (wide < INT32_MIN || wide > INT32_MAX) return wrong(key, v, "a whole number of 32 bits");
+  out = static_cast<int>(wide);
+  return {};
+}
+
+Status take(const char* key, const json& v, double& out) {
+  if (!v.is_number()) return wrong(key, v, "a number");
+  out = v.get<double>();
+  return {};
+}
+
+Status take(const char* key, const json& v, std::vector<std::string>& out) {
+  if (!v.is_array()) return wrong(key, v, "an array of strings");
+  for (const json& item : v) {
+    if (!item.is_string()) return wrong(key, v, "an array of strings");
+    out.push_back(item.get<std::string>());
+  }
+  return {};
+}
+
+// j[key] into `out`; an error when it is missing or of another type.
 template <typename T>
 Status read_field(const json& j, const char* key, T& out) {
   auto it = j.find(key);
   if (it == j.end()) return fail(fmt::format("missing \"{}\"", key));
-  try {
-    out = it->get<T>();
-  } catch (const json::exception&) {
-    return fail(fmt::format("\"{}\" has the wrong type ({})", key, it->type_name()));
-  }
+  return take(key, *it, out);
+}
+
+// j[key] into `out` when present (`out` keeps its default otherwise); an error for another type.
+template <typename T>
+Status read_optional(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it == j.end()) return {};
+  return take(key, *it, out);
+}
+
+// j[key] when present and an object (or null with `null_ok`); `out` keeps its default otherwise.
+Status read_object(const json& j, const char* key, json& out, bool null_ok = false) {
+  auto it = j.find(key);
+  if (it == j.end() || (null_ok && it->is_null())) return {};
+  if (!it->is_object()) return wrong(key, *it, "an object");
+  out = *it;
   return {};
+}
+
+Status check_range(const char* key, std::int64_t value, std::int64_t low, std::int64_t high) {
+  if (value < low || value > high) return fail(fmt::format("\"{}\" is {}, outside {}..{}", key, value, low, high));
+  return {};
+}
+
+// Runs the checks in order; the first error.
+template <typename... Checks>
+Status first_error(Checks&&... checks) {
+  Status result;
+  ((result ? (void)(result = checks()) : (void)0), ...);
+  return result;
+}
+
+Result<BotInfo> parse_bot(const json& b) {
+  if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
+  BotInfo bot;
+  if (auto st = first_error([&] { return read_optional(b, "name", bot.name); },
+                            [&] { return read_optional(b, "version", bot.version); },
+                            [&] { return read_optional(b, "command", bot.command); },
+                            [&] { return read_optional(b, "protocol", bot.protocol); });
+      !st)
+    return fail(fmt::format("a \"bots\" entry: {}", st.error()));
+  if (auto it = b.find("seat_config"); it != b.end()) bot.seat_config = *it;
+  return bot;
 }
 
 Result<Header> parse_header(const json& j) {
@@ -39,50 +132,82 @@ Result<Header> parse_header(const json& j) {
     return fail(fmt::format("replay version {} is not supported (this referee reads {} to {})", version,
                             kOldestReplayVersion, kReplayVersion));
   }
-  if (auto st = read_field(j, "protocol", h.protocol); !st) return fail(st.error());
-  if (auto st = read_field(j, "game", h.game); !st) return fail(st.error());
-  h.referee_version = j.value("referee_version", "");
-  if (j.contains("rules_revision")) {
-    if (auto st = read_field(j, "rules_revision", h.rules_revision); !st) return fail(st.error());
-  }
-  if (auto st = read_field(j, "seed", h.seed); !st) return fail(st.error());
-  if (auto st = read_field(j, "seats", h.seats); !st) return fail(st.error());
-  if (auto st = read_field(j, "initial_hash", h.initial_hash); !st) return fail(st.error());
   h.config = j.value("config", json(nullptr));
-  h.limits = j.value("limits", json::object());
-  h.started = j.value("started", "");
-  h.extra = j.value("extra", json::object());
+  h.limits = json::object();
+  if (auto st = first_error(
+          [&] { return read_field(j, "protocol", h.protocol); }, [&] { return read_field(j, "game", h.game); },
+          [&] { return read_optional(j, "referee_version", h.referee_version); },
+          [&] { return read_optional(j, "rules_revision", h.rules_revision); },
+          [&] { return read_field(j, "seed", h.seed); }, [&] { return read_field(j, "seats", h.seats); },
+          [&] { return check_range("seats", h.seats, 1, kMaxSeats); },
+          [&] { return read_field(j, "initial_hash", h.initial_hash); },
+          [&] { return read_object(j, "limits", h.limits, true); },
+          [&] { return read_optional(j, "started", h.started); },
+          [&] { return read_object(j, "extra", h.extra, true); });
+      !st)
+    return fail(st.error());
   auto bots = j.find("bots");
   if (bots == j.end() || !bots->is_array()) return fail(std::string("missing \"bots\" array"));
   for (const json& b : *bots) {
-    if (!b.is_object()) return fail(std::string("a \"bots\" entry is not an object"));
-    h.bots.push_back({b.value("name", ""), b.value("version", ""), b.value("command", ""),
-                      b.value("seat_config", json(nullptr)), b.value("protocol", 1)});
+    auto bot = parse_bot(b);
+    if (!bot) return fail(bot.error());
+    h.bots.push_back(std::move(bot).value());
   }
   return h;
 }
 
-Result<Step> parse_step(const json& j) {
+Result<Step> parse_step(const json& j, const Header& h) {
   Step s;
-  if (auto st = read_field(j, "n", s.n); !st) return fail(st.error());
-  if (auto st = read_field(j, "seat", s.seat); !st) return fail(st.error());
-  if (auto st = read_field(j, "request_id", s.request_id); !st) return fail(st.error());
-  if (auto st = read_field(j, "hash", s.hash); !st) return fail(st.error());
+  if (auto st = first_error(
+          [&] { return read_field(j, "n", s.n); }, [&] { return check_range("n", s.n, 0, INT64_MAX); },
+          [&] { return read_field(j, "seat", s.seat); }, [&] { return check_range("seat", s.seat, 0, h.seats - 1); },
+          [&] { return read_field(j, "request_id", s.request_id); }, [&] { return read_field(j, "hash", s.hash); },
+          [&] { return read_optional(j, "time_ms", s.time_ms); }, [&] { return read_optional(j, "cpu_ms", s.cpu_ms); },
+          [&] { return read_optional(j, "view_hash", s.view_hash); },
+          [&] { return read_optional(j, "debug", s.debug); },
+          [&] { return read_optional(j, "stderr", s.stderr_lines); },
+          [&] { return read_optional(j, "stderr_cut", s.stderr_cut); });
+      !st)
+    return fail(st.error());
   auto action = j.find("action");
   if (action == j.end()) return fail(std::string("missing \"action\""));
   s.action = *action;
-  s.time_ms = j.value("time_ms", 0.0);
-  s.cpu_ms = j.value("cpu_ms", -1.0);
   s.view = j.value("view", json(nullptr));
-  s.view_hash = j.value("view_hash", "");
-  s.debug = j.value("debug", "");
-  if (j.contains("stderr")) {
-    if (auto st = read_field(j, "stderr", s.stderr_lines); !st) return fail(st.error());
-  }
-  if (j.contains("stderr_cut")) {
-    if (auto st = read_field(j, "stderr_cut", s.stderr_cut); !st) return fail(st.error());
-  }
   return s;
+}
+
+// The footer's result: an object whose fields the readers of a result use have their types (a
+// seat is a seat of the match).
+Status check_result(const json& result, const Header& h) {
+  if (!result.is_object()) return wrong("result", result, "an object");
+  auto seat_or_null = [&](const char* key, const json& v) -> Status {
+    if (v.is_null()) return {};
+    int seat = 0;
+    if (auto st = take(key, v, seat); !st) return st;
+    return check_range(key, seat, 0, h.seats - 1);
+  };
+  if (auto it = result.find("scores"); it != result.end() && !it->is_null()) {
+    if (!it->is_array()) return wrong("scores", *it, "an array of numbers");
+    for (const json& x : *it)
+      if (!x.is_number()) return wrong("scores", *it, "an array of numbers");
+  }
+  if (auto it = result.find("winner"); it != result.end())
+    if (auto st = seat_or_null("winner", *it); !st) return st;
+  if (auto it = result.find("ranks"); it != result.end() && !it->is_null()) {
+    if (!it->is_array()) return wrong("ranks", *it, "an array of whole numbers");
+    for (const json& x : *it) {
+      std::int64_t rank = 0;
+      if (auto st = take("ranks", x, rank); !st) return st;
+    }
+  }
+  if (auto it = result.find("fault"); it != result.end() && !it->is_null()) {
+    if (!it->is_object()) return wrong("fault", *it, "an object");
+    std::int64_t request = 0;
+    if (auto st = read_optional(*it, "request_id", request); !st) return st;
+    if (auto seat = it->find("seat"); seat != it->end())
+      if (auto st = seat_or_null("seat", *seat); !st) return st;
+  }
+  return {};
 }
 
 }  // namespace
@@ -134,7 +259,7 @@ Result<Writer> Writer::open(const std::filesystem::path& path) {
   if (!out) return fail(fmt::format("the replay: {}", out.error()));
   Writer w;
   w.path_ = path;
-  w.out_ = std::make_unique<std::ofstream>(std::move(out).value());
+  w.out_ = std::move(out).value();
   return w;
 }
 
@@ -191,7 +316,8 @@ Result<Replay> parse(std::istream& in) {
       if (in.peek() == EOF && have_header) break;
       return fail(fmt::format("line {}: not a JSON object", number));
     }
-    const std::string type = j.value("type", "");
+    std::string type;
+    if (auto st = read_field(j, "type", type); !st) return fail(fmt::format("line {}: {}", number, st.error()));
     if (r.footer) return fail(fmt::format("line {}: \"{}\" after the footer", number, type));
     if (type == "header") {
       if (have_header) return fail(fmt::format("line {}: a second header", number));
@@ -202,16 +328,22 @@ Result<Replay> parse(std::istream& in) {
     } else if (!have_header) {
       return fail(fmt::format("line {}: expected the header first, got \"{}\"", number, type));
     } else if (type == "step") {
-      auto s = parse_step(j);
+      auto s = parse_step(j, r.header);
       if (!s) return fail(fmt::format("line {} (step): {}", number, s.error()));
       r.steps.push_back(std::move(s).value());
     } else if (type == "footer") {
-      const std::string end_text = j.value("end", "");
+      std::string end_text;
+      json result = json::object();
+      if (auto st = first_error([&] { return read_field(j, "end", end_text); },
+                                [&] { return read_object(j, "result", result); },
+                                [&] { return check_result(result, r.header); });
+          !st)
+        return fail(fmt::format("line {} (footer): {}", number, st.error()));
       const auto end = parse_enum<End>(end_text);
       if (!end)
         return fail(fmt::format("line {} (footer): unknown end \"{}\" (expected {})", number, end_text,
                                 enum_names_text<End>()));
-      r.footer = Footer{*end, j.value("result", json(nullptr))};
+      r.footer = Footer{*end, std::move(result)};
     } else {
       return fail(fmt::format("line {}: unknown line type \"{}\"", number, type));
     }
@@ -220,10 +352,15 @@ Result<Replay> parse(std::istream& in) {
   return r;
 }
 
+Result<Replay> parse_text(const std::string& text) {
+  std::istringstream in(text);
+  return parse(in);
+}
+
 Result<Replay> read(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return fail(fmt::format("cannot open {}: {}", path.string(), std::strerror(errno)));
-  auto r = parse(in);
+  auto text = files::read_file(path);
+  if (!text) return fail(text.error());
+  auto r = parse_text(*text);
   if (!r) return fail(fmt::format("{}: {}", path.string(), r.error()));
   return r;
 }

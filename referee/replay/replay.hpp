@@ -97,7 +97,7 @@ class Writer {
 
  private:
   std::filesystem::path path_;
-  std::unique_ptr<std::ofstream> out_;
+  std::unique_ptr<std::ostream> out_;
   std::string scratch_;  // the step line being written, reused
 };
 
@@ -107,9 +107,13 @@ struct Replay {
   std::optional<Footer> footer;  // absent when the referee was killed mid-match
 };
 
-// Reads a replay; an error names the line and the problem. A missing footer is not an error.
+// Reads a replay; an error names the line and the problem (every field's type and range is
+// checked: a forged or damaged replay is an error, never an exception). A missing footer is not
+// an error. read() opens the file without following a link and refuses anything but a regular
+// file of at most files::kMaxReadBytes (docs/security.md, "Files from strangers").
 Result<Replay> read(const std::filesystem::path& path);
 Result<Replay> parse(std::istream& in);
+Result<Replay> parse_text(const std::string& text);
 
 // The game of a header and its state before the first decision; an error when the game is
 // unknown, the replay was played under another rules revision, or the header's configuration is

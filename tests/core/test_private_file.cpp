@@ -63,8 +63,8 @@ TEST_CASE("private files and folders get 0600 and 0700 whatever the umask", "[co
     CHECK(mode_of(file) == 0600);
     auto out = files::open_private(file, std::ios::app);
     REQUIRE(out.ok());
-    *out << "two\n";
-    out->close();
+    **out << "two\n";
+    out->reset();
     std::ifstream in(file);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(text == "one\ntwo\n");
@@ -112,4 +112,141 @@ TEST_CASE("share: files 0644, folders 0755, missing paths skipped", "[core][file
   CHECK(mode_of(tmp.path / "d" / "r.jsonl") == 0644);
   REQUIRE(files::write_private(tmp.path / "page.html", "<p>", true).ok());
   CHECK(mode_of(tmp.path / "page.html") == 0644);
+}
+
+// ---- files from strangers (docs/security.md) ------------------------------------------------
+
+namespace {
+
+unsigned lmode_of(const fs::path& p) {
+  struct stat st {};
+  REQUIRE(::lstat(p.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+// A file outside the folder a reader is given, mode 0640, that must keep its bytes and mode.
+fs::path victim(const TempDir& tmp) {
+  const fs::path v = tmp.path / "victim";
+  std::ofstream(v) << "precious";
+  fs::permissions(v, fs::perms(0640));
+  return v;
+}
+
+std::string text_of(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("a whole-file write replaces a link, FIFO or file at its target, never writing through", "[core][files]") {
+  TempDir tmp;
+  const fs::path v = victim(tmp);
+  fs::create_directories(tmp.path / "sent");
+  const fs::path link = tmp.path / "sent" / "page.html";
+  fs::create_symlink(v, link);
+  REQUIRE(files::write_private(link, "<p>", true).ok());
+  CHECK(text_of(v) == "precious");
+  CHECK(lmode_of(v) == 0640);
+  CHECK_FALSE(fs::is_symlink(link));
+  CHECK(text_of(link) == "<p>");
+  CHECK(lmode_of(link) == 0644);
+
+  const fs::path fifo = tmp.path / "sent" / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  REQUIRE(files::write_private(fifo, "x").ok());  // replaced, not opened: nothing waits
+  CHECK(fs::is_regular_file(fifo));
+
+  // A folder at the target is an error that names it; no temporary file is left behind.
+  fs::create_directories(tmp.path / "sent" / "dir");
+  auto refused = files::write_private(tmp.path / "sent" / "dir", "x");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().find("dir") != std::string::npos);
+  for (const auto& e : fs::directory_iterator(tmp.path / "sent")) CHECK(e.path().filename().string()[0] != '.');
+}
+
+TEST_CASE("a file written line by line is never opened through a link", "[core][files]") {
+  TempDir tmp;
+  const fs::path v = victim(tmp);
+  const fs::path link = tmp.path / "results.jsonl";
+  fs::create_symlink(v, link);
+  auto out = files::open_private(link, std::ios::app);
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.error().find("symbolic link") != std::string::npos);
+  CHECK(files::create_private(link).ok());
+  CHECK(text_of(v) == "precious");
+  CHECK(lmode_of(v) == 0640);
+}
+
+TEST_CASE("share never changes the mode of a link's target", "[core][files]") {
+  TempDir tmp;
+  Umask scoped(0);
+  const fs::path v = victim(tmp);
+  fs::create_directories(tmp.path / "out");
+  fs::create_symlink(v, tmp.path / "out" / "m.jsonl");
+  REQUIRE(files::share({tmp.path / "out" / "m.jsonl"}).ok());
+  CHECK(lmode_of(v) == 0640);
+}
+
+TEST_CASE("reading refuses links, FIFOs without waiting, folders and files past the bound", "[core][files]") {
+  TempDir tmp;
+  const fs::path v = victim(tmp);
+  fs::create_symlink(v, tmp.path / "link");
+  REQUIRE(::mkfifo((tmp.path / "fifo").c_str(), 0600) == 0);
+  std::ofstream(tmp.path / "big") << std::string(1000, 'x');
+  const auto error_of = [](const Result<std::string>& r) { return r ? std::string("(read)") : r.error(); };
+  CHECK(error_of(files::read_file(tmp.path / "link")).find("symbolic link") != std::string::npos);
+  CHECK(error_of(files::read_file(tmp.path / "fifo")).find("a FIFO") != std::string::npos);
+  CHECK(error_of(files::read_file(tmp.path)).find("a folder") != std::string::npos);
+  CHECK(error_of(files::read_file(tmp.path / "big", 999)).find("larger than") != std::string::npos);
+  auto whole = files::read_file(tmp.path / "big", 1000);
+  REQUIRE(whole.ok());
+  CHECK(whole->size() == 1000);
+  // A sparse file far past the bound is refused by its size, before a byte is read.
+  {
+    std::ofstream(tmp.path / "sparse") << "x";
+    fs::resize_file(tmp.path / "sparse", std::uintmax_t{64} << 30);
+  }
+  CHECK(error_of(files::read_file(tmp.path / "sparse")).find("larger than") != std::string::npos);
+  auto stream = files::open_read(tmp.path / "fifo");
+  REQUIRE_FALSE(stream.ok());
+}
+
+TEST_CASE("a folder from a stranger: nothing outside it, no link anywhere beneath it", "[core][files]") {
+  TempDir tmp;
+  const fs::path v = victim(tmp);
+  const fs::path sent = tmp.path / "sent";
+  fs::create_directories(sent / "replays");
+  std::ofstream(sent / "replays" / "m.jsonl") << "ok";
+  fs::create_symlink(v, sent / "replays" / "link.jsonl");
+  fs::create_symlink(tmp.path, sent / "up");
+  fs::create_symlink(sent, tmp.path / "alias");
+
+  auto alias = files::Dir::open(tmp.path / "alias");
+  REQUIRE_FALSE(alias.ok());
+  CHECK(alias.error().find("symbolic link") != std::string::npos);
+  auto dir = files::Dir::open(sent);
+  REQUIRE(dir.ok());
+  auto read = dir->read("replays/m.jsonl");
+  REQUIRE(read.ok());
+  CHECK(*read == "ok");
+  for (const char* bad : {"replays/link.jsonl", "up/victim", "../victim", "/etc/passwd", "replays/../../victim"}) {
+    INFO(bad);
+    auto r = dir->read(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK_FALSE(dir->is_file(bad));
+  }
+  CHECK(dir->exists("replays/link.jsonl"));
+  CHECK_FALSE(dir->is_file("replays/link.jsonl"));
+  CHECK_FALSE(files::check_inside("../x").ok());
+  CHECK_FALSE(files::check_inside("/x").ok());
+  CHECK(files::check_inside("replays/m.jsonl").ok());
+
+  // Writing beneath it replaces a link at the target; a link on the way is refused.
+  REQUIRE(dir->write("replays/link.jsonl", "new").ok());
+  CHECK(text_of(v) == "precious");
+  CHECK_FALSE(fs::is_symlink(sent / "replays" / "link.jsonl"));
+  CHECK_FALSE(dir->write("up/victim", "x").ok());
+  CHECK(text_of(v) == "precious");
+  CHECK(lmode_of(v) == 0640);
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "referee/bots/process.hpp"
 
@@ -20,6 +21,15 @@ namespace arena::testing {
 namespace {
 std::atomic<int> g_counter{0};
 }  // namespace
+
+fs::path play_replay(const fs::path& dir) {
+  fs::create_directories(dir);
+  const auto c =
+      run(fmt::format("{} play --game stella_quest --bot {} --bot {} --seed 3 --sandbox none --out {} 2>/dev/null",
+                      ARENA_REFEREE, random_bot(), random_bot(), dir.string()));
+  if (c.exit_code != 0) throw std::runtime_error("referee play failed: " + c.out);
+  return nlohmann::json::parse(c.out).at("replay").get<std::string>();
+}
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

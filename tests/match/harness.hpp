@@ -20,6 +20,10 @@ std::string faulty_bot(const std::string& mode, const std::string& args = "");
 // A file's bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& p);
 
+// A short Stella Quest match between random bots played by the referee binary (`referee play
+// --out dir`, seed 3, no sandbox); the replay's path. `dir` is created when missing.
+std::filesystem::path play_replay(const std::filesystem::path& dir);
+
 // <test output>/<group>/<name>, emptied and created.
 std::filesystem::path fresh_dir(const std::string& group, const std::string& name);
 

@@ -27,12 +27,7 @@ std::string referee() {
 // returns the replay's path.
 fs::path folder_with_replay(const fs::path& dir) {
   fs::remove_all(dir);
-  fs::create_directories(dir);
-  const auto c = testing::run(
-      fmt::format("{} play --game stella_quest --bot {} --bot {} --seed 3 --sandbox none --out {} 2>/dev/null",
-                  referee(), testing::random_bot(), testing::random_bot(), dir.string()));
-  REQUIRE(c.exit_code == 0);
-  return json::parse(c.out).at("replay").get<std::string>();
+  return testing::play_replay(dir);
 }
 
 }  // namespace
