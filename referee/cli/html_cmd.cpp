@@ -182,6 +182,21 @@ bool is_league_folder(const fs::path& dir) {
   return folder && folder->has(league::kLeagueFile) && folder->has(league::kJournalFile);
 }
 
+std::optional<replay::Replay> read_replay_argument(const fs::path& path, std::string_view command, int& exit) {
+  if (auto st = replay_file_argument(path, command); !st) {
+    say("referee {}: {}\n", command, st.error());
+    exit = kUsage;
+    return std::nullopt;
+  }
+  auto replay = replay::read(path);
+  if (!replay) {
+    say("referee {}: {}\n", command, replay.error());
+    exit = kBadReplay;
+    return std::nullopt;
+  }
+  return std::move(replay).value();
+}
+
 Status replay_file_argument(const fs::path& replay, std::string_view command) {
   std::error_code ec;
   if (!fs::is_directory(replay, ec)) return {};
@@ -226,20 +241,14 @@ int run_html(const HtmlArgs& a) {
     }
     if (is_league_folder(replay_path)) return run_league_html(a);
   }
-  if (auto st = replay_file_argument(replay_path, "html"); !st) {
-    say("referee html: {}\n", st.error());
-    return kUsage;
-  }
+  int exit = kFinished;
+  auto replay = read_replay_argument(replay_path, "html", exit);
+  if (!replay) return exit;
   const fs::path out = a.out.empty() ? fs::path(replay_path).replace_extension(".html") : fs::path(a.out);
   std::error_code ec;
   if (fs::equivalent(out, replay_path, ec)) {
     say("referee html: the page {} would overwrite the replay; give another -o\n", out.string());
     return kUsage;
-  }
-  auto replay = replay::read(replay_path);
-  if (!replay) {
-    say("referee html: {}\n", replay.error());
-    return kBadReplay;
   }
   auto page = render::html_page(*replay, replay_path.filename().string());
   if (!page) {

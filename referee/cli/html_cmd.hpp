@@ -6,11 +6,13 @@
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "referee/cli/common.hpp"
 #include "referee/core/result.hpp"
+#include "referee/replay/replay.hpp"
 
 namespace arena::cli {
 
@@ -36,5 +38,11 @@ bool is_league_folder(const std::filesystem::path& dir);
 // or *.jsonl, told by their header line), names the newest one to give instead; the caller exits
 // with kUsage. Anything else (a file, a missing path) passes: reading the replay reports it.
 Status replay_file_argument(const std::filesystem::path& replay, std::string_view command);
+
+// The replay file `referee <command>` was given (show, html, verify), read. When it cannot be, the
+// reason has been said and `exit` is the code to return: kUsage for a folder (above), kBadReplay
+// for a file that is not a readable replay.
+std::optional<replay::Replay> read_replay_argument(const std::filesystem::path& path, std::string_view command,
+                                                   int& exit);
 
 }  // namespace arena::cli

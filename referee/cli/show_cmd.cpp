@@ -77,15 +77,9 @@ RunCommand add_show(CLI::App& command) {
 }
 
 int run_show(const CLI::App& command, const ShowArgs& a) {
-  if (auto st = replay_file_argument(a.replay, "show"); !st) {
-    say("referee show: {}\n", st.error());
-    return kUsage;
-  }
-  auto replay = replay::read(a.replay);
-  if (!replay) {
-    say("referee show: {}\n", replay.error());
-    return kBadReplay;
-  }
+  int exit = kFinished;
+  auto replay = read_replay_argument(a.replay, "show", exit);
+  if (!replay) return exit;
   auto frames = render::simulate(*replay);
   if (!frames) {
     say("referee show: {}: the replay cannot be re-simulated: {}\n", a.replay, frames.error());

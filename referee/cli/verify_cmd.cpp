@@ -11,15 +11,9 @@ namespace arena::cli {
 namespace {
 
 int run_verify(const std::string& path) {
-  if (auto st = replay_file_argument(path, "verify"); !st) {  // a folder, say, is a usage error
-    say("referee verify: {}\n", st.error());
-    return kUsage;
-  }
-  auto replay = replay::read(path);
-  if (!replay) {
-    say("referee verify: {}\n", replay.error());
-    return kBadReplay;
-  }
+  int exit = kFinished;
+  auto replay = read_replay_argument(path, "verify", exit);  // a folder, say, is a usage error
+  if (!replay) return exit;
   const auto v = replay::verify(*replay);
   if (!v.ok && !v.simulable) {
     say("referee verify: {}: cannot verify: {}\n", path, v.message);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -29,6 +30,22 @@ fs::path play_replay(const fs::path& dir) {
                       ARENA_REFEREE, random_bot(), random_bot(), dir.string()));
   if (c.exit_code != 0) throw std::runtime_error("referee play failed: " + c.out);
   return nlohmann::json::parse(c.out).at("replay").get<std::string>();
+}
+
+std::string referee() {
+  return ARENA_REFEREE;
+}
+
+std::string out_dir(const std::string& name) {
+  return std::string(ARENA_TEST_OUT) + "/" + name;
+}
+
+replay::Replay parse_lines(const std::vector<std::string>& lines) {
+  std::stringstream ss;
+  for (const auto& l : lines) ss << l << '\n';
+  auto r = replay::parse(ss);
+  REQUIRE(r.ok());
+  return std::move(r).value();
 }
 
 std::string read_file(const fs::path& p) {

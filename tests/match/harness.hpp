@@ -8,6 +8,7 @@
 
 #include "referee/league/league.hpp"
 #include "referee/match/match.hpp"
+#include "referee/replay/replay.hpp"
 #include "tests/command.hpp"  // run(): a shell command's exit code and stdout
 
 namespace arena::testing {
@@ -16,6 +17,13 @@ std::string random_bot();  // the C++ random bot
 std::string greedy_bot();
 std::string python_bot();  // "python3 .../random_bot.py"
 std::string faulty_bot(const std::string& mode, const std::string& args = "");
+
+// The referee under test, and <test output>/<name> (not created).
+std::string referee();
+std::string out_dir(const std::string& name);
+
+// A replay from its lines (REQUIREs that they parse).
+replay::Replay parse_lines(const std::vector<std::string>& lines);
 
 // A file's bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& p);

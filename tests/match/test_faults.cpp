@@ -1,4 +1,4 @@
-// Faulty bots as real executables (sample_bots/faulty/faulty_bot.cpp), each with its exact fault:
+// Faulty bots as real executables (tests/test_bots/faulty/faulty_bot.cpp), each with its exact fault:
 // the referee ends within its limits, names the fault and the offender, leaves no process behind,
 // and the replay verifies.
 

@@ -18,6 +18,8 @@ using namespace arena;
 using Catch::Contains;
 using nlohmann::json;
 
+using testing::parse_lines;
+
 namespace {
 
 struct Recorded {
@@ -38,14 +40,6 @@ Recorded record(const std::string& label, const std::string& game, std::vector<s
   for (std::string line; std::getline(in, line);) r.lines.push_back(line);
   REQUIRE(r.lines.size() >= 2);
   return r;
-}
-
-replay::Replay parse_lines(const std::vector<std::string>& lines) {
-  std::stringstream ss;
-  for (const auto& l : lines) ss << l << '\n';
-  auto r = replay::parse(ss);
-  REQUIRE(r.ok());
-  return std::move(r).value();
 }
 
 // One forgery: a name and an edit of the footer line (its "end" and its "result").

@@ -13,6 +13,8 @@ using namespace arena;
 using Catch::Contains;
 using nlohmann::json;
 
+using testing::parse_lines;
+
 namespace {
 
 std::vector<std::string> lines_of(const std::filesystem::path& p) {
@@ -21,14 +23,6 @@ std::vector<std::string> lines_of(const std::filesystem::path& p) {
   std::string line;
   while (std::getline(in, line)) lines.push_back(line);
   return lines;
-}
-
-replay::Replay parse_lines(const std::vector<std::string>& lines) {
-  std::stringstream ss;
-  for (const auto& l : lines) ss << l << '\n';
-  auto r = replay::parse(ss);
-  REQUIRE(r.ok());
-  return std::move(r).value();
 }
 
 std::vector<std::string> recorded_match() {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "referee/render/html.hpp"
 #include "referee/render/terminal.hpp"
 #include "referee/replay/replay.hpp"
+#include "referee/replay/result.hpp"
 
 namespace arena::fuzz {
 
@@ -42,6 +44,20 @@ std::string played_replay(const std::string& game_name, std::uint64_t seed) {
   h.extra = {{"sandbox", {{"tier", "strict"}}}};
   std::string text = games::dump_line(replay::to_json(h)) + '\n';
   Rng rng(seed ^ 0xf022ULL);
+  // The result as a match writes it (replay/result.hpp), so that the base replay verifies.
+  replay::FinalResult result;
+  result.end = replay::End::finished;
+  result.game = game_name;
+  result.seed = seed;
+  result.config = *config;
+  for (const replay::BotInfo& b : h.bots) {
+    replay::SeatReport seat;
+    seat.name = b.name;
+    seat.version = b.version;
+    seat.command = b.command;
+    seat.protocol = b.protocol;
+    result.seats.push_back(seat);
+  }
   std::string view;
   for (std::int64_t n = 0; !state->is_over(); ++n) {
     replay::Step step;
@@ -60,11 +76,17 @@ std::string played_replay(const std::string& game_name, std::uint64_t seed) {
     if (n % 5 == 0) step.stderr_lines = {"thinking", "done"};
     if (n % 9 == 0) step.debug = "d";
     text += games::dump_line(replay::to_json(step)) + '\n';
+    replay::SeatReport& seat = result.seats[static_cast<std::size_t>(step.seat)];
+    ++seat.decisions;
+    seat.total_ms += step.time_ms;
+    seat.max_ms = std::max(seat.max_ms, step.time_ms);
+    seat.cpu_ms += step.cpu_ms;
+    ++result.decisions;
   }
-  json scores = json::array();
-  for (double x : state->scores()) scores.push_back(x);
-  const json result = {{"end", "finished"}, {"outcome", state->outcome()}, {"scores", scores}, {"decisions", 1}};
-  text += games::dump_line(replay::to_json(replay::Footer{replay::End::finished, result})) + '\n';
+  result.scores = state->scores();
+  result.outcome = state->outcome();
+  replay::settle(result);
+  text += games::dump_line(replay::to_json(replay::Footer{replay::End::finished, replay::to_json(result)})) + '\n';
   return text;
 }
 

@@ -1,5 +1,5 @@
 // Stress: 1,000 Stellar matches (ARENA_STRESS_MATCHES) between random_bot and greedy_bot, each
-// wrapped by fault_injector (sample_bots/faulty/fault_injector.cpp) with --per-match, so that
+// wrapped by fault_injector (tests/test_bots/faulty/fault_injector.cpp) with --per-match, so that
 // more than half the matches get one injected fault of a random kind at a random request. They
 // run in this process through the league runner, two at a time, with a 300 ms decision limit (1 s
 // in a sanitizer build). Checked:

@@ -22,7 +22,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/league/league.hpp"
 #include "tests/match/harness.hpp"
-#include "tests/match/hostile_harness.hpp"
+#include "tests/sandbox/hostile_harness.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-// The hostile-bot suite (sample_bots/hostile/hostile_bot.cpp): each attack, on every sandbox tier
+// The hostile-bot suite (tests/test_bots/hostile/hostile_bot.cpp): each attack, on every sandbox tier
 // this machine offers, with the outcome each tier promises (docs/security.md). A tier the machine
 // lacks is skipped with its reason printed. Tier none promises only the process hygiene: where it
 // does not contain an attack, the test says so and checks the hygiene (nothing left behind).
@@ -19,7 +19,7 @@
 #include "referee/bots/sandbox.hpp"
 #include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
-#include "tests/match/hostile_harness.hpp"
+#include "tests/sandbox/hostile_harness.hpp"
 
 using namespace arena;
 using bots::Tier;

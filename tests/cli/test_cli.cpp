@@ -12,14 +12,8 @@ using namespace arena;
 using Catch::Contains;
 using nlohmann::json;
 
-namespace {
-std::string referee() {
-  return ARENA_REFEREE;
-}
-std::string out_dir() {
-  return std::string(ARENA_TEST_OUT "/cli");
-}
-}  // namespace
+using testing::out_dir;
+using testing::referee;
 
 TEST_CASE("referee games lists Stellar with its seats", "[cli]") {
   const auto c = testing::run(referee() + " games");
@@ -29,13 +23,13 @@ TEST_CASE("referee games lists Stellar with its seats", "[cli]") {
 
 TEST_CASE("referee play: a finished match prints the result and writes under --out", "[cli]") {
   const auto c = testing::run(fmt::format("{} play --game stellar --bot {} --bot {} --seed 5 --out {} 2>/dev/null",
-                                          referee(), testing::greedy_bot(), testing::random_bot(), out_dir()));
+                                          referee(), testing::greedy_bot(), testing::random_bot(), out_dir("cli")));
   CHECK(c.exit_code == 0);
   const json result = json::parse(c.out);
   CHECK(result.at("end") == "finished");
   CHECK(result.at("seed") == 5);
   const std::string replay = result.at("replay");
-  CHECK_THAT(replay, Contains(out_dir()));
+  CHECK_THAT(replay, Contains(out_dir("cli")));
   CHECK(std::filesystem::exists(replay));
   for (const auto& bot : result.at("bots")) CHECK(std::filesystem::exists(bot.at("stderr_log").get<std::string>()));
   const auto v = testing::run(fmt::format("{} verify {}", referee(), replay));
@@ -46,7 +40,7 @@ TEST_CASE("referee play: a finished match prints the result and writes under --o
 TEST_CASE("referee play: a bot fault exits with 1 and names the offender", "[cli]") {
   const auto c =
       testing::run(fmt::format("{} play --bot '{}' --bot {} --seed 5 --decision-ms 300 --out {} 2>&1 >/dev/null",
-                               referee(), testing::faulty_bot("garbage"), testing::random_bot(), out_dir()));
+                               referee(), testing::faulty_bot("garbage"), testing::random_bot(), out_dir("cli")));
   CHECK(c.exit_code == 1);
   CHECK_THAT(c.out, Contains("forfeits") && Contains("malformed") && Contains("this is not json"));
 }
@@ -56,14 +50,14 @@ TEST_CASE("referee: usage errors exit with 2 and say what is wrong", "[cli]") {
   auto c = testing::run(referee() + " play --no-such-flag 2>&1");
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("no-such-flag"));
-  c = testing::run(fmt::format("{} play --game chess {} --out {} 2>&1", referee(), bots, out_dir()));
+  c = testing::run(fmt::format("{} play --game chess {} --out {} 2>&1", referee(), bots, out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("unknown game \"chess\""));
   c = testing::run(
-      fmt::format("{} play {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), bots, out_dir()));
+      fmt::format("{} play {} --config '{{\"facedown_step3\":1}}' --out {} 2>&1", referee(), bots, out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("facedown_step3"));
-  c = testing::run(fmt::format("{} play --bot {} --out {} 2>&1", referee(), testing::random_bot(), out_dir()));
+  c = testing::run(fmt::format("{} play --bot {} --out {} 2>&1", referee(), testing::random_bot(), out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("needs 2 bots (one --bot per seat), got 1"));
   c = testing::run(fmt::format("{} play {} --decision-ms -5 2>&1", referee(), bots));
@@ -73,17 +67,17 @@ TEST_CASE("referee: usage errors exit with 2 and say what is wrong", "[cli]") {
 }
 
 TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli]") {
-  std::filesystem::create_directories(out_dir());
-  const std::string garbage = out_dir() + "/garbage.jsonl";
+  std::filesystem::create_directories(out_dir("cli"));
+  const std::string garbage = out_dir("cli") + "/garbage.jsonl";
   std::ofstream(garbage) << "hello\n";
   auto c = testing::run(fmt::format("{} verify {} 2>&1", referee(), garbage));
   CHECK(c.exit_code == 5);
   CHECK_THAT(c.out, Contains("line 1"));
-  c = testing::run(fmt::format("{} verify {}/missing.jsonl 2>&1", referee(), out_dir()));
+  c = testing::run(fmt::format("{} verify {}/missing.jsonl 2>&1", referee(), out_dir("cli")));
   CHECK(c.exit_code == 5);
 
   const auto played = testing::run(fmt::format("{} play --bot {} --bot {} --seed 9 --out {} 2>/dev/null", referee(),
-                                               testing::random_bot(), testing::random_bot(), out_dir()));
+                                               testing::random_bot(), testing::random_bot(), out_dir("cli")));
   const std::string replay = json::parse(played.out).at("replay");
   std::ifstream in(replay);
   std::vector<std::string> lines;
@@ -91,7 +85,7 @@ TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli
   json step = json::parse(lines[4]);
   step["hash"] = "ffffffffffffffff";
   lines[4] = step.dump();
-  const std::string tampered = out_dir() + "/tampered.jsonl";
+  const std::string tampered = out_dir("cli") + "/tampered.jsonl";
   std::ofstream out(tampered);
   for (const auto& l : lines) out << l << '\n';
   out.close();
@@ -102,12 +96,12 @@ TEST_CASE("referee verify: exit 4 on divergence, 5 on an unreadable file", "[cli
 
 TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies and shows, and a bad one exits 2",
           "[cli][seat_config]") {
-  std::filesystem::create_directories(out_dir());
+  std::filesystem::create_directories(out_dir("cli"));
   const std::string docs = std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks");
   const auto played =
       testing::run(fmt::format("{} play --bot {} --seat-config {}/bright-moons.json --bot {} --seat-config "
                                "@{}/standard.json --seed 12 --out {} 2>/dev/null",
-                               referee(), testing::random_bot(), docs, testing::greedy_bot(), docs, out_dir()));
+                               referee(), testing::random_bot(), docs, testing::greedy_bot(), docs, out_dir("cli")));
   REQUIRE(played.exit_code == 0);
   const std::string replay = json::parse(played.out).at("replay");
   std::ifstream in(replay);
@@ -129,28 +123,28 @@ TEST_CASE("referee play: a deck list per seat, given by file, plays, verifies an
   // A card with number 9 in seat 1's list: exit 2 before any bot starts, naming the seat and the card.
   json bad = json::parse(std::ifstream(docs + "/bright-moons.json"));
   bad["deck"][17]["number"] = 9;
-  const std::string bad_path = out_dir() + "/bad-deck.json";
+  const std::string bad_path = out_dir("cli") + "/bad-deck.json";
   std::ofstream(bad_path) << bad.dump();
   auto c = testing::run(fmt::format("{} play --bot {} --seat-config - --bot {} --seat-config {} --out {} 2>&1",
-                                    referee(), testing::random_bot(), testing::random_bot(), bad_path, out_dir()));
+                                    referee(), testing::random_bot(), testing::random_bot(), bad_path, out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("seat 1: deck list: card 17 (Moon 4 (bright)) has number 9"));
   c = testing::run(
       fmt::format("{} play --bot {} --seat-config {}/no-such-deck.json --bot {} --seat-config - --out {} 2>&1",
-                  referee(), testing::random_bot(), out_dir(), testing::random_bot(), out_dir()));
+                  referee(), testing::random_bot(), out_dir("cli"), testing::random_bot(), out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("no such file") && Contains("no-such-deck.json"));
   c = testing::run(
       fmt::format("{} play --game stella_quest --bot {} --seat-config '{{}}' --bot {} --seat-config - --out {} 2>&1",
-                  referee(), testing::random_bot(), testing::random_bot(), out_dir()));
+                  referee(), testing::random_bot(), testing::random_bot(), out_dir("cli")));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("seat 0: stella_quest takes no per-seat configuration"));
 }
 
 TEST_CASE("referee verify refuses a replay of another rules revision, by name", "[cli]") {
-  std::filesystem::create_directories(out_dir());
+  std::filesystem::create_directories(out_dir("cli"));
   const auto played = testing::run(fmt::format("{} play --bot {} --bot {} --seed 3 --out {} 2>/dev/null", referee(),
-                                               testing::random_bot(), testing::random_bot(), out_dir()));
+                                               testing::random_bot(), testing::random_bot(), out_dir("cli")));
   const std::string replay = json::parse(played.out).at("replay");
   std::ifstream in(replay);
   std::vector<std::string> lines;
@@ -158,7 +152,7 @@ TEST_CASE("referee verify refuses a replay of another rules revision, by name", 
   json header = json::parse(lines[0]);
   header["rules_revision"] = 7;
   lines[0] = header.dump();
-  const std::string other = out_dir() + "/revision7.jsonl";
+  const std::string other = out_dir("cli") + "/revision7.jsonl";
   std::ofstream out(other);
   for (const auto& l : lines) out << l << '\n';
   out.close();

@@ -11,7 +11,7 @@
 
 #include "referee/bots/sandbox.hpp"
 #include "tests/match/harness.hpp"
-#include "tests/match/hostile_harness.hpp"
+#include "tests/sandbox/hostile_harness.hpp"
 
 using namespace arena;
 using bots::Tier;

@@ -19,14 +19,10 @@ using Catch::Contains;
 using Catch::StartsWith;
 using nlohmann::json;
 
-namespace {
+using testing::out_dir;
+using testing::referee;
 
-std::string referee() {
-  return ARENA_REFEREE;
-}
-std::string out_dir() {
-  return std::string(ARENA_TEST_OUT "/validate");
-}
+namespace {
 
 struct Validated {
   int exit_code = -1;
@@ -36,9 +32,9 @@ struct Validated {
 
 // Runs `referee validate '<bot>' --json --out <fresh folder> <flags>`.
 Validated validate(const std::string& bot, const std::string& flags, const std::string& name) {
-  const std::string out = out_dir() + "/" + name;
+  const std::string out = out_dir("validate") + "/" + name;
   std::filesystem::remove_all(out);
-  std::filesystem::create_directories(out_dir());
+  std::filesystem::create_directories(out_dir("validate"));
   const std::string err = out + ".stderr.txt";
   const auto c = testing::run(fmt::format("{} validate '{}' --json --out {} {} 2>{}", referee(), bot, out, flags, err));
   Validated v;
@@ -158,7 +154,7 @@ TEST_CASE("validate: a bot that exits before its ready message fails the handsha
 
 TEST_CASE("validate: the request in the report is byte for byte the one the bot was sent", "[validate]") {
   // The bot tees its input to a file per seat, then plays illegally at its third request.
-  const std::string logs = out_dir() + "/tee-inputs";
+  const std::string logs = out_dir("validate") + "/tee-inputs";
   std::filesystem::remove_all(logs);
   std::filesystem::create_directories(logs);
   const std::string bot =
@@ -183,7 +179,7 @@ TEST_CASE("validate: the request in the report is byte for byte the one the bot 
 }
 
 TEST_CASE("validate: usage errors exit with 2", "[validate]") {
-  const std::string out = out_dir() + "/usage";
+  const std::string out = out_dir("validate") + "/usage";
   auto c =
       testing::run(fmt::format("{} validate {} --game chess --out {} 2>&1", referee(), testing::random_bot(), out));
   CHECK(c.exit_code == 2);
@@ -367,7 +363,7 @@ TEST_CASE("validate: the report states the sandbox tier each seat actually had",
 }
 
 TEST_CASE("validate: --seats outside the game's range is a usage error naming the range", "[validate]") {
-  const std::string out = out_dir() + "/usage-seats";
+  const std::string out = out_dir("validate") + "/usage-seats";
   struct Case {
     std::string flags;
     std::string says;
@@ -394,7 +390,7 @@ TEST_CASE("validate: --seats outside the game's range is a usage error naming th
 }
 
 TEST_CASE("validate: a numeric flag out of range names readable limits", "[validate]") {
-  const std::string out = out_dir() + "/usage-ranges";
+  const std::string out = out_dir("validate") + "/usage-ranges";
   const std::vector<std::string> flags = {"--games",      "--seed",         "--init-ms",    "--decision-ms",
                                           "--time-scale", "--cpu-limit-s",  "--memory-mb",  "--address-space-mb",
                                           "--scratch-mb", "--file-size-mb", "--open-files", "--processes"};
@@ -414,7 +410,7 @@ TEST_CASE("validate: a numeric flag out of range names readable limits", "[valid
 }
 
 TEST_CASE("validate: an unwritable stderr does not end the run, the verdict is still in the exit code", "[validate]") {
-  const std::string out = out_dir() + "/stderr-full";
+  const std::string out = out_dir("validate") + "/stderr-full";
   std::filesystem::remove_all(out);
   const auto c =
       testing::run(fmt::format("{} validate {} --opponent {} --games 1 --seed 4 --decision-ms 5000 --json "

@@ -1,7 +1,7 @@
 // Bytes from a bot never reach the organiser's terminal raw: `referee play`, `referee validate`
 // and `referee league` against a bot whose name, version, stderr and move carry a screen clear
 // (ESC [2J), a C1 CSI (U+009B and the raw byte 0x9B), a right-to-left override (U+202E) and a
-// bell (tests/match/terminal_attack_bot.py).
+// bell (tests/cli/terminal_attack_bot.py).
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -16,18 +16,14 @@ using namespace arena;
 using Catch::Contains;
 using nlohmann::json;
 
-namespace {
+using testing::out_dir;
+using testing::referee;
 
-std::string referee() {
-  return ARENA_REFEREE;
-}
-std::string out_dir() {
-  return std::string(ARENA_TEST_OUT "/terminal");
-}
+namespace {
 
 std::string attack_bot() {
   const std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-  return fmt::format("{} {}/tests/match/terminal_attack_bot.py", python, ARENA_SOURCE_DIR);
+  return fmt::format("{} {}/tests/cli/terminal_attack_bot.py", python, ARENA_SOURCE_DIR);
 }
 
 std::string read_file(const std::string& path) {
@@ -42,8 +38,8 @@ struct Output {
   std::string err;
 };
 Output run(const std::string& command, const std::string& name) {
-  std::filesystem::create_directories(out_dir());
-  const std::string err = out_dir() + "/" + name + ".stderr.txt";
+  std::filesystem::create_directories(out_dir("terminal"));
+  const std::string err = out_dir("terminal") + "/" + name + ".stderr.txt";
   const auto c = testing::run(fmt::format("{} 2>{}", command, err));
   return {c.exit_code, c.out, read_file(err)};
 }
@@ -81,7 +77,7 @@ void check_fault_and_tail(const std::string& err) {
 
 TEST_CASE("referee play prints what a bot sent escaped", "[cli][terminal]") {
   const auto c = run(fmt::format("{} play --game stellar --sandbox none --bot '{}' --bot {} --seed 3 --out {}",
-                                 referee(), attack_bot(), testing::random_bot(), out_dir()),
+                                 referee(), attack_bot(), testing::random_bot(), out_dir("terminal")),
                      "play");
   CHECK(c.exit_code == 1);  // the bot's illegal move
   check_inert(c.err, "stderr");
@@ -96,7 +92,7 @@ TEST_CASE("referee play prints what a bot sent escaped", "[cli][terminal]") {
 }
 
 TEST_CASE("referee validate prints what a bot sent escaped", "[validate][terminal]") {
-  const std::string out = out_dir() + "/validate";
+  const std::string out = out_dir("terminal") + "/validate";
   std::filesystem::remove_all(out);
   const auto c = run(fmt::format("{} validate '{}' --sandbox none --opponent {} --games 1 --seed 5 --out {}", referee(),
                                  attack_bot(), testing::random_bot(), out),
@@ -112,9 +108,9 @@ TEST_CASE("referee validate prints what a bot sent escaped", "[validate][termina
 
 TEST_CASE("referee league prints names and tables escaped, and its files escape them for their format",
           "[league][terminal]") {
-  const std::string out = out_dir() + "/league";
+  const std::string out = out_dir("terminal") + "/league";
   std::filesystem::remove_all(out);
-  std::filesystem::create_directories(out_dir());
+  std::filesystem::create_directories(out_dir("terminal"));
   const std::string evil_name = "evil\x1b[2J\xc2\x9b\xe2\x80\xae\x07";
   const json spec = {
       {"game", "stellar"},
@@ -124,7 +120,7 @@ TEST_CASE("referee league prints names and tables escaped, and its files escape 
       {"duplicate", false},
       {"concurrency", 1},
       {"seed", 4}};
-  const std::string file = out_dir() + "/league.json";
+  const std::string file = out_dir("terminal") + "/league.json";
   std::ofstream(file) << spec.dump() << '\n';
   const auto c = run(fmt::format("{} league {} --sandbox none --out {}", referee(), file, out), "league");
   CHECK(c.exit_code == 0);

@@ -1,6 +1,6 @@
 #pragma once
-// What hostile_bot's attacks share (hostile_bot.cpp: attacks on processes and limits;
-// isolation.cpp: attacks on what a bot may see and keep).
+// What hostile_bot's attacks share (hostile_bot.cpp: attacks on limits; processes.cpp: on other
+// processes; isolation.cpp: on what a bot may see and keep; memory.cpp, channels.cpp).
 
 #include <unistd.h>
 
@@ -58,6 +58,11 @@ inline std::string encode(const std::string& text, std::size_t cap = 300) {
 inline void report(const Options& o, const std::string& fields) {
   bot_io::write_line(STDERR_FILENO, "HOSTILE " + o.mode + " " + fields);
 }
+
+// processes.cpp
+void proc_snoop(const Options& o);
+void escape(const Options& o);
+void ptrace_others(const Options& o);
 
 // isolation.cpp
 void leak(const Options& o);

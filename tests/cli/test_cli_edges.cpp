@@ -16,12 +16,9 @@ using namespace arena;
 using Catch::Contains;
 using nlohmann::json;
 namespace fs = std::filesystem;
+using testing::referee;
 
 namespace {
-
-std::string referee() {
-  return ARENA_REFEREE;
-}
 
 // A fresh folder under the test output, holding one real replay (a short Stella Quest match);
 // returns the replay's path.

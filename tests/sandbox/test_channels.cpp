@@ -20,7 +20,7 @@
 
 #include "referee/bots/sandbox.hpp"
 #include "tests/match/harness.hpp"
-#include "tests/match/hostile_harness.hpp"
+#include "tests/sandbox/hostile_harness.hpp"
 
 using namespace arena;
 using bots::Tier;
@@ -223,7 +223,7 @@ TEST_CASE("channels: honest programs that lock their own files run in every tier
     // The system's Python: an interpreter installed in a private home (pyenv under /root) is out
     // of reach of a bot's own uid in basic, by design.
     const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-    auto o = testing::options({python + " " + testing::reachable(ARENA_SOURCE_DIR "/tests/match/sqlite_bot.py"),
+    auto o = testing::options({python + " " + testing::reachable(ARENA_SOURCE_DIR "/tests/sandbox/sqlite_bot.py"),
                                testing::reachable_random_bot()},
                               51, fmt::format("channels-sqlite-{}", bots::tier_name(t)));
     o.sandbox = testing::policy(t);

@@ -1,4 +1,4 @@
-#include "tests/match/hostile_harness.hpp"
+#include "tests/sandbox/hostile_harness.hpp"
 
 #include <dirent.h>
 #include <fmt/format.h>
