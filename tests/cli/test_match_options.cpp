@@ -80,7 +80,7 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
           "[cli][league]") {
   const fs::path dir = testing::fresh_dir("match_options", "rerun");
   // The bots' environment reaches them: a bot that needs X=1 would crash in a re-run without it.
-  const std::string bot = testing::random_bot();
+  const std::string bot = testing::reachable_random_bot();  // the bots' own uid runs it (basic)
   const auto league =
       testing::run(fmt::format("{} league --bot {} --bot '{} --seed 3' --deals 1 --env X=1 --grace-ms 50 "
                                "--sandbox basic --rating-interval 0 --concurrency 1 --out {} 2>/dev/null",

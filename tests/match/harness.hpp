@@ -25,6 +25,12 @@ std::string out_dir(const std::string& name);
 // A replay from its lines (REQUIREs that they parse).
 replay::Replay parse_lines(const std::vector<std::string>& lines);
 
+// A copy of a built program where every uid can run it (as root each bot of tiers basic and strict
+// has a uid of its own, which cannot reach a build folder inside a private one, e.g. a 0700
+// `mktemp -d` clone), and the random bot's.
+std::string reachable(const std::string& built);
+std::string reachable_random_bot();
+
 // A file's bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& p);
 

@@ -16,39 +16,8 @@ namespace arena::testing {
 
 using bots::Tier;
 
-namespace {
-
-// Copies of built programs where every uid can run them. As root the sandbox runs each bot as a
-// uid of its own, which cannot reach a build folder inside a private one (a clone in a 0700
-// `mktemp -d` folder, a home directory): an explicit tier would refuse to start the bot.
-struct FixtureDir {
-  std::string path = "/tmp/arena-fixtures-XXXXXX";
-  FixtureDir() {
-    REQUIRE(::mkdtemp(path.data()) != nullptr);
-    namespace p = std::filesystem;
-    p::permissions(path, p::perms::owner_all | p::perms::group_read | p::perms::group_exec | p::perms::others_read |
-                             p::perms::others_exec);
-  }
-  ~FixtureDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
-}  // namespace
-
-std::string reachable(const std::string& built) {
-  static const FixtureDir dir;
-  const std::string copy = dir.path + "/" + std::filesystem::path(built).filename().string();
-  if (!std::filesystem::exists(copy)) std::filesystem::copy_file(built, copy);
-  return copy;
-}
-
 std::string hostile_bot(const std::string& args) {
   return fmt::format("{} {}", reachable(ARENA_HOSTILE_BOT), args);
-}
-std::string reachable_random_bot() {
-  return reachable(ARENA_RANDOM_BOT);
 }
 
 // The tiers to test: those this machine offers; the others are reported once.

@@ -11,14 +11,11 @@
 
 #include "referee/bots/sandbox.hpp"
 #include "referee/match/match.hpp"
+#include "tests/match/harness.hpp"  // reachable()
 
 namespace arena::testing {
 
-// A copy of a built program where every uid can run it (as root each bot has a uid of its own,
-// which cannot reach a build folder inside a private one, e.g. a 0700 `mktemp -d` clone).
-std::string reachable(const std::string& built);
-std::string hostile_bot(const std::string& args);
-std::string reachable_random_bot();
+std::string hostile_bot(const std::string& args);  // a reachable copy of hostile_bot, with `args`
 
 // The tiers this machine offers; the others are reported once (WARN) with the reason.
 std::vector<bots::Tier> tiers();
