@@ -1,7 +1,7 @@
 #pragma once
 // What the hostile-bot suites share (test_containment.cpp: processes and limits;
-// test_isolation.cpp: what a bot may see, keep and leave behind): fixtures every uid can run, the
-// tiers this machine offers, one hostile match with the checks every tier promises, and the
+// test_isolation.cpp: what a bot may see, keep and leave behind; test_channels, test_memory,
+// test_wrappers): the tiers this machine offers, one hostile match with the checks every tier promises, and the
 // bot's HOSTILE report.
 
 #include <functional>
