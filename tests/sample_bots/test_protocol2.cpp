@@ -286,7 +286,7 @@ TEST_CASE("the greedy policy chooses the same on the version-1 and the expanded 
       });
     }
     INFO(m.name);
-    CHECK(decisions > testing::sanitizer_share(20) * 10);
+    CHECK(decisions >= testing::sanitizer_share(20) * 10);  // at least 10 a game
   }
 }
 
