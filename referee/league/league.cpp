@@ -16,6 +16,7 @@
 #include "referee/core/rng.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/league/deal.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/match/match.hpp"
 #include "referee/match/rerun.hpp"
@@ -51,8 +52,6 @@ std::string cpu_model() {
   return "unknown";
 }
 
-constexpr std::size_t kFaultExcerpt = 300;  // bytes of a fault's request and reply in the journal
-
 class Runner {
  public:
   Runner(const LeagueSpec& spec, const RunOptions& o)
@@ -85,6 +84,7 @@ class Runner {
       if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
       folders_.push_back(o_.out / sub);
     }
+    setup_ = match_setup();
     outcome_.seed = *spec_.seed;
     outcome_.seed_scheme = *spec_.seed_scheme;
     if (spec_.sprt) sprt_.emplace(spec_.bots[0].name, schedule_.legs(), schedule_.deals(), *spec_.sprt);
@@ -179,6 +179,29 @@ class Runner {
     return files::write_private(file, manifest.dump(2) + '\n', o_.share_output);
   }
   fs::path replay_of(std::uint64_t index) const { return o_.out / replay_name(index); }
+
+  // What every match of this league shares; its working directory is the resolved one.
+  MatchSetup match_setup() const {
+    MatchSetup m;
+    m.game = spec_.game;
+    m.config = spec_.config;
+    m.limits = spec_.limits;
+    m.time_scale = spec_.time_scale;
+    m.sandbox = o_.sandbox;
+    m.env = o_.env;
+    m.grace = o_.grace;
+    m.stop = o_.stop;
+    m.working_dir = working_dir_;
+    m.log_dir = o_.out / kLogsDir;
+    m.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
+    m.reuse = o_.reuse;
+    // The command that plays a match again alone, from the league's working directory (which its
+    // bot commands are relative to), with the league's options.
+    m.rerun = [referee = o_.referee, dir = working_dir_, env = o_.rerun_env](const match::Options& o) {
+      return match::play_command(o, {referee, dir, env});
+    };
+    return m;
+  }
 
   // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.
   void count(const MatchRecord& r) {
@@ -294,7 +317,7 @@ class Runner {
       const std::uint64_t slot = next_deal_.fetch_add(1);
       if (slot >= owned_deals(schedule_.deals())) break;
       const std::uint64_t deal = owned_deal(slot);
-      if (o_.reuse) keep_only(kept, schedule_.at(deal * legs).seat_bots);
+      if (o_.reuse) keep_only(kept, schedule_.at(deal * legs).seat_bots, setup_);
       std::uint64_t journaled = 0;  // legs of this deal journaled before or now
       for (std::uint64_t leg = 0; leg < legs; ++leg) {
         const std::uint64_t index = deal * legs + leg;
@@ -306,26 +329,7 @@ class Runner {
         if (play_and_journal(schedule_.at(index), journaled + 1 == legs, kept)) ++journaled;
       }
     }
-    keep_only(kept, {});
-  }
-
-  // A worker's kept processes: one per (bot index, leg), so that the legs of a duplicate deal,
-  // which repeat its cards, are played by different processes of each bot.
-  using KeptBots = std::map<std::pair<int, int>, match::KeptBot>;
-
-  // Ends the kept processes of bots not in `bots` (the next deal's): a worker keeps only the bots
-  // it is playing, whatever the number of bots in the league. They get EOF and the usual grace.
-  void keep_only(KeptBots& kept, const std::vector<int>& bots) const {
-    for (auto it = kept.begin(); it != kept.end();) {
-      if (std::find(bots.begin(), bots.end(), it->first.first) != bots.end()) {
-        ++it;
-        continue;
-      }
-      // At a stop, no grace: the league must end within moments whatever the bots do.
-      const bool now = o_.stop != nullptr && o_.stop->requested();
-      if (it->second.process) it->second.process->shutdown(now ? std::chrono::milliseconds(0) : o_.grace);
-      it = kept.erase(it);
-    }
+    keep_only(kept, {}, setup_);
   }
 
   // Plays a match and journals it; false when it was not journaled (interrupted, or the journal
@@ -356,86 +360,21 @@ class Runner {
     return sprt_stop_.load() || interrupted_.load();
   }
 
+  // Plays a match (deal.hpp); nullopt when it was not played to its end: interrupted, or a set-up
+  // or disk problem of the whole league (the league stops).
   std::optional<MatchRecord> play(const Scheduled& m, KeptBots& kept) {
-    match::Options o;
-    o.game = spec_.game;
-    o.config = spec_.config;
-    o.seed = m.seed;
-    for (int b : m.seat_bots) {
-      o.bots.push_back(spec_.bots[static_cast<std::size_t>(b)]);  // its deck moves with it when seats rotate
-    }
-    o.sandbox = o_.sandbox;
-    o.limits = spec_.limits;
-    o.time_scale = spec_.time_scale;
-    o.replay_path = replay_of(m.index);
-    o.log_dir = o_.out / kLogsDir;
-    o.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
-    o.log_stem = match_stem(m.index);
-    o.working_dir = working_dir_;
-    o.grace = o_.grace;
-    o.env = o_.env;
-    o.stop = o_.stop;
-    if (o_.reuse) {
-      for (int bot : m.seat_bots) o.kept.push_back(&kept[{bot, m.leg}]);
-      // A kept process meets every bot of the league in time: none of their files is for it.
-      for (const match::BotSpec& bot : spec_.bots) o.hide_commands.push_back(bot.command);
-    }
-    std::error_code ec;
-    const std::int64_t start = unix_ms();
-    auto result = match::play(o);
-    const std::int64_t end = unix_ms();
-    if (!result) {
-      // A set-up problem of the whole league (the spec was validated, so this is the disk).
+    auto played = play_match(setup_, spec_.bots, m, replay_of(m.index), match_stem(m.index), kept);
+    if (!played) {
       std::lock_guard lock(mu_);
-      outcome_.error = result.error();
+      outcome_.error = played.error();
       interrupted_ = true;
       return std::nullopt;
     }
-    if (result->end == match::End::error) {
-      // The replay could not be written: the disk, as above; the match is not journaled.
-      std::lock_guard lock(mu_);
-      outcome_.error = fmt::format("match {}: {}", m.index, result->error);
+    if (!*played) {
       interrupted_ = true;
       return std::nullopt;
     }
-    if (result->end == match::End::interrupted) {
-      interrupted_ = true;
-      fs::remove(o.replay_path, ec);
-      return std::nullopt;
-    }
-    MatchRecord r;
-    r.index = m.index;
-    r.deal = m.deal;
-    r.leg = m.leg;
-    r.seed = m.seed;
-    r.end = result->end;
-    for (std::size_t s = 0; s < m.seat_bots.size(); ++s) {
-      SeatRecord seat;
-      seat.bot = spec_.bots[static_cast<std::size_t>(m.seat_bots[s])].name;
-      if (s < result->scores.size()) seat.score = result->scores[s];  // none on a fault: 0
-      seat.rank = result->ranks.at(s);
-      seat.decision_ms = result->seats[s].decision_ms;
-      seat.stderr_bytes = result->seats[s].stderr_bytes;
-      r.seats.push_back(std::move(seat));
-    }
-    if (result->fault) {
-      const match::Fault& f = *result->fault;
-      // The request and the reply, cut for the journal (junit.xml quotes them); the replay and
-      // the bot's stderr log hold the rest.
-      r.fault = FaultRecord{f.seat,
-                            f.kind,
-                            f.request_id,
-                            f.message,
-                            f.request.substr(0, std::min(f.request.size(), kFaultExcerpt)),
-                            f.raw.substr(0, std::min(f.raw.size(), kFaultExcerpt))};
-    }
-    r.replay = o.replay_path.string();
-    // The command that plays it again alone, from the league's working directory (which its bot
-    // commands are relative to), with the league's options.
-    r.rerun = match::play_command(o, {o_.referee, working_dir_, o_.rerun_env});
-    r.start_unix_ms = start;
-    r.end_unix_ms = end;
-    return r;
+    return std::move((*played)->record);
   }
 
   // The SPRT on what is journaled so far (bot 0's view), from its tally: on complete duplicate
@@ -455,15 +394,11 @@ class Runner {
     }
   }
 
-  static std::int64_t unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
-
   LeagueSpec spec_;  // its seed and seed scheme resolved by check_league_file
   const RunOptions& o_;
   Schedule schedule_;
   fs::path working_dir_;  // absolute; a resume's from league.json
+  MatchSetup setup_;      // what its matches share, once the working directory is known
   Shard shard_;           // 1/1: the whole league
   IndexSet done_;         // journaled before this run (read only while the workers run)
   std::optional<SprtTally> sprt_;
