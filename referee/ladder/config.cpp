@@ -178,6 +178,22 @@ Result<LadderConfig> normalize(LadderConfig c) {
   return c;
 }
 
+ArchiveLimits submission_limits(const LadderConfig& c) {
+  ArchiveLimits l;
+  l.max_files = static_cast<std::size_t>(c.submission.max_files);
+  l.max_total_bytes = c.submission.max_mb << 20;
+  l.max_file_bytes = c.submission.max_mb << 20;
+  return l;
+}
+
+ArchiveLimits built_limits(const LadderConfig& c) {
+  ArchiveLimits l = submission_limits(c);
+  l.max_files *= 2;
+  l.max_total_bytes *= 2;
+  l.max_file_bytes *= 2;
+  return l;
+}
+
 Result<LadderConfig> read_config(const fs::path& folder) {
   auto dir = files::Dir::open(folder);
   if (!dir) return fail(fmt::format("{} is not a ladder folder: {}", folder.string(), dir.error()));

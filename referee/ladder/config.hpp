@@ -12,6 +12,7 @@
 #include "protocol/codec.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/result.hpp"
+#include "referee/ladder/archive.hpp"
 
 namespace arena::ladder {
 
@@ -20,7 +21,7 @@ using nlohmann::json;
 inline constexpr int kConfigVersion = 1;  // ladder.json's "ladder"
 inline constexpr const char* kConfigFile = "ladder.json";
 
-struct BuildLimits {
+struct BuildSettings {
   std::uint64_t time_s = 300;      // wall time of a version's build
   std::uint64_t memory_mb = 2048;  // the build's whole tree
   std::uint64_t log_kb = 256;      // its output kept as the build log
@@ -45,7 +46,7 @@ struct LadderConfig {
   // and its limits.
   std::optional<bots::Tier> tier;
   bots::SandboxLimits sandbox;
-  BuildLimits build;
+  BuildSettings build;
   SubmissionLimits submission;
   int check_games = 1;          // conformance games per seat against each opponent after a build
   int placement_games = 20;     // a new version's games before it counts as placed
@@ -61,6 +62,11 @@ json to_json(const LadderConfig& c);
 // Checks the game, its seat count and configuration against the registry (the config becomes
 // the game's normalized one) and the limits.
 Result<LadderConfig> normalize(LadderConfig c);
+
+// What a submission may hold (ladder.json "submission"), and a built version (the same files
+// plus what its build made: twice the bytes).
+ArchiveLimits submission_limits(const LadderConfig& c);
+ArchiveLimits built_limits(const LadderConfig& c);
 
 // ladder.json in `folder`, read beneath it without following links.
 Result<LadderConfig> read_config(const std::filesystem::path& folder);

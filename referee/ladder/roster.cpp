@@ -65,9 +65,13 @@ Result<Table> Roster::table(Store& store, const MatchRow& m, const fs::path& ver
         // half-unpacked version behind.
         const fs::path partial = versions_dir / (std::to_string(id) + ".partial");
         fs::remove_all(partial, ec);
-        if (auto st = unpack_tree(*files, partial, archive_limits(config)); !st) {
+        // Readable by the bot's own uid in the sandbox (strict shows it only its own folder).
+        fs::create_directories(partial, ec);
+        fs::permissions(partial, fs::perms(0755), ec);
+        if (ec) return fail(fmt::format("cannot create {}: {}", partial.string(), ec.message()));
+        if (auto st = unpack(*files, partial, built_limits(config)); !st) {
           fs::remove_all(partial, ec);
-          return fail(fmt::format("version {} ({}): {}", id, version_label(v), st.error()));
+          return fail(fmt::format("version {} ({}): {}", id, version_label(v), st.error().message));
         }
         fs::rename(partial, folder, ec);
         if (ec) return fail(fmt::format("cannot move {} into place: {}", partial.string(), ec.message()));

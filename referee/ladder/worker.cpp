@@ -18,11 +18,6 @@ namespace arena::ladder {
 
 namespace fs = std::filesystem;
 
-std::int64_t unix_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 namespace {
 
 std::string host_name() {
@@ -74,9 +69,17 @@ class Worker {
       : where_(where), config_(config), o_(o), store_(std::move(store)) {}
 
   Result<WorkerOutcome> run() {
-    for (const char* sub : {"versions", "matches", "logs"}) {
+    for (const char* sub : {"matches", "logs"}) {
       if (auto made = files::make_private_dirs(o_.cache / sub); !made) return fail(made.error());
     }
+    // The versions' files: every bot's uid passes through (0711) to its own folder (0755); in
+    // tier strict a bot sees only its own folder, in basic the others' too (docs/ladder.md).
+    std::error_code ec;
+    for (const fs::path& p : {o_.cache, o_.cache / "versions"}) {
+      fs::create_directories(p, ec);
+      fs::permissions(p, fs::perms(0711), ec);
+    }
+    if (ec) return fail(fmt::format("cannot create {}: {}", (o_.cache / "versions").string(), ec.message()));
     WorkerRow row{o_.name, host_name(), now(), now(), std::nullopt};
     if (auto st = store_->heartbeat(row); !st) return fail(st.error());
     std::int64_t idle_since = now();
@@ -117,7 +120,7 @@ class Worker {
   }
 
  private:
-  std::int64_t now() const { return o_.now_ms ? o_.now_ms() : unix_now_ms(); }
+  std::int64_t now() const { return o_.now_ms ? o_.now_ms() : league::unix_ms(); }
   std::int64_t lease_ms() const { return static_cast<std::int64_t>(config_.lease_s) * 1000; }
   bool stopping() const { return o_.stop != nullptr && o_.stop->requested(); }
   void say(const std::string& line) const {

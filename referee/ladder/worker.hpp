@@ -46,7 +46,4 @@ struct WorkerOutcome {
 // Runs until stopped (or a bound of the options); an error is the database's or the disk's.
 Result<WorkerOutcome> run_worker(const Location& where, const LadderConfig& config, const WorkerOptions& options);
 
-// The time now in ms since 1970.
-std::int64_t unix_now_ms();
-
 }  // namespace arena::ladder

@@ -1,0 +1,203 @@
+// `referee ladder run` (the coordinator and local workers) and `referee ladder worker`.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "referee/cli/ladder_cmd.hpp"
+#include "referee/core/markup.hpp"
+#include "referee/ladder/coordinator.hpp"
+#include "referee/ladder/worker.hpp"
+#include "referee/league/league.hpp"
+
+namespace arena::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// Lines from several threads, one at a time.
+class Printer {
+ public:
+  explicit Printer(std::string prefix) : prefix_(std::move(prefix)) {}
+  void operator()(const std::string& line) {
+    std::lock_guard lock(mu_);
+    say("{}{}\n", prefix_, terminal_safe(line));
+  }
+
+ private:
+  std::string prefix_;
+  std::mutex mu_;
+};
+
+// N workers in threads of this process, each with its own cache folder and database connection.
+struct WorkerPool {
+  std::vector<std::thread> threads;
+  std::vector<ladder::WorkerOptions> options;
+  std::vector<std::string> errors;
+  std::mutex mu;
+
+  void start(const ladder::Location& where, const ladder::LadderConfig& config, int count, const fs::path& cache,
+             const bots::SandboxPolicy& sandbox, const StopSignal& stop, std::uint64_t idle_exit_s, Printer& print) {
+    options.resize(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+      ladder::WorkerOptions& o = options[static_cast<std::size_t>(i)];
+      o.name = fmt::format("{}:{}:{}", host_name(), ::getpid(), i + 1);
+      o.cache = cache / fmt::format("w{}", i + 1);
+      o.sandbox = sandbox;
+      o.env = bot_environment(o.cache, {});
+      o.stop = &stop;
+      o.idle_exit = std::chrono::milliseconds(idle_exit_s * 1000);
+      o.say = [&print, i](const std::string& line) { print(fmt::format("worker {}: {}", i + 1, line)); };
+    }
+    for (int i = 0; i < count; ++i) {
+      threads.emplace_back([this, &where, &config, i] {
+        auto done = ladder::run_worker(where, config, options[static_cast<std::size_t>(i)]);
+        if (!done) {
+          std::lock_guard lock(mu);
+          errors.push_back(fmt::format("worker {}: {}", i + 1, done.error()));
+        }
+      });
+    }
+  }
+  void join() {
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  }
+};
+
+}  // namespace
+
+int run_ladder_run(const LadderArgs& a) {
+  int exit = kFinished;
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    say("referee ladder run: {}\n", store.error());
+    return exit;
+  }
+  auto where = ladder_location(a, false);
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    say("referee ladder run: {}\n", config.error());
+    return kUsage;
+  }
+  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
+  if (!sandbox) {
+    say("referee ladder run: {}\n", sandbox.error());
+    return kUsage;
+  }
+  std::vector<std::string> opponents = a.opponents;
+  if (opponents.empty()) {
+    auto found = sample_bot_commands();
+    if (!found) {
+      say("referee ladder run: the conformance check's opponents: {}\n", found.error());
+      return kUsage;
+    }
+    opponents = *found;
+  }
+  StopSignal& stop = stop_signal();
+  StopSignal::install_handlers(stop);
+  Printer print("ladder: ");
+  const fs::path folder = fs::absolute(a.dir);
+  ladder::CoordinatorOptions co;
+  co.builds = folder / "builds";
+  co.opponents = opponents;
+  co.sandbox = *sandbox;
+  co.env = bot_environment(co.builds, {});
+  co.stop = &stop;
+  const int workers = a.workers < 0 ? 1 : a.workers;
+  co.queue_target = static_cast<std::size_t>(std::max(2, 2 * workers));
+  co.say = [&print](const std::string& line) { print(line); };
+  auto coordinator = ladder::Coordinator::open(*where, *config, co);
+  if (!coordinator) {
+    say("referee ladder run: {}\n", coordinator.error());
+    return kDatabase;
+  }
+  say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config->game, config->seats,
+      workers, workers == 1 ? "" : "s", bots::tier_name(sandbox->tier));
+  WorkerPool pool;
+  pool.start(*where, *config, workers, folder / "cache", *sandbox, stop, 0, print);
+  std::string error;
+  auto last_change = std::chrono::steady_clock::now();
+  while (!stop.requested()) {
+    auto changed = (*coordinator)->step();
+    if (!changed) {
+      error = changed.error();
+      break;
+    }
+    if (a.stop_after > 0) {
+      auto counted = (*store)->count_matches(ladder::MatchState::counted);
+      if (counted && *counted >= a.stop_after) break;
+    }
+    if (*changed) {
+      last_change = std::chrono::steady_clock::now();
+      continue;
+    }
+    if (a.idle_exit_s > 0 &&
+        std::chrono::steady_clock::now() - last_change >= std::chrono::seconds(a.idle_exit_s)) {
+      break;
+    }
+    if (stop.wait_for(std::chrono::milliseconds(250))) break;
+  }
+  const bool interrupted = stop.requested();
+  if (!interrupted) stop.request();  // the workers end their matches and give them back
+  pool.join();
+  // What the workers reported while stopping is audited and counted before the summary.
+  if (error.empty()) {
+    if (auto done = (*coordinator)->audit_reported(); !done) error = done.error();
+    if (auto st = (*coordinator)->refit(); !st && error.empty()) error = st.error();
+  }
+  for (const std::string& e : pool.errors) say("referee ladder run: {}\n", e);
+  if (!error.empty()) {
+    say("referee ladder run: {}\n", error);
+    return kDatabase;
+  }
+  print_leaderboard(**store, *config, (*coordinator)->ratings());
+  if (!pool.errors.empty()) return kDatabase;
+  return interrupted ? interrupted_exit_code(stop.signal()) : kFinished;
+}
+
+int run_ladder_worker(const LadderArgs& a) {
+  int exit = kFinished;
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    say("referee ladder worker: {}\n", store.error());
+    return exit;
+  }
+  auto where = ladder_location(a, false);
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    say("referee ladder worker: {}\n", config.error());
+    return kUsage;
+  }
+  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
+  if (!sandbox) {
+    say("referee ladder worker: {}\n", sandbox.error());
+    return kUsage;
+  }
+  StopSignal& stop = stop_signal();
+  StopSignal::install_handlers(stop);
+  const int workers = a.workers < 1 ? league::usable_cpus() : a.workers;
+  const fs::path cache =
+      fs::absolute(a.cache.empty() ? fs::path("logs") / fmt::format("ladder-worker-{}", ::getpid()) : fs::path(a.cache));
+  Printer print("ladder worker: ");
+  say("referee ladder worker: {} worker{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
+      workers == 1 ? "" : "s", host_name(), bots::tier_name(sandbox->tier), cache.string());
+  WorkerPool pool;
+  pool.start(*where, *config, workers, cache, *sandbox, stop, a.idle_exit_s, print);
+  pool.join();
+  for (const std::string& e : pool.errors) say("referee ladder worker: {}\n", e);
+  if (!pool.errors.empty()) return kDatabase;
+  return stop.requested() ? interrupted_exit_code(stop.signal()) : kFinished;
+}
+
+}  // namespace arena::cli

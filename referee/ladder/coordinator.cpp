@@ -1,0 +1,202 @@
+// The ladder's coordinator (coordinator.hpp).
+#include "referee/ladder/coordinator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "referee/core/private_file.hpp"
+#include "referee/ladder/archive.hpp"
+#include "referee/ladder/audit.hpp"
+#include "referee/ladder/build.hpp"
+#include "referee/ladder/check.hpp"
+#include "referee/ladder/matchmaking.hpp"
+#include "referee/ladder/roster.hpp"
+#include "referee/league/deal.hpp"
+
+namespace arena::ladder {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The first line of a text, for one-line reasons.
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace
+
+Coordinator::Coordinator(const Location& where, const LadderConfig& config, const CoordinatorOptions& options,
+                         std::unique_ptr<Store> store)
+    : where_(where), config_(config), o_(options), store_(std::move(store)), rng_(os_random_u64()) {}
+
+Result<std::unique_ptr<Coordinator>> Coordinator::open(const Location& where, const LadderConfig& config,
+                                                       const CoordinatorOptions& options) {
+  auto store = Store::open(where);
+  if (!store) return fail(store.error());
+  if (auto st = (*store)->put_setting(kConfigFile, to_json(config).dump()); !st) return fail(st.error());
+  auto latest = (*store)->latest_ratings();
+  if (!latest) return fail(latest.error());
+  std::unique_ptr<Coordinator> c(new Coordinator(where, config, options, std::move(*store)));
+  for (const RatingRow& r : *latest) c->stored_[r.version] = r;
+  return c;
+}
+
+void Coordinator::say(const std::string& line) const {
+  if (o_.say) o_.say(line);
+}
+
+// ---- builds ------------------------------------------------------------------------------------
+
+Result<std::size_t> Coordinator::build_pending() {
+  auto pending = store_->versions(VersionState::building);
+  if (!pending) return fail(pending.error());
+  std::size_t decided = 0;
+  for (const VersionRow& v : *pending) {
+    if (o_.stop != nullptr && o_.stop->requested()) break;
+    const std::string label = version_label(v);
+    auto source = store_->version_source(v.id);
+    if (!source) return fail(source.error());
+    auto files = read_archive(*source, submission_limits(config_));
+    std::string command;
+    Bytes built;
+    std::string log;
+    std::string fault;
+    if (!files) {
+      fault = fmt::format("its files: {}", files.error().message);
+    } else if (auto submission = submission_from(std::move(*files)); !submission) {
+      fault = fmt::format("its files: {}", submission.error().message);
+    } else {
+      const fs::path work = o_.builds / std::to_string(v.id);
+      std::error_code ec;
+      fs::remove_all(work, ec);
+      if (auto made = files::make_private_dirs(work); !made) return fail(made.error());
+      BuildOptions bo;
+      bo.limits.wall = std::chrono::seconds(config_.build.time_s);
+      bo.limits.memory_mb = config_.build.memory_mb;
+      bo.limits.output_bytes = config_.build.log_kb * 1024;
+      bo.stop = o_.stop;
+      say(fmt::format("{}: building", label));
+      auto b = build(*submission, work, bo);
+      if (!b) return fail(fmt::format("{}: the build could not run: {}", label, b.error()));
+      if (b->outcome == BuildOutcome::interrupted) break;
+      log = b->log;
+      if (!b->ok()) {
+        fault = b->message;
+      } else {
+        CheckOptions co;
+        co.game = config_.game;
+        co.config = config_.config;
+        co.seat_counts = {config_.seats};
+        co.games = config_.check_games;
+        co.opponents = o_.opponents;
+        co.limits = config_.limits;
+        co.time_scale = config_.time_scale;
+        co.sandbox = o_.sandbox;
+        co.env = o_.env;
+        co.seed = os_random_u64();
+        co.stop = o_.stop;
+        if (config_.check_games > 0) {
+          auto checked = check(submission->manifest.run, b->folder, work / "check", co);
+          if (!checked) return fail(fmt::format("{}: the conformance check could not run: {}", label, checked.error()));
+          if (checked->outcome == CheckOutcome::interrupted) break;
+          log += "\n" + checked->log;
+          if (!checked->passed()) fault = fmt::format("the conformance check: {}", checked->message);
+        }
+        if (fault.empty()) {
+          auto packed = pack_folder(b->folder, built_limits(config_), built_limits(config_).max_total_bytes);
+          if (!packed) {
+            fault = fmt::format("the built files: {}", packed.error().message);
+          } else {
+            built = std::move(*packed);
+            command = submission->manifest.run;
+          }
+        }
+      }
+      fs::remove_all(work, ec);
+    }
+    const bool ok = fault.empty();
+    if (auto st = store_->finish_build(v.id, ok ? VersionState::active : VersionState::rejected, command, built, log,
+                                       first_line(fault), league::unix_ms());
+        !st) {
+      return fail(st.error());
+    }
+    ++decided;
+    say(ok ? fmt::format("{}: active", label) : fmt::format("{}: rejected: {}", label, first_line(fault)));
+  }
+  return decided;
+}
+
+// ---- audits ------------------------------------------------------------------------------------
+
+Result<std::size_t> Coordinator::audit_reported() {
+  auto reported = store_->reported(64);
+  if (!reported) return fail(reported.error());
+  std::size_t counted = 0;
+  std::map<Id, std::string> labels;
+  for (const MatchRow& m : *reported) {
+    for (Id id : m.seats) {
+      if (labels.contains(id)) continue;
+      auto v = store_->version(id);
+      if (!v) return fail(v.error());
+      labels[id] = *v ? version_label(**v) : std::to_string(id);
+    }
+    auto legs = store_->reported_legs(m.id);
+    if (!legs) return fail(legs.error());
+    const std::string why = audit_report(m, *legs, config_, labels);
+    const std::int64_t now = league::unix_ms();
+    if (why.empty()) {
+      if (auto st = store_->count(m.id, now); !st) return fail(st.error());
+      ++counted;
+    } else {
+      const std::string reason = fmt::format("match {} as reported by {} (attempt {}): {}", m.id, m.worker, m.attempt, why);
+      if (auto st = store_->refuse(m.id, reason, now); !st) return fail(st.error());
+      say(fmt::format("REFUSED {}", reason));
+    }
+  }
+  return counted;
+}
+
+// ---- ratings ----------------------------------------------------------------------------------
+
+Status Coordinator::refit() {
+  const std::uint64_t before = board_.games();
+  if (auto st = board_.load(*store_); !st) return st;
+  if (board_.games() == before && !stored_.empty()) return {};
+  const std::int64_t now = league::unix_ms();
+  std::vector<RatingRow> rows;
+  // A version's history gets a row when it played since its last row, or when the others' games
+  // moved it by a point or more.
+  for (const VersionRating& r : board_.fitted()) {
+    const auto last = stored_.find(r.version);
+    if (last != stored_.end() && last->second.games == r.games && std::abs(last->second.rating - r.rating) < 1.0) continue;
+    RatingRow row{r.version, r.rating, r.low, r.high, r.games, now};
+    rows.push_back(row);
+    stored_[r.version] = row;
+  }
+  if (rows.empty()) return {};
+  return store_->add_ratings(rows);
+}
+
+// ---- the loop ----------------------------------------------------------------------------------
+
+Result<bool> Coordinator::step() {
+  auto built = build_pending();
+  if (!built) return fail(built.error());
+  auto counted = audit_reported();
+  if (!counted) return fail(counted.error());
+  const std::uint64_t before = board_.games();
+  if (auto st = refit(); !st) return fail(st.error());
+  auto queued_before = store_->count_matches(MatchState::queued);
+  if (!queued_before) return fail(queued_before.error());
+  if (auto st = top_up(); !st) return fail(st.error());
+  auto queued_after = store_->count_matches(MatchState::queued);
+  if (!queued_after) return fail(queued_after.error());
+  return *built > 0 || *counted > 0 || board_.games() != before || *queued_after != *queued_before;
+}
+
+}  // namespace arena::ladder
