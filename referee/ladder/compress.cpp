@@ -53,7 +53,8 @@ Result<std::string> decompress(const std::uint8_t* data, std::size_t size, std::
     if (ZSTD_isError(last)) return fail(std::string("compressed data is corrupt: ") + ZSTD_getErrorName(last));
     if (out.size() + o.pos > max_bytes) return too_big();
     out.append(buffer.data(), o.pos);
-    if (o.pos == 0 && last != 0) return fail(std::string("compressed data is truncated (its last frame is incomplete)"));
+    if (o.pos == 0 && last != 0)
+      return fail(std::string("compressed data is truncated (its last frame is incomplete)"));
   }
   return out;
 }

@@ -101,7 +101,9 @@ Found inspect(Db& db, const std::string& name) {
 
 }  // namespace
 
-std::span<const Migration> migrations() { return kMigrations; }
+std::span<const Migration> migrations() {
+  return kMigrations;
+}
 
 std::string spell(Dialect dialect, std::string_view sql) {
   const bool pg = dialect == Dialect::postgres;
@@ -219,9 +221,15 @@ std::vector<T> split_numbers(std::string_view text, std::string_view what) {
 
 }  // namespace
 
-std::string ints_text(const std::vector<std::int64_t>& v) { return join_numbers(v); }
-std::string ints_text(const std::vector<int>& v) { return join_numbers(v); }
-std::string doubles_text(const std::vector<double>& v) { return join_numbers(v); }
+std::string ints_text(const std::vector<std::int64_t>& v) {
+  return join_numbers(v);
+}
+std::string ints_text(const std::vector<int>& v) {
+  return join_numbers(v);
+}
+std::string doubles_text(const std::vector<double>& v) {
+  return join_numbers(v);
+}
 std::vector<std::int64_t> ints_from_text(std::string_view text, std::string_view what) {
   return split_numbers<std::int64_t>(text, what);
 }

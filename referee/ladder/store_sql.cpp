@@ -1,10 +1,11 @@
 // The Store's calls in SQL both engines read (store_sql.hpp); each call is one transaction.
 
+#include "referee/ladder/store_sql.hpp"
+
 #include <algorithm>
 #include <limits>
 
 #include "referee/ladder/compress.hpp"
-#include "referee/ladder/store_sql.hpp"
 
 namespace arena::ladder::sql {
 
@@ -32,7 +33,9 @@ Value limit_value(std::size_t limit) {
   return static_cast<std::int64_t>(std::min<std::size_t>(limit, std::numeric_limits<std::int64_t>::max()));
 }
 
-Value text(std::string_view s) { return Value(s); }
+Value text(std::string_view s) {
+  return Value(s);
+}
 
 constexpr std::string_view kVersionColumns =
     "SELECT v.id, v.bot, b.author, v.number, v.state, v.manifest, v.command, v.build_log, v.fault,"
@@ -54,7 +57,9 @@ VersionRow version_row(const Row& r) {
   return v;
 }
 
-std::vector<Id> ids(const Value& v, std::string_view what) { return ints_from_text(v.str(), what); }
+std::vector<Id> ids(const Value& v, std::string_view what) {
+  return ints_from_text(v.str(), what);
+}
 
 RatingRow rating_row(const Row& r) {
   return RatingRow{r[0].i64(), r[1].f64(), r[2].f64(), r[3].f64(), static_cast<std::uint64_t>(r[4].i64()), r[5].i64()};
@@ -91,6 +96,9 @@ std::string check_legs(const std::vector<LegReport>& legs, std::size_t seats, in
              std::to_string(seats) + " seats";
     if (r.fault && static_cast<std::size_t>(r.fault->seat) >= seats)
       return "leg " + std::to_string(l.leg) + " names a fault in seat " + std::to_string(r.fault->seat);
+    // Stored as its JSON: what the strict reader would refuse later is refused now.
+    if (auto back = replay::result_from_json(replay::to_json(r)); !back)
+      return "leg " + std::to_string(l.leg) + "'s result is incomplete: " + back.error();
   }
   if (legs.size() != static_cast<std::size_t>(count))
     return std::to_string(legs.size()) + " legs reported of " + std::to_string(count);
@@ -238,10 +246,11 @@ Status SqlStore::finish_build(Id version, VersionState state, const std::string&
     } else {
       insert_event(*db_, EventKind::rejected, label(bot, number) + " rejected: " + fault, now_ms);
     }
-    db_->exec("UPDATE versions SET state = ?, command = ?, built = ?, build_log = ?, fault = ?, decided_ms = ?"
-              " WHERE id = ?",
-              {text(enum_name(final_state)), command,
-               state == VersionState::active ? Value::blob(built) : Value(nullptr), build_log, fault, now_ms, version});
+    db_->exec(
+        "UPDATE versions SET state = ?, command = ?, built = ?, build_log = ?, fault = ?, decided_ms = ?"
+        " WHERE id = ?",
+        {text(enum_name(final_state)), command, state == VersionState::active ? Value::blob(built) : Value(nullptr),
+         build_log, fault, now_ms, version});
     txn.commit();
     return {};
   });
@@ -253,11 +262,11 @@ Result<bool> SqlStore::withdraw(const std::string& bot, std::int64_t now_ms) {
     const auto rows =
         db_->query("SELECT id, number, state FROM versions WHERE bot = ? AND state IN ('active', 'building')", {bot});
     for (const auto& r : rows) {
-      db_->exec("UPDATE versions SET state = 'retired', decided_ms = CASE WHEN decided_ms = 0 THEN ? ELSE decided_ms END"
-                " WHERE id = ?",
-                {now_ms, r[0].i64()});
-      insert_event(*db_, EventKind::retired, label(bot, r[1].i64()) + " withdrawn (it was " + r[2].str() + ")",
-                   now_ms);
+      db_->exec(
+          "UPDATE versions SET state = 'retired', decided_ms = CASE WHEN decided_ms = 0 THEN ? ELSE decided_ms END"
+          " WHERE id = ?",
+          {now_ms, r[0].i64()});
+      insert_event(*db_, EventKind::retired, label(bot, r[1].i64()) + " withdrawn (it was " + r[2].str() + ")", now_ms);
     }
     txn.commit();
     return !rows.empty();
@@ -267,9 +276,9 @@ Result<bool> SqlStore::withdraw(const std::string& bot, std::int64_t now_ms) {
 Result<std::vector<VersionRow>> SqlStore::versions(std::optional<VersionState> state) {
   return guard("list versions", [&]() -> Result<std::vector<VersionRow>> {
     std::vector<VersionRow> out;
-    const auto rows = state ? db_->query(std::string(kVersionColumns) + " WHERE v.state = ? ORDER BY v.id",
-                                         {text(enum_name(*state))})
-                            : db_->query(std::string(kVersionColumns) + " ORDER BY v.id");
+    const auto rows =
+        state ? db_->query(std::string(kVersionColumns) + " WHERE v.state = ? ORDER BY v.id", {text(enum_name(*state))})
+              : db_->query(std::string(kVersionColumns) + " ORDER BY v.id");
     for (const auto& r : rows) out.push_back(version_row(r));
     return out;
   });
@@ -310,17 +319,19 @@ Result<std::vector<Id>> SqlStore::enqueue(const std::vector<NewMatch>& matches) 
 
 Result<bool> SqlStore::renew(const Claim& claim, std::int64_t now_ms, std::int64_t lease_ms) {
   return guard("renew a lease", [&]() -> Result<bool> {
-    return db_->exec("UPDATE matches SET lease_until_ms = ? WHERE id = ? AND state = 'running' AND worker = ?"
-                     " AND attempt = ?",
-                     {now_ms + lease_ms, claim.match.id, claim.worker, claim.attempt}) == 1;
+    return db_->exec(
+               "UPDATE matches SET lease_until_ms = ? WHERE id = ? AND state = 'running' AND worker = ?"
+               " AND attempt = ?",
+               {now_ms + lease_ms, claim.match.id, claim.worker, claim.attempt}) == 1;
   });
 }
 
 Status SqlStore::give_back(const Claim& claim) {
   return guard("give a match back", [&]() -> Status {
-    db_->exec("UPDATE matches SET state = 'queued', worker = '', lease_until_ms = 0 WHERE id = ? AND state = 'running'"
-              " AND worker = ? AND attempt = ?",
-              {claim.match.id, claim.worker, claim.attempt});
+    db_->exec(
+        "UPDATE matches SET state = 'queued', worker = '', lease_until_ms = 0 WHERE id = ? AND state = 'running'"
+        " AND worker = ? AND attempt = ?",
+        {claim.match.id, claim.worker, claim.attempt});
     return {};
   });
 }
@@ -345,12 +356,13 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
     for (std::size_t i = 0; i < legs.size(); ++i) {
       const auto& l = legs[i];
       const auto& r = l.result;
-      db_->exec("INSERT INTO legs (match_id, leg, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
-                " fault_message, result, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                {claim.match.id, l.leg, ints_text(leg_seats(seats, l.leg)), text(enum_name(r.end)),
-                 doubles_text(r.scores), ints_text(r.ranks), r.fault ? Value(r.fault->seat) : Value(nullptr),
-                 r.fault ? text(enum_name(r.fault->kind)) : Value(nullptr), r.fault ? r.fault->message : "",
-                 replay::to_json(r).dump(), l.start_ms, l.end_ms});
+      db_->exec(
+          "INSERT INTO legs (match_id, leg, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
+          " fault_message, result, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          {claim.match.id, l.leg, ints_text(leg_seats(seats, l.leg)), text(enum_name(r.end)), doubles_text(r.scores),
+           ints_text(r.ranks), r.fault ? Value(r.fault->seat) : Value(nullptr),
+           r.fault ? text(enum_name(r.fault->kind)) : Value(nullptr), r.fault ? r.fault->message : "",
+           replay::to_json(r).dump(), l.start_ms, l.end_ms});
       put_replay(claim.match.id, l.leg, replays[i]);
     }
     txn.commit();
@@ -399,11 +411,12 @@ Status SqlStore::count(Id match, std::int64_t) {
     // Counted exactly once: only a reported match turns counted, and games are unique per leg.
     if (db_->exec("UPDATE matches SET state = 'counted' WHERE id = ? AND state = 'reported'", {match}) != 1)
       return fail("match " + std::to_string(match) + " is not awaiting its check: nothing counted");
-    db_->exec("INSERT INTO games (match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
-              " fault_message, end_ms) SELECT l.match_id, l.leg, m.seed, l.seats, l.end_kind, l.scores, l.ranks,"
-              " l.fault_seat, l.fault_kind, l.fault_message, l.end_ms FROM legs l JOIN matches m ON m.id = l.match_id"
-              " WHERE l.match_id = ? ORDER BY l.leg",
-              {match});
+    db_->exec(
+        "INSERT INTO games (match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
+        " fault_message, end_ms) SELECT l.match_id, l.leg, m.seed, l.seats, l.end_kind, l.scores, l.ranks,"
+        " l.fault_seat, l.fault_kind, l.fault_message, l.end_ms FROM legs l JOIN matches m ON m.id = l.match_id"
+        " WHERE l.match_id = ? ORDER BY l.leg",
+        {match});
     txn.commit();
     return {};
   });
@@ -412,7 +425,8 @@ Status SqlStore::count(Id match, std::int64_t) {
 Status SqlStore::refuse(Id match, const std::string& reason, std::int64_t now_ms) {
   return guard("refuse a match", [&]() -> Status {
     Txn txn(*db_, true);
-    const auto rows = db_->query("SELECT legs, worker, attempt FROM matches WHERE id = ? AND state = 'reported'", {match});
+    const auto rows =
+        db_->query("SELECT legs, worker, attempt FROM matches WHERE id = ? AND state = 'reported'", {match});
     if (rows.empty()) return fail("match " + std::to_string(match) + " is not awaiting its check: nothing refused");
     const int legs = static_cast<int>(rows[0][0].i64());
     db_->exec("UPDATE matches SET state = 'queued', worker = '', lease_until_ms = 0, finished_ms = 0 WHERE id = ?",
@@ -432,9 +446,9 @@ Result<std::vector<MatchRow>> SqlStore::matches(std::optional<MatchState> state,
   return guard("list matches", [&]() -> Result<std::vector<MatchRow>> {
     std::vector<MatchRow> out;
     const std::string select = "SELECT " + std::string(kMatchColumns) + " FROM matches";
-    const auto rows =
-        state ? db_->query(select + " WHERE state = ? ORDER BY id LIMIT ?", {text(enum_name(*state)), limit_value(limit)})
-              : db_->query(select + " ORDER BY id LIMIT ?", {limit_value(limit)});
+    const auto rows = state ? db_->query(select + " WHERE state = ? ORDER BY id LIMIT ?",
+                                         {text(enum_name(*state)), limit_value(limit)})
+                            : db_->query(select + " ORDER BY id LIMIT ?", {limit_value(limit)});
     for (const auto& r : rows) out.push_back(match_row(r));
     return out;
   });
@@ -484,8 +498,8 @@ Result<std::string> SqlStore::replay(Id match, int leg) {
       return fail("there is no replay of match " + std::to_string(match) + " leg " + std::to_string(leg));
     auto text = decompress(get_replay(match, leg), kMaxReplayBytes);
     txn.commit();
-    if (!text) return fail("the replay of match " + std::to_string(match) + " leg " + std::to_string(leg) + ": " +
-                           text.error());
+    if (!text)
+      return fail("the replay of match " + std::to_string(match) + " leg " + std::to_string(leg) + ": " + text.error());
     return std::move(text.value());
   });
 }
@@ -526,10 +540,11 @@ Result<std::vector<RatingRow>> SqlStore::rating_history(Id version) {
 
 Status SqlStore::heartbeat(const WorkerRow& w) {
   return guard("record a heartbeat", [&]() -> Status {
-    db_->exec("INSERT INTO workers (name, host, started_ms, heartbeat_ms, match_id) VALUES (?, ?, ?, ?, ?)"
-              " ON CONFLICT (name) DO UPDATE SET host = excluded.host, heartbeat_ms = excluded.heartbeat_ms,"
-              " match_id = excluded.match_id",
-              {w.name, w.host, w.started_ms, w.heartbeat_ms, w.match ? Value(*w.match) : Value(nullptr)});
+    db_->exec(
+        "INSERT INTO workers (name, host, started_ms, heartbeat_ms, match_id) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (name) DO UPDATE SET host = excluded.host, heartbeat_ms = excluded.heartbeat_ms,"
+        " match_id = excluded.match_id",
+        {w.name, w.host, w.started_ms, w.heartbeat_ms, w.match ? Value(*w.match) : Value(nullptr)});
     return {};
   });
 }
@@ -544,7 +559,8 @@ Status SqlStore::worker_gone(const std::string& name) {
 Result<std::vector<WorkerRow>> SqlStore::workers() {
   return guard("list workers", [&]() -> Result<std::vector<WorkerRow>> {
     std::vector<WorkerRow> out;
-    for (const auto& r : db_->query("SELECT name, host, started_ms, heartbeat_ms, match_id FROM workers ORDER BY name")) {
+    for (const auto& r :
+         db_->query("SELECT name, host, started_ms, heartbeat_ms, match_id FROM workers ORDER BY name")) {
       WorkerRow w{r[0].str(), r[1].str(), r[2].i64(), r[3].i64(), std::nullopt};
       if (!r[4].is_null()) w.match = r[4].i64();
       out.push_back(std::move(w));

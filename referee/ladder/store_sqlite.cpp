@@ -32,7 +32,8 @@ class SqliteDb final : public Db {
   void begin(bool write) override { db_.exec(write ? "BEGIN IMMEDIATE" : "BEGIN"); }
   void commit() override { db_.exec("COMMIT"); }
   void rollback() noexcept override {
-    if (sqlite3_get_autocommit(db_.getHandle()) == 0) sqlite3_exec(db_.getHandle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    if (sqlite3_get_autocommit(db_.getHandle()) == 0)
+      sqlite3_exec(db_.getHandle(), "ROLLBACK", nullptr, nullptr, nullptr);
   }
 
   std::vector<Row> query(std::string_view sql, const Params& params) override {
@@ -130,7 +131,9 @@ class SqliteDb final : public Db {
   std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> cache_;
 };
 
-std::string replay_name(Id match, int leg) { return std::to_string(match) + "-" + std::to_string(leg) + ".jsonl.zst"; }
+std::string replay_name(Id match, int leg) {
+  return std::to_string(match) + "-" + std::to_string(leg) + ".jsonl.zst";
+}
 
 class SqliteStore final : public SqlStore {
  public:
@@ -147,8 +150,8 @@ class SqliteStore final : public SqlStore {
           select + " WHERE state = 'running' AND lease_until_ms < ? ORDER BY priority, id LIMIT 1", {now_ms});
       if (!expired.empty()) {
         const MatchRow e = match_row(expired[0]);
-        if (rows.empty() || std::make_pair(e.priority, e.id) < std::make_pair(match_row(rows[0]).priority,
-                                                                              match_row(rows[0]).id))
+        if (rows.empty() ||
+            std::make_pair(e.priority, e.id) < std::make_pair(match_row(rows[0]).priority, match_row(rows[0]).id))
           rows = expired;
       }
       if (rows.empty()) return std::optional<Claim>{};
@@ -174,8 +177,7 @@ class SqliteStore final : public SqlStore {
  protected:
   void put_replay(Id match, int leg, const Bytes& compressed) override {
     const auto st = replays_.write(
-        replay_name(match, leg),
-        std::string_view(reinterpret_cast<const char*>(compressed.data()), compressed.size()));
+        replay_name(match, leg), std::string_view(reinterpret_cast<const char*>(compressed.data()), compressed.size()));
     if (!st) throw DbError(st.error());
   }
 
