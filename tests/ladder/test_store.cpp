@@ -295,7 +295,7 @@ TEST_CASE("postgresql: an unreachable server is an error naming the connection's
   CHECK_THAT(e, Catch::Contains("cannot connect to the ladder's PostgreSQL database"));
 }
 
-STORE_CASE(versions_and_authors, "versions are numbered per bot; a bot belongs to its first author") {
+STORE_CASE(versions_and_authors, "versions are numbered per bot, a bot belongs to its first author") {
   auto s = open_ok(fresh(engine));
   const auto v1 = ok(s->add_version(submission("greedy", "alice", 10)));
   CHECK(v1.number == 1);
@@ -517,7 +517,7 @@ TEST_CASE("sqlite: many claimers at once never claim one match twice (processes)
   check_each_once(claimed, queued);
 }
 
-STORE_CASE(lease_expiry, "an expired lease is claimed again with attempt + 1; the old claim is fenced off") {
+STORE_CASE(lease_expiry, "an expired lease is claimed again with attempt + 1, the old claim is fenced off") {
   auto s = open_ok(fresh(engine));
   const Id a = active_version(*s, "a"), b = active_version(*s, "b");
   const Id m = ok(s->enqueue({table({a, b}, 2)}))[0];
