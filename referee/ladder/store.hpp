@@ -35,6 +35,8 @@ using Bytes = std::vector<std::uint8_t>;
 inline constexpr int kSchemaVersion = 1;
 
 enum class VersionState { building, rejected, active, retired };
+// `refused` is the coordinator's verdict, not a state a match stays in: refuse() logs it as an
+// event and puts the match back to queued (fixed in the store: the rows never hold it).
 enum class MatchState { queued, running, reported, counted, refused };
 // What the event log records (docs/ladder.md lists them): a worker's report refused by the
 // coordinator's re-simulation, a lease that expired (its match queued again), a version rejected
@@ -126,6 +128,10 @@ struct MatchRow {
   std::int64_t created_ms = 0;
   std::int64_t finished_ms = 0;  // reported
 };
+
+// The version in each seat of leg `leg` of a match whose leg 0 has `seats`: seat s gets
+// seats[(s + leg) % n], as a league's duplicate deals rotate them.
+std::vector<Id> leg_seats(const std::vector<Id>& seats, int leg);
 
 // A worker's hold on a match: the report must name both (fencing).
 struct Claim {
@@ -257,6 +263,7 @@ class Store {
   virtual Status worker_gone(const std::string& name) = 0;
   virtual Result<std::vector<WorkerRow>> workers() = 0;
   virtual Status log_event(EventKind kind, const std::string& message, std::int64_t now_ms) = 0;
+  // The latest `limit` events, newest first.
   virtual Result<std::vector<EventRow>> events(std::size_t limit) = 0;
 };
 
