@@ -25,7 +25,7 @@ std::string audit_report(const MatchRow& m, const std::vector<LegReport>& legs, 
     if (h.game != config.game) return fmt::format("{}: game \"{}\", the ladder plays \"{}\"", where, h.game, config.game);
     if (h.config != config.config) return fmt::format("{}: the game's configuration is not the ladder's", where);
     if (h.seed != m.seed) return fmt::format("{}: seed {}, the match's is {}", where, h.seed, m.seed);
-    const std::vector<Id> seats = leg_seats(m, static_cast<int>(i));
+    const std::vector<Id> seats = leg_seats(m.seats, static_cast<int>(i));
     if (h.bots.size() != seats.size()) {
       return fmt::format("{}: {} seats, the match has {}", where, h.bots.size(), seats.size());
     }

@@ -11,13 +11,6 @@ namespace arena::ladder {
 
 namespace fs = std::filesystem;
 
-std::vector<Id> leg_seats(const MatchRow& m, int leg) {
-  std::vector<Id> out;
-  const std::size_t n = m.seats.size();
-  for (std::size_t s = 0; s < n; ++s) out.push_back(m.seats[(s + static_cast<std::size_t>(leg)) % n]);
-  return out;
-}
-
 std::string version_label(const VersionRow& v) {
   return fmt::format("{}@v{}", v.bot, v.number);
 }
@@ -41,9 +34,10 @@ Result<std::string> command_in(const std::string& command, const fs::path& folde
 }
 
 std::vector<int> Table::leg_bots(int leg) const {
+  std::vector<Id> index(versions.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<Id>(i);
   std::vector<int> out;
-  const std::size_t n = versions.size();
-  for (std::size_t s = 0; s < n; ++s) out.push_back(static_cast<int>((s + static_cast<std::size_t>(leg)) % n));
+  for (Id i : leg_seats(index, leg)) out.push_back(static_cast<int>(i));
   return out;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
 // The bots of a ladder match as a worker starts them: each version's built files, fetched from the
 // database once and unpacked beneath the worker's cache, its run command made absolute there, and
-// its name in replays ("name@v3"). Also the seat rotation of a match's legs, which the worker plays
-// and the coordinator's check expects.
+// its name in replays ("name@v3").
 
 #include <filesystem>
 #include <map>
@@ -15,10 +14,6 @@
 #include "referee/match/match.hpp"
 
 namespace arena::ladder {
-
-// The version in each seat of leg `leg`: leg k seats leg 0's version s + k (mod seats) in seat s,
-// as a league rotates the seats of a duplicate deal.
-std::vector<Id> leg_seats(const MatchRow& m, int leg);
 
 // A version's name in replays, logs and standings: "name@v3".
 std::string version_label(const VersionRow& v);
