@@ -17,7 +17,7 @@
 
 #include "referee/cli/common.hpp"
 #include "referee/ladder/config.hpp"
-#include "referee/ladder/rating.hpp"
+#include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/store.hpp"
 
 namespace arena::cli {
@@ -71,7 +71,7 @@ Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bo
 // database.
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store);
 // The leaderboard in the terminal (ladder_report.cpp).
-void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config, const ladder::Ratings& ratings);
+void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config, ladder::Leaderboard& board);
 
 int run_ladder_run(const LadderArgs& a);
 int run_ladder_worker(const LadderArgs& a);

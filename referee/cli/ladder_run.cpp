@@ -161,7 +161,7 @@ int run_ladder_run(const LadderArgs& a) {
     say("referee ladder run: {}\n", error);
     return kDatabase;
   }
-  print_leaderboard(**store, *config, (*coordinator)->ratings());
+  print_leaderboard(**store, *config, (*coordinator)->leaderboard());
   if (!pool.errors.empty()) return kDatabase;
   return interrupted ? interrupted_exit_code(stop.signal()) : kFinished;
 }
