@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "referee/core/clock.hpp"
+#include "referee/match/command.hpp"
 
 namespace arena::cli {
 
@@ -199,6 +200,39 @@ Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& a, std::size_t bot
 std::optional<std::uint64_t> address_space_for(const SandboxArgs& a, std::size_t i) {
   if (a.address_space_mb.size() > 1 && i < a.address_space_mb.size()) return a.address_space_mb[i];
   return std::nullopt;
+}
+
+}  // namespace arena::cli
+
+namespace arena::cli {
+
+Result<std::vector<std::filesystem::path>> sample_bots() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return fail(fmt::format("cannot find the referee's own path ({}); give --opponent CMD", ec.message()));
+  const std::vector<fs::path> dirs = {exe.parent_path().parent_path().parent_path() / "sample_bots",
+                                      (exe.parent_path() / ARENA_INSTALLED_BOTS).lexically_normal()};
+  for (const fs::path& dir : dirs) {
+    std::vector<fs::path> found;
+    for (const char* name : {"random_bot", "greedy_bot"}) {
+      const fs::path bot = dir / name;
+      if (fs::is_regular_file(bot, ec)) found.push_back(bot);
+    }
+    if (!found.empty()) return found;
+  }
+  return fail(
+      fmt::format("no sample bots in {} or {} (build them: cmake --build <build> --target random_bot greedy_bot), or "
+                  "give --opponent CMD",
+                  dirs[0].string(), dirs[1].string()));
+}
+
+Result<std::vector<std::string>> sample_bot_commands() {
+  auto bots = sample_bots();
+  if (!bots) return fail(bots.error());
+  std::vector<std::string> out;
+  for (const auto& bot : *bots) out.push_back(match::shell_quote(bot.string()));
+  return out;
 }
 
 }  // namespace arena::cli

@@ -71,6 +71,14 @@ Result<nlohmann::json> read_config(const std::string& text);  // read_json_arg(t
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
                                          const std::vector<std::string>& extra);
 
+// The sample bots next to this referee (random_bot, greedy_bot), absolute paths: built
+// (<build>/referee/cli/referee -> <build>/sample_bots/) or installed (<prefix>/bin/referee ->
+// <prefix>/libexec/stellar-arena/sample_bots/); the opponents of validate and of the ladder's
+// conformance check. An error names both places and how to build them.
+Result<std::vector<std::filesystem::path>> sample_bots();
+// The same as shell-quoted commands.
+Result<std::vector<std::string>> sample_bot_commands();
+
 // A check for a numeric flag: its text is a number in `range` (a whole one for the integer
 // ranges), else "--flag: -1 is not a whole number in 1..1048576" and exit code 2. It reads the
 // text itself, so CLI11 never gets to wrap "-1" into an unsigned option.

@@ -205,9 +205,11 @@ int run_withdraw(const LadderArgs& a) {
     say("referee ladder withdraw: {}\n", done.error());
     return kDatabase;
   }
-  say_to(stdout, *done ? "{}: withdrawn; its matches and ratings stay in the history\n"
-                       : "{}: it has no active version; nothing changed\n",
-         a.name);
+  if (*done) {
+    say_to(stdout, "{}: withdrawn; its matches and ratings stay in the history\n", a.name);
+  } else {
+    say_to(stdout, "{}: it has no active version; nothing changed\n", a.name);
+  }
   return kFinished;
 }
 

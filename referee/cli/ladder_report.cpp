@@ -12,6 +12,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/roster.hpp"
+#include "referee/league/deal.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/record.hpp"

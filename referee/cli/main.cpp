@@ -16,6 +16,7 @@
 #include "referee/cli/common.hpp"
 #include "referee/cli/games_cmd.hpp"
 #include "referee/cli/html_cmd.hpp"
+#include "referee/cli/ladder_cmd.hpp"
 #include "referee/cli/league_cmd.hpp"
 #include "referee/cli/play_cmd.hpp"
 #include "referee/cli/show_cmd.hpp"
@@ -43,6 +44,8 @@ constexpr Command kCommands[] = {
     {"verify", "Re-simulate a replay without bots and check every step", add_verify},
     {"validate", "Check a bot: handshake, matches against the sample bots in every seat, faults, timing", add_validate},
     {"league", "Run a league of many bots and matches in parallel (docs/league.md)", add_league},
+    {"ladder", "A competition that runs itself: submissions, matchmaking, ratings, workers (docs/ladder.md)",
+     add_ladder},
     {"html", "Write a replay as one self-contained web page that plays the match step by step", add_html},
     {"show", "Draw the table of a replay at any step in the terminal", add_show},
 };

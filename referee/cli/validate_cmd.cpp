@@ -37,27 +37,14 @@ fs::path near(const fs::path& path) {
   return rel.parent_path().empty() || rel == "." ? fs::path(".") / rel : rel;  // never a bare name looked up in PATH
 }
 
-// The sample bots next to this referee: built (<build>/referee/cli/referee -> <build>/sample_bots/)
-// or installed (<prefix>/bin/referee -> <prefix>/libexec/stellar-arena/sample_bots/).
+// The sample bots next to this referee (common.hpp), as commands relative to the working directory
+// when they lie below it.
 Result<std::vector<std::string>> default_opponents() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return fail(fmt::format("cannot find the referee's own path ({}); give --opponent CMD", ec.message()));
-  const std::vector<fs::path> dirs = {exe.parent_path().parent_path().parent_path() / "sample_bots",
-                                      (exe.parent_path() / ARENA_INSTALLED_BOTS).lexically_normal()};
-  for (const fs::path& candidate : dirs) {
-    const fs::path dir = near(candidate);
-    std::vector<std::string> found;
-    for (const char* name : {"random_bot", "greedy_bot"}) {
-      const fs::path bot = dir / name;
-      if (fs::is_regular_file(bot, ec)) found.push_back(shell_quote(bot.string()));
-    }
-    if (!found.empty()) return found;
-  }
-  return fail(
-      fmt::format("no sample bots in {} or {} (build them: cmake --build <build> --target random_bot greedy_bot), or "
-                  "give --opponent CMD",
-                  dirs[0].string(), dirs[1].string()));
+  auto bots = sample_bots();
+  if (!bots) return fail(bots.error());
+  std::vector<std::string> found;
+  for (const fs::path& bot : *bots) found.push_back(shell_quote(near(bot).string()));
+  return found;
 }
 
 struct OutputFolder {

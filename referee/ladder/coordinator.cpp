@@ -182,6 +182,60 @@ Status Coordinator::refit() {
   return store_->add_ratings(rows);
 }
 
+// ---- the queue ----------------------------------------------------------------------------------
+
+Status Coordinator::top_up() {
+  auto queued = store_->count_matches(MatchState::queued);
+  if (!queued) return fail(queued.error());
+  if (*queued >= o_.queue_target) return {};
+  auto active = store_->versions(VersionState::active);
+  if (!active) return fail(active.error());
+  if (active->size() < static_cast<std::size_t>(config_.seats)) return {};
+  // Tables already waiting or being played count toward each version's share.
+  std::map<Id, std::uint64_t> pending;
+  for (MatchState s : {MatchState::queued, MatchState::running, MatchState::reported}) {
+    auto rows = store_->matches(s, 100000);
+    if (!rows) return fail(rows.error());
+    for (const MatchRow& m : *rows) {
+      for (Id id : m.seats) ++pending[id];
+    }
+  }
+  std::map<Id, const VersionRating*> fitted;
+  for (const VersionRating& r : board_.fitted()) fitted[r.version] = &r;
+  std::vector<Candidate> candidates;
+  for (const VersionRow& v : *active) {
+    Candidate c;
+    c.version = v.id;
+    if (const auto it = fitted.find(v.id); it != fitted.end()) {
+      c.rating = it->second->rating;
+      c.games = it->second->games;
+      if (it->second->rated) c.uncertainty = (it->second->high - it->second->low) / 2;
+    }
+    c.pending = pending[v.id];
+    c.active_since_ms = v.decided_ms;
+    candidates.push_back(c);
+  }
+  MatchmakingSettings settings;
+  settings.seats = config_.seats;
+  settings.placement_games = static_cast<std::uint64_t>(config_.placement_games);
+  settings.tables = o_.queue_target - *queued;
+  const std::int64_t now = league::unix_ms();
+  std::vector<NewMatch> matches;
+  for (const TablePick& t : choose_tables(candidates, settings, rng_)) {
+    NewMatch m;
+    m.seats = t.seats;
+    m.seed = os_random_u64();  // never derived: a replay's seed must not tell the next match's
+    m.legs = config_.legs();
+    m.priority = t.priority;
+    m.now_ms = now;
+    matches.push_back(std::move(m));
+  }
+  if (matches.empty()) return {};
+  auto ids = store_->enqueue(matches);
+  if (!ids) return fail(ids.error());
+  return {};
+}
+
 // ---- the loop ----------------------------------------------------------------------------------
 
 Result<bool> Coordinator::step() {
