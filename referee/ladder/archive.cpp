@@ -73,8 +73,7 @@ class Collector {
 
   ArchiveResult<void> add(FileEntry e, const std::string& shown) {
     if (e.path.empty()) return {};
-    if (!paths_.insert(e.path).second)
-      return fail(problem(ArchiveProblem::duplicate, shown, "given more than once"));
+    if (!paths_.insert(e.path).second) return fail(problem(ArchiveProblem::duplicate, shown, "given more than once"));
     if (paths_.size() > limits_.max_files)
       return fail(problem(ArchiveProblem::too_many_files, shown,
                           fmt::format("more than {} files and folders", limits_.max_files)));
@@ -96,6 +95,7 @@ class Collector {
     return {};
   }
   std::uint64_t total() const { return total_; }
+  std::size_t max_files() const { return limits_.max_files; }
 
   // Sorted; the folders above each entry added (0755) where the source did not list them; a
   // file that is also used as a folder is refused.
@@ -164,6 +164,7 @@ ArchiveResult<void> walk(int dir, const std::string& prefix, Collector& c) {
   while (const dirent* e = ::readdir(d)) {
     const std::string_view n(e->d_name);
     if (n != "." && n != "..") names.emplace_back(n);
+    if (names.size() > c.max_files()) break;  // too many whatever they are: no need to list them all
   }
   ::closedir(d);
   std::sort(names.begin(), names.end());
@@ -229,8 +230,8 @@ ArchiveResult<FileSet> read_folder(const fs::path& folder, const ArchiveLimits& 
   Fd root(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (root.fd < 0) {
     return fail(problem(ArchiveProblem::unreadable, "",
-                        fmt::format("{} is not a folder that can be read (a link is not followed): {}",
-                                    folder.string(), errno_text(errno))));
+                        fmt::format("{} is not a folder that can be read (a link is not followed): {}", folder.string(),
+                                    errno_text(errno))));
   }
   Collector c(limits);
   if (auto st = walk(root.fd, "", c); !st) return fail(st.error());
@@ -254,16 +255,16 @@ ArchiveResult<FileSet> read_archive(const Bytes& bytes, const ArchiveLimits& lim
       return fail(problem(ArchiveProblem::unreadable, "",
                           fmt::format("not a readable tar archive (after {} entries): {}", seen, archive_text(r.a))));
     if (++seen > limits.max_files + 1)
-      return fail(problem(ArchiveProblem::too_many_files, "",
-                          fmt::format("more than {} files and folders", limits.max_files)));
+      return fail(
+          problem(ArchiveProblem::too_many_files, "", fmt::format("more than {} files and folders", limits.max_files)));
     const char* raw = archive_entry_pathname_utf8(e);
     if (raw == nullptr) raw = archive_entry_pathname(e);
     const std::string shown = raw == nullptr ? std::string() : raw;
     auto path = c.name(raw);
     if (!path) return fail(path.error());
     if (archive_entry_hardlink(e) != nullptr)
-      return fail(problem(ArchiveProblem::hard_link, shown, fmt::format("a hard link (to \"{}\")",
-                                                                        archive_entry_hardlink(e))));
+      return fail(
+          problem(ArchiveProblem::hard_link, shown, fmt::format("a hard link (to \"{}\")", archive_entry_hardlink(e))));
     const mode_t type = archive_entry_filetype(e);
     if (auto refused = refuse_kind(type, shown)) return fail(*refused);
     const auto mode = static_cast<std::uint32_t>(archive_entry_perm(e));
@@ -302,8 +303,8 @@ ArchiveResult<FileSet> read_archive(const fs::path& file, const ArchiveLimits& l
   // of headers a file at most, beside the content.
   const std::uint64_t bound = limits.max_total_bytes + 1024 * (limits.max_files + 2) + (1 << 20);
   if (static_cast<std::uint64_t>(st.st_size) > bound)
-    return fail(problem(ArchiveProblem::too_large, "",
-                        fmt::format("{} is larger than {} bytes", file.string(), bound)));
+    return fail(
+        problem(ArchiveProblem::too_large, "", fmt::format("{} is larger than {} bytes", file.string(), bound)));
   auto data = read_whole(f.fd, static_cast<std::uint64_t>(st.st_size), "");
   if (!data) return fail(data.error());
   return read_archive(Bytes(data->begin(), data->end()), limits);
@@ -341,9 +342,9 @@ Bytes pack(const FileSet& files) {
 ArchiveResult<void> write_files(const FileSet& files, const fs::path& folder) {
   Fd root(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (root.fd < 0)
-    return fail(problem(ArchiveProblem::unwritable, "",
-                        fmt::format("{} is not a folder (a link is not followed): {}", folder.string(),
-                                    errno_text(errno))));
+    return fail(
+        problem(ArchiveProblem::unwritable, "",
+                fmt::format("{} is not a folder (a link is not followed): {}", folder.string(), errno_text(errno))));
   {
     const int listing = ::dup(root.fd);
     DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
@@ -401,8 +402,9 @@ ArchiveResult<void> write_files(const FileSet& files, const fs::path& folder) {
   for (auto it = files.entries.rbegin(); it != files.entries.rend(); ++it) {
     if (!it->folder) continue;
     Fd parent(parent_of(it->path));
-    Fd dir(parent.fd < 0 ? -1
-                         : ::openat(parent.fd, base(it->path).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    Fd dir(parent.fd < 0
+               ? -1
+               : ::openat(parent.fd, base(it->path).c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (dir.fd < 0 || ::fchmod(dir.fd, static_cast<mode_t>(it->mode & 0777)) != 0) return fail(unwritable(it->path));
   }
   return {};
@@ -433,8 +435,8 @@ ArchiveResult<Submission> submission_from(FileSet files) {
 ArchiveResult<Submission> read_submission(const fs::path& path, const ArchiveLimits& limits) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0)
-    return fail(problem(ArchiveProblem::unreadable, "", fmt::format("cannot read {}: {}", path.string(),
-                                                                     errno_text(errno))));
+    return fail(
+        problem(ArchiveProblem::unreadable, "", fmt::format("cannot read {}: {}", path.string(), errno_text(errno))));
   auto files = S_ISDIR(st.st_mode) ? read_folder(path, limits) : read_archive(path, limits);
   if (!files) return fail(files.error());
   return submission_from(std::move(*files));
@@ -445,9 +447,9 @@ ArchiveResult<Bytes> pack_folder(const fs::path& folder, const ArchiveLimits& li
   if (!files) return fail(files.error());
   Bytes packed = pack(*files);
   if (packed.size() > max_packed_bytes)
-    return fail(problem(ArchiveProblem::too_large, "",
-                        fmt::format("{} packs to {} bytes, over the limit of {}", folder.string(), packed.size(),
-                                    max_packed_bytes)));
+    return fail(problem(
+        ArchiveProblem::too_large, "",
+        fmt::format("{} packs to {} bytes, over the limit of {}", folder.string(), packed.size(), max_packed_bytes)));
   return packed;
 }
 

@@ -26,23 +26,23 @@ namespace arena::ladder {
 using Bytes = std::vector<std::uint8_t>;
 
 struct ArchiveLimits {
-  std::size_t max_files = 2000;                    // files and folders
-  std::uint64_t max_total_bytes = 64ull << 20;     // of every file's content together
-  std::uint64_t max_file_bytes = 32ull << 20;      // of one file
+  std::size_t max_files = 2000;                       // files and folders
+  std::uint64_t max_total_bytes = 64ull << 20;        // of every file's content together
+  std::uint64_t max_file_bytes = 32ull << 20;         // of one file
   static constexpr std::size_t kMaxPathBytes = 1024;  // of an entry's path
 };
 
 enum class ArchiveProblem {
-  unreadable,      // not a folder, not an archive, truncated or corrupt
+  unreadable,  // not a folder, not an archive, truncated or corrupt
   absolute_path,
-  parent_path,     // a ".." part
-  bad_name,        // a control character (NUL included), an empty part, too long
+  parent_path,  // a ".." part
+  bad_name,     // a control character (NUL included), an empty part, too long
   symlink,
   hard_link,
   device,
   fifo,
   socket,
-  duplicate,       // the same path twice
+  duplicate,  // the same path twice
   too_many_files,
   too_large,       // all files together
   file_too_large,  // one file

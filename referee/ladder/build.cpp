@@ -62,7 +62,8 @@ Status give_back(int dir, const std::string& shown) {
 
 Status give_back(const fs::path& folder) {
   files::Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (dir.fd < 0) return fail(fmt::format("cannot open the build's folder {}: {}", folder.string(), std::strerror(errno)));
+  if (dir.fd < 0)
+    return fail(fmt::format("cannot open the build's folder {}: {}", folder.string(), std::strerror(errno)));
   return give_back(dir.fd, folder.string());
 }
 
@@ -170,8 +171,8 @@ Result<BuildResult> build(const Submission& submission, const fs::path& work, co
       r.message = "the build failed: " + r.exit;
       break;
     case BuildOutcome::timed_out:
-      r.message = fmt::format("the build was stopped at its time limit ({} s)",
-                              std::chrono::duration<double>(l.wall).count());
+      r.message =
+          fmt::format("the build was stopped at its time limit ({} s)", std::chrono::duration<double>(l.wall).count());
       break;
     case BuildOutcome::over_memory:
       r.message = "the build was stopped: " + status.referee_reason;

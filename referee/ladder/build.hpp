@@ -28,12 +28,12 @@ namespace arena::ladder {
 
 struct BuildLimits {
   std::chrono::milliseconds wall{std::chrono::minutes(5)};
-  std::uint64_t cpu_seconds = 300;       // per process (RLIMIT_CPU)
-  std::uint64_t memory_mb = 2048;        // the whole tree
-  std::uint64_t address_space_mb = 0;    // per process; 0: unlimited (compilers and Node reserve much)
+  std::uint64_t cpu_seconds = 300;     // per process (RLIMIT_CPU)
+  std::uint64_t memory_mb = 2048;      // the whole tree
+  std::uint64_t address_space_mb = 0;  // per process; 0: unlimited (compilers and Node reserve much)
   std::uint64_t processes = 64;
-  std::uint64_t file_size_mb = 256;      // the largest file it may write
-  std::uint64_t scratch_mb = 512;        // strict: its /tmp (the compiler's temporary files)
+  std::uint64_t file_size_mb = 256;         // the largest file it may write
+  std::uint64_t scratch_mb = 512;           // strict: its /tmp (the compiler's temporary files)
   std::uint64_t output_bytes = 256 * 1024;  // of the log; a build that writes more is stopped
 };
 
@@ -57,8 +57,8 @@ enum class BuildOutcome {
 
 struct BuildResult {
   BuildOutcome outcome = BuildOutcome::ok;
-  std::string exit;     // how the build's shell ended ("exit code 1", "killed by signal SIGSEGV"); empty: no build
-  std::string log;      // stdout and stderr together, at most output_bytes
+  std::string exit;  // how the build's shell ended ("exit code 1", "killed by signal SIGSEGV"); empty: no build
+  std::string log;   // stdout and stderr together, at most output_bytes
   bool log_cut = false;
   std::uint64_t output_bytes = 0;  // all it wrote
   std::string tier;                // the sandbox tier it ran in

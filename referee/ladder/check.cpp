@@ -80,13 +80,13 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
           if (m->fault && m->fault->seat != seat) {
             if (m->fault->phase == match::FaultPhase::spawn)
               return fail(fmt::format("the opponent {} cannot start: {}", opponent, m->fault->message));
-            result.log += fmt::format("{}: the opponent (seat {}) faulted: {}\n", where, m->fault->seat,
-                                      m->fault->message);
+            result.log +=
+                fmt::format("{}: the opponent (seat {}) faulted: {}\n", where, m->fault->seat, m->fault->message);
           }
           if (m->fault && m->fault->seat == seat) {
             const match::Fault& f = *m->fault;
-            CheckFault cf{f.kind,        f.phase, f.message, f.request, f.raw, f.stderr_tail,
-                          f.exit,        seats,   seat,      opponent,  o.seed};
+            CheckFault cf{f.kind, f.phase, f.message, f.request, f.raw, f.stderr_tail,
+                          f.exit, seats,   seat,      opponent,  o.seed};
             result.log += where + ": " + describe_fault(cf) + "\n";
             result.fault = std::move(cf);
             return finish(CheckOutcome::faulted, "the bot faulted: " + describe_fault(*result.fault));

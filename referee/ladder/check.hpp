@@ -29,8 +29,8 @@ namespace arena::ladder {
 struct CheckOptions {
   std::string game;  // empty: the referee's default game
   nlohmann::json config;
-  std::vector<int> seat_counts;  // empty: the game's smallest
-  int games = 1;                 // per seat count, opponent and seat
+  std::vector<int> seat_counts;        // empty: the game's smallest
+  int games = 1;                       // per seat count, opponent and seat
   std::vector<std::string> opponents;  // bot command lines (absolute paths)
   protocol::Limits limits;
   double time_scale = 1.0;

@@ -39,9 +39,10 @@ Status check_main(const std::string& main) {
     const std::size_t end = std::min(main.find('/', start), main.size());
     const std::string_view part(main.data() + start, end - start);
     if (part.empty() || part == "." || part == "..")
-      return fail(fmt::format("bot.json: \"main\" ({}) must name a file inside the folder, without \".\", \"..\" "
-                              "or empty parts",
-                              main));
+      return fail(
+          fmt::format("bot.json: \"main\" ({}) must name a file inside the folder, without \".\", \"..\" "
+                      "or empty parts",
+                      main));
     start = end + 1;
   }
   return {};
@@ -89,8 +90,7 @@ Result<Manifest> manifest_from_json(const json& j) {
   if (!j.is_object()) return fail(fmt::format("bot.json must hold an object, not {}", j.type_name()));
   for (const auto& [key, value] : j.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      return fail(
-          fmt::format("bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\")", key));
+      return fail(fmt::format("bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\")", key));
   }
   Manifest m;
   if (j.contains("language")) {
@@ -133,8 +133,7 @@ Result<Manifest> manifest_from_json(const json& j) {
 }
 
 Result<Manifest> parse_manifest(std::string_view text) {
-  if (text.size() > kManifestMaxBytes)
-    return fail(fmt::format("bot.json is larger than {} bytes", kManifestMaxBytes));
+  if (text.size() > kManifestMaxBytes) return fail(fmt::format("bot.json is larger than {} bytes", kManifestMaxBytes));
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) return fail(std::string("bot.json is not valid JSON"));
   return manifest_from_json(j);

@@ -32,7 +32,9 @@ enum class Language { cpp, python, javascript };
 template <>
 struct arena::EnumNames<arena::ladder::Language> {
   static constexpr std::array<std::pair<ladder::Language, std::string_view>, 3> table{
-      {{ladder::Language::cpp, "cpp"}, {ladder::Language::python, "python"}, {ladder::Language::javascript, "javascript"}}};
+      {{ladder::Language::cpp, "cpp"},
+       {ladder::Language::python, "python"},
+       {ladder::Language::javascript, "javascript"}}};
 };
 
 namespace arena::ladder {

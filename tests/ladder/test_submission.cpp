@@ -219,8 +219,7 @@ TEST_CASE("A manifest is read strictly: the error names the key", "[ladder][mani
 
 // ---- archives ------------------------------------------------------------------------------------
 
-TEST_CASE("Every hostile archive entry is refused with its own problem, and nothing is written",
-          "[ladder][archive]") {
+TEST_CASE("Every hostile archive entry is refused with its own problem, and nothing is written", "[ladder][archive]") {
   using P = ArchiveProblem;
   CHECK(refused(make_tar({kManifest, {"/etc/cron.d/x", AE_IFREG, 0644, "x", "", ""}})) == P::absolute_path);
   CHECK(refused(make_tar({kManifest, {"a/../../x", AE_IFREG, 0644, "x", "", ""}})) == P::parent_path);
@@ -243,7 +242,8 @@ TEST_CASE("Every hostile archive entry is refused with its own problem, and noth
                 small) == P::too_many_files);
   CHECK(refused(make_tar({kManifest, {"big", AE_IFREG, 0644, std::string(101, 'x'), "", ""}}), small) ==
         P::file_too_large);
-  CHECK(refused(make_tar({kManifest, {"a", AE_IFREG, 0644, std::string(80, 'x'), "", ""},
+  CHECK(refused(make_tar({kManifest,
+                          {"a", AE_IFREG, 0644, std::string(80, 'x'), "", ""},
                           {"b", AE_IFREG, 0644, std::string(80, 'x'), "", ""}}),
                 small) == P::too_large);
   // A compressed bomb: little on disk, more than the limit inside.
@@ -275,14 +275,14 @@ TEST_CASE("A submission needs bot.json at its root or in a single top folder", "
   auto none = submission_from(read_archive(make_tar({kBot}), {}).value());
   REQUIRE_FALSE(none.ok());
   CHECK(none.error().problem == ArchiveProblem::no_manifest);
-  auto two_tops = submission_from(read_archive(make_tar({{"a/bot.json", AE_IFREG, 0644, "{}", "", ""},
-                                                         {"b/bot.py", AE_IFREG, 0644, "", "", ""}}),
-                                               {})
-                                      .value());
+  auto two_tops = submission_from(
+      read_archive(make_tar({{"a/bot.json", AE_IFREG, 0644, "{}", "", ""}, {"b/bot.py", AE_IFREG, 0644, "", "", ""}}),
+                   {})
+          .value());
   REQUIRE_FALSE(two_tops.ok());
   CHECK(two_tops.error().problem == ArchiveProblem::no_manifest);
-  auto bad = submission_from(read_archive(make_tar({{"bot.json", AE_IFREG, 0644, R"({"language": "go"})", "", ""}}), {})
-                                 .value());
+  auto bad = submission_from(
+      read_archive(make_tar({{"bot.json", AE_IFREG, 0644, R"({"language": "go"})", "", ""}}), {}).value());
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().problem == ArchiveProblem::bad_manifest);
   CHECK_THAT(bad.error().message, Catch::Contains("\"language\" is \"go\""));
@@ -320,7 +320,7 @@ TEST_CASE("A folder with a link, a hard link, a device, a FIFO or a socket is re
   }
 }
 
-TEST_CASE("Packing and unpacking keep files and modes, not owners; set-id bits are stripped", "[ladder][archive]") {
+TEST_CASE("Packing and unpacking keep files and modes (not owners) and strip set-id bits", "[ladder][archive]") {
   const fs::path src = testing::fresh_dir("ladder", "pack-src");
   write(src / "bot.json", R"({"run": "./run.sh"})");
   write(src / "run.sh", "#!/bin/sh\necho hi\n", 0755);
@@ -360,6 +360,17 @@ TEST_CASE("Packing and unpacking keep files and modes, not owners; set-id bits a
   CHECK(capped.error().problem == ArchiveProblem::too_large);
   // A read folder packs to the same bytes every time.
   CHECK(pack(read_folder(src, {}).value()) == *packed);
+}
+
+TEST_CASE("An empty storage folder packs and unpacks", "[ladder][archive]") {
+  const fs::path src = testing::fresh_dir("ladder", "storage-empty");
+  auto packed = pack_folder(src, {}, 1 << 20);
+  REQUIRE(packed.ok());
+  const fs::path dst = testing::fresh_dir("ladder", "storage-empty-out");
+  auto unpacked = unpack(*packed, dst, {});
+  INFO((unpacked ? "" : unpacked.error().message));
+  CHECK(unpacked.ok());
+  CHECK(empty_folder(dst));
 }
 
 // ---- the build and the check ---------------------------------------------------------------------
@@ -431,8 +442,7 @@ TEST_CASE("A build that never ends is stopped at its time limit, and nothing of 
 }
 
 TEST_CASE("A build cannot reach the network, /etc/shadow or other folders", "[ladder][build]") {
-  const std::string network =
-      "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=2)'";
+  const std::string network = "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=2)'";
   const BuildResult net = built(explicit_build(network), "network");
   CHECK(net.outcome == BuildOutcome::failed);
   CHECK_THAT(net.log, Catch::Contains("PermissionError") || Catch::Contains("Operation not permitted"));
@@ -447,6 +457,18 @@ TEST_CASE("A build cannot reach the network, /etc/shadow or other folders", "[la
       "look");
   CHECK(look.outcome == BuildOutcome::ok);
   CHECK(look.log == "ok\n");
+}
+
+TEST_CASE("What a build leaves that a stranger's folder may not hold is refused when it is packed", "[ladder][build]") {
+  const BuildResult b = built(explicit_build("ln -s /etc/shadow leak && echo built"), "leave-links");
+  REQUIRE(b.outcome == BuildOutcome::ok);
+  auto packed = pack_folder(b.folder, {}, 1 << 20);
+  REQUIRE_FALSE(packed.ok());
+  CHECK(packed.error().problem == ArchiveProblem::symlink);
+  CHECK(packed.error().entry == "leak");
+  struct stat st {};
+  REQUIRE(::stat("/etc/shadow", &st) == 0);
+  CHECK((st.st_mode & 0004) == 0);  // taking the folder back changed nothing through the link
 }
 
 TEST_CASE("A build over its memory or output limit is stopped with that outcome", "[ladder][build]") {
