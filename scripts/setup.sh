@@ -9,11 +9,12 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
           libcli11-dev catch2 libfmt-dev libseccomp-dev libsodium-dev pkgconf
           libsqlite3-dev libsqlitecpp-dev libpqxx-dev libzstd-dev)
+packages+=(libarchive-dev)  # the ladder's submissions: folders and tar archives (referee/ladder/archive.cpp)
 # Test-only tools (scripts/test.sh sets ARENA_TEST_TOOLS=1): the format check, the package test and
 # the Slurm test (tests/slurm: its own single-node cluster; installing starts no daemon it uses), the
 # ladder's store tests (tests/ladder: a private PostgreSQL cluster; the package's own stays down).
 [ "${ARENA_TEST_TOOLS:-0}" = 1 ] && packages+=(clang-format dpkg-dev python3-jsonschema
-                                               slurmctld slurmd slurm-client munge procps postgresql)
+                                               slurmctld slurmd slurm-client munge procps postgresql sqlite3)
 
 missing=()
 for p in "${packages[@]}"; do

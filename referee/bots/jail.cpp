@@ -63,7 +63,7 @@ Result<fs::path> work_root() {
 // writable, and the folders of the files it needs that lie under the temporary folders (which it
 // sees as a private tmpfs), read-only; a file directly in one of them is shown alone.
 Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::vector<std::string>& files,
-                                          std::uint64_t scratch_mb) {
+                                          std::uint64_t scratch_mb, const fs::path& workspace) {
   PrivateMounts m;
   m.enabled = true;
   m.scratch_options = fmt::format("size={}m,nr_inodes=65536,mode=1777", scratch_mb);
@@ -81,6 +81,7 @@ Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::v
     m.kept.push_back(std::move(k));
   };
   keep(work_dir, true, true);
+  if (!workspace.empty()) keep(workspace, true, true);
   auto under = [](const fs::path& path, const fs::path& folder) {
     const fs::path rel = path.lexically_relative(folder);
     return !rel.empty() && *rel.begin() != "..";
@@ -117,6 +118,21 @@ Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::v
                     PrivateMounts::kMaxKept - 1));
   }
   return m;
+}
+
+// A workspace as root: every entry in it given to the bot's uid (links not followed), so the
+// process may write there.
+Status give_tree(const fs::path& folder, uid_t uid, gid_t gid) {
+  std::error_code ec;
+  if (::lchown(folder.c_str(), uid, gid) != 0)
+    return fail(fmt::format("cannot give {} to uid {}: {}", folder.string(), uid, errno_text(errno)));
+  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (::lchown(it->path().c_str(), uid, gid) != 0)
+      return fail(fmt::format("cannot give {} to uid {}: {}", it->path().string(), uid, errno_text(errno)));
+  }
+  if (ec) return fail(fmt::format("cannot walk {}: {}", folder.string(), ec.message()));
+  return {};
 }
 
 const char* const kReachFix = "every folder on its path needs o+x, and the file o+r (o+rx to run it)";
@@ -200,10 +216,12 @@ std::vector<pid_t> own_children() {
 // ---- the jail --------------------------------------------------------------------------------
 
 Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const std::string& label, BotCommand& command,
-                                           const std::vector<fs::path>& hidden, const std::vector<fs::path>& outputs) {
+                                           const std::vector<fs::path>& hidden, const std::vector<fs::path>& outputs,
+                                           const fs::path& workspace) {
   const SandboxSupport& s = sandbox_support();
   std::unique_ptr<Jail> j(new Jail());
   j->policy_ = policy;
+  j->workspace_ = workspace;
   if (policy.tier == Tier::none) return j;
   if (policy.tier == Tier::strict && !s.namespaces)
     return fail("the strict sandbox is not available: " + s.namespaces_note);
@@ -227,8 +245,11 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
   if (j->change_uid_ && ::chown(pattern.c_str(), j->uid_, j->gid_) != 0) {
     return fail(fmt::format("cannot give {} to uid {}: {}", pattern, j->uid_, errno_text(errno)));
   }
+  if (j->change_uid_ && !workspace.empty()) {
+    if (auto given = give_tree(workspace, j->uid_, j->gid_); !given) return fail(given.error());
+  }
   if (j->namespaces_) {
-    auto planned = plan_root_fs(command, hidden, outputs, policy.limits.scratch_mb, j->work_dir_.string());
+    auto planned = plan_root_fs(command, hidden, outputs, policy.limits.scratch_mb, j->work_dir_.string(), workspace);
     if (!planned) return fail(planned.error());
     j->root_ = std::move(planned->fs);
     j->shown_ = std::move(planned->shown);
@@ -248,7 +269,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
       }
       if (std::string refused = check_access(j->uid_, j->gid_, files); !refused.empty()) return fail(refused);
       if (s.private_mounts) {
-        auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb);
+        auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb, workspace);
         if (!mounts) return fail(mounts.error());
         j->mounts_ = std::move(mounts).value();
       } else {
@@ -329,7 +350,7 @@ json Jail::report() const {
 void Jail::plan(ChildPlan& p) const {
   if (policy_.tier == Tier::none) return;
   const SandboxLimits& l = policy_.limits;
-  p.cwd = namespaces_ ? root_.cwd : work_dir_.string();
+  p.cwd = namespaces_ ? root_.cwd : (workspace_.empty() ? work_dir_ : workspace_).string();
   p.cgroup_procs = cgroup_.empty() ? std::string() : (cgroup_ / "cgroup.procs").string();
   p.change_uid = change_uid_;
   p.uid = uid_;

@@ -290,7 +290,8 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   std::unique_ptr<Jail> jail;
   if (o.sandbox.tier != Tier::none) {
     command.args = absolute_file_arguments(command.args, o.working_dir);
-    auto made = Jail::create(o.sandbox, o.label, command, o.hidden, o.outputs);  // strict: the paths the bot sees
+    auto made = Jail::create(o.sandbox, o.label, command, o.hidden, o.outputs,
+                             o.workspace);  // strict: the paths the bot sees
     if (!made) {
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
       close_fd(drain->wake[0]);
@@ -322,8 +323,8 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   plan.stderr_fd = err[1];
   if (jail) {
     jail->plan(plan);
-  } else if (!o.working_dir.empty()) {
-    plan.cwd = o.working_dir.string();
+  } else if (!o.workspace.empty() || !o.working_dir.empty()) {
+    plan.cwd = (o.workspace.empty() ? o.working_dir : o.workspace).string();
   }
 
   // Runs in the child between fork and exec: only async-signal-safe calls (enter_sandbox). On
@@ -525,6 +526,7 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
     exit_.killed_by_referee = !exited && exit_.kind == ExitStatus::Kind::signaled && exit_.code == SIGKILL;
     if (memory_ && !memory_->exceeded.empty()) {
       exit_.killed_by_referee = true;
+      exit_.over_memory = true;
       exit_.referee_reason = memory_->exceeded;
     }
   }

@@ -53,6 +53,10 @@ struct SpawnOptions {
   // bot names).
   std::vector<std::filesystem::path> hidden;
   std::vector<std::filesystem::path> outputs;
+  // A folder the process works in and may write (a ladder build, not a bot in a match): its
+  // working directory in every tier, writable; strict shows it at /bot (read-write) and no
+  // program folder; as root, everything in it is given to the process's uid first.
+  std::filesystem::path workspace;
   std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
   std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
   std::uint64_t stderr_cap = 1 << 20;
@@ -77,6 +81,7 @@ struct ExitStatus {
   int code = 0;                    // exit code, or signal number
   bool killed_by_referee = false;  // the signal was the referee's teardown SIGKILL
   std::string referee_reason;      // why the referee killed it before the end (a limit)
+  bool over_memory = false;        // killed by the referee for its tree's memory (its sampler)
   std::string describe() const;    // "exit code 3", "killed by signal SIGABRT", ...
   // Killed by a signal a scheduler or a shell sends to every process of a job (SIGTERM, SIGINT,
   // SIGHUP, SIGQUIT, or a SIGKILL the referee did not send), not by the bot's own fault.

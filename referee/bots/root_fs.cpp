@@ -341,7 +341,7 @@ class Planner {
 
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs::path>& hidden,
                                 const std::vector<fs::path>& outputs, std::uint64_t scratch_mb,
-                                const std::string& mount_point) {
+                                const std::string& mount_point, const fs::path& workspace) {
   Planner p(mount_point);
   FsStep root;
   root.kind = FsStep::Kind::tmpfs;
@@ -349,6 +349,7 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
   root.source = "size=4m,nr_inodes=16384,mode=0755";
   p.step(std::move(root));
   if (auto st = p.system(); !st) return fail(st.error());
+  if (!workspace.empty()) p.bind(workspace, kBotFolder, false);
 
   std::error_code ec;
   const fs::path exe = fs::path(command.exe).lexically_normal();
@@ -367,7 +368,7 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
   std::vector<fs::path> reach = {exe};  // host files the bot's uid must be able to read
   Own own;
   own.add(exe);
-  if (!program.empty()) {
+  if (!program.empty() && p.inside(program).empty()) {
     reach.push_back(program);
     own.add(program);
     const fs::path folder = program.parent_path();
@@ -431,6 +432,7 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
   }
   p.devices();
   p.scratch(scratch_mb);
+  if (!workspace.empty()) plan.fs.cwd = kBotFolder;
   p.finish_masks();
   return std::move(plan);
 }

@@ -89,10 +89,11 @@ inline constexpr const char* kBotHome = "/home/bot";
 // executable, its program, the files and folders its arguments name, and what those folders
 // hold) are never masked as `hidden`; `outputs` are masked even inside a folder it names. Opens
 // detached clones of the bound trees when the referee may (as root); the caller owns and closes
-// their descriptors (close_trees).
+// their descriptors (close_trees). A `workspace` (a build's folder, SpawnOptions) is shown
+// read-write at /bot instead of the program's folder, and is the working directory.
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<std::filesystem::path>& hidden,
                                 const std::vector<std::filesystem::path>& outputs, std::uint64_t scratch_mb,
-                                const std::string& mount_point);
+                                const std::string& mount_point, const std::filesystem::path& workspace = {});
 void close_trees(RootFs& fs);
 
 }  // namespace arena::bots

@@ -114,9 +114,12 @@ class Jail {
   // tier `command` is rewritten to the paths the bot sees (/bot/...), and `hidden` (other bots'
   // programs) and `outputs` (the referee's output folders) are masked in its root. An error says why the bot
   // cannot run contained (a file its uid cannot read, with the fix); a bot never runs as root.
+  // A `workspace` (SpawnOptions::workspace) is given to the bot's uid and is its working
+  // directory, writable (strict: shown at /bot).
   static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
                                               BotCommand& command, const std::vector<std::filesystem::path>& hidden,
-                                              const std::vector<std::filesystem::path>& outputs);
+                                              const std::vector<std::filesystem::path>& outputs,
+                                              const std::filesystem::path& workspace = {});
   ~Jail();  // purges and releases the uid, removes the cgroup leaf and the private directory
   Jail(const Jail&) = delete;
   Jail& operator=(const Jail&) = delete;
@@ -160,6 +163,7 @@ class Jail {
   gid_t gid_ = 0;
   int uid_lock_fd_ = -1;
   std::filesystem::path work_dir_;
+  std::filesystem::path workspace_;  // a build's folder: its working directory, writable
   std::string home_, tmp_;
   RootFs root_;                     // strict: the bot's root file system, built by its init
   PrivateMounts mounts_;            // basic as root: its own mount namespace

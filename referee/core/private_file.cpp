@@ -29,18 +29,6 @@ std::string why(const char* what, const fs::path& path, int error) {
   return std::string("cannot ") + what + " " + path.string() + ": " + std::strerror(error);
 }
 
-// A descriptor closed at the end of its scope.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  int release() { return std::exchange(fd, -1); }
-};
-
 // A stream over a descriptor it owns (GCC's stdio_filebuf: seekable, closed with the stream).
 template <typename Base>
 class FdStream : public Base {

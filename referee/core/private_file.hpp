@@ -19,6 +19,7 @@
 // RESOLVE_NO_MAGICLINKS): no link, no "..", nothing outside it.
 
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -27,11 +28,24 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "referee/core/result.hpp"
 
 namespace arena::files {
+
+// A descriptor closed at the end of its scope.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  int release() { return std::exchange(fd, -1); }
+};
 
 inline constexpr ::mode_t kPrivateFile = 0600;
 inline constexpr ::mode_t kPrivateDir = 0700;
