@@ -218,10 +218,12 @@ Status Coordinator::top_up() {
   MatchmakingSettings settings;
   settings.seats = config_.seats;
   settings.placement_games = static_cast<std::uint64_t>(config_.placement_games);
-  settings.tables = o_.queue_target - *queued;
+  settings.tables = static_cast<int>(o_.queue_target - *queued);
+  auto tables = choose_tables(candidates, settings, rng_.next());
+  if (!tables) return fail(fmt::format("matchmaking: {}", tables.error()));
   const std::int64_t now = league::unix_ms();
   std::vector<NewMatch> matches;
-  for (const TablePick& t : choose_tables(candidates, settings, rng_)) {
+  for (const Table& t : *tables) {
     NewMatch m;
     m.seats = t.seats;
     m.seed = os_random_u64();  // never derived: a replay's seed must not tell the next match's

@@ -33,7 +33,7 @@ Result<std::string> command_in(const std::string& command, const fs::path& folde
   return out;
 }
 
-std::vector<int> Table::leg_bots(int leg) const {
+std::vector<int> MatchBots::leg_bots(int leg) const {
   std::vector<Id> index(versions.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<Id>(i);
   std::vector<int> out;
@@ -41,8 +41,8 @@ std::vector<int> Table::leg_bots(int leg) const {
   return out;
 }
 
-Result<Table> Roster::table(Store& store, const MatchRow& m, const fs::path& versions_dir, const LadderConfig& config) {
-  Table t;
+Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path& versions_dir, const LadderConfig& config) {
+  MatchBots t;
   for (Id id : m.seats) {
     auto known = known_.find(id);
     if (known == known_.end()) {

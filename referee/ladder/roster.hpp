@@ -22,7 +22,7 @@ std::string version_label(const VersionRow& v);
 // absolute path there, so the bot starts from any working directory; the rest kept.
 Result<std::string> command_in(const std::string& command, const std::filesystem::path& folder);
 
-struct Table {
+struct MatchBots {
   std::vector<Id> versions;             // leg 0's seat order
   std::vector<match::BotSpec> bots;     // parallel to versions
   std::vector<int> leg_bots(int leg) const;  // index into bots per seat of that leg
@@ -31,7 +31,7 @@ struct Table {
 class Roster {
  public:
   // The bots of match `m`: every version's files unpacked once beneath `versions_dir`/<id>.
-  Result<Table> table(Store& store, const MatchRow& m, const std::filesystem::path& versions_dir,
+  Result<MatchBots> table(Store& store, const MatchRow& m, const std::filesystem::path& versions_dir,
                       const LadderConfig& config);
 
  private:

@@ -1,0 +1,228 @@
+// The ladder end to end on one machine (SQLite), driven as a user drives it: `referee ladder init`,
+// submissions in three languages plus a bot that does not compile and one that crashes, `run`
+// with two workers, the leaderboard, a new version replacing the old, withdraw, export to a league
+// folder that `referee html` draws; and every bad input with its message and exit code.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "referee/ladder/leaderboard.hpp"
+#include "referee/ladder/store.hpp"
+#include "tests/ladder/ladder_harness.hpp"
+#include "tests/match/harness.hpp"
+
+using namespace arena;
+using namespace arena::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kBrokenCpp = "int main() { this is not C++; }\n";
+const char* const kCrashingPython = "import sys\nsys.exit(3)\n";
+
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
+
+std::map<std::string, ladder::VersionRow> versions_by_label(ladder::Store& store) {
+  std::map<std::string, ladder::VersionRow> out;
+  auto rows = store.versions();
+  REQUIRE(rows);
+  for (const auto& v : *rows) out[v.bot + "@v" + std::to_string(v.number)] = v;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a leaderboard, versions, export",
+          "[ladder]") {
+  const fs::path dir = fresh_dir("ladder", "sqlite");
+  const fs::path l = dir / "ladder";
+  const fs::path subs = dir / "submissions";
+  Command c = ladder("init " + quoted(l) + " --game stellar --placement-games 4 --check-games 1");
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  CHECK(fs::is_regular_file(l / "ladder.json"));
+  CHECK(fs::is_regular_file(l / "ladder.db"));
+  // A second init changes nothing.
+  CHECK(ladder("init " + quoted(l) + " --game stellar").exit_code == 2);
+
+  const std::vector<std::pair<std::string, fs::path>> good = {
+      {"kit-cpp", starter_kit("cpp")},
+      {"kit-python", starter_kit("python")},
+      {"kit-js", starter_kit("javascript")},
+      {"greedy", greedy_submission(subs)},
+      {"random", python_random_submission(subs)},
+  };
+  for (const auto& [name, path] : good) {
+    c = ladder("submit " + quoted(l) + " " + quoted(path) + " --name " + name + " --author alice");
+    INFO(name << ": " << c.out);
+    REQUIRE(c.exit_code == 0);
+  }
+  const fs::path broken = submission(subs, "broken", R"({"language": "cpp"})", {{"bot.cpp", kBrokenCpp}});
+  const fs::path crashing = submission(subs, "crashing", R"({"language": "python"})", {{"bot.py", kCrashingPython}});
+  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(broken) + " --name broken --author bob").exit_code == 0);
+  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(crashing) + " --name crashing --author bob").exit_code == 0);
+
+  c = ladder("run " + quoted(l) + " -j 2 --stop-after 24");
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+
+  auto where = ladder::Location{l, ""};
+  auto store = ladder::Store::open(where);
+  REQUIRE(store);
+  auto byname = versions_by_label(**store);
+  for (const auto& [name, path] : good) {
+    INFO(name);
+    CHECK(byname[name + "@v1"].state == ladder::VersionState::active);
+  }
+  CHECK(byname["broken@v1"].state == ladder::VersionState::rejected);
+  CHECK(byname["crashing@v1"].state == ladder::VersionState::rejected);
+  // The author reads why: the compiler's message, the crash.
+  c = ladder("log " + quoted(l) + " broken");
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("error") != std::string::npos);
+  c = ladder("log " + quoted(l) + " crashing");
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("crash") != std::string::npos);
+
+  // The leaderboard: every active version played, the random bot last.
+  ladder::Leaderboard board;
+  REQUIRE(board.load(**store));
+  auto all = (*store)->versions();
+  REQUIRE(all);
+  const auto rows = board.rows(*all);
+  REQUIRE(rows.size() == good.size());
+  for (const auto& r : rows) {
+    INFO(r.version.bot);
+    CHECK(r.rating.games >= 4);  // placement games first
+    CHECK(r.faults == 0);
+  }
+  CHECK(rows.back().version.bot == "random");
+  CHECK(board.games() >= 48);  // 24 matches of two legs
+  // No rejected version ever sat at a table.
+  auto counted = (*store)->matches(ladder::MatchState::counted, 1000);
+  REQUIRE(counted);
+  for (const auto& m : *counted) {
+    for (ladder::Id id : m.seats) {
+      CHECK(id != byname["broken@v1"].id);
+      CHECK(id != byname["crashing@v1"].id);
+    }
+  }
+
+  c = ladder("status " + quoted(l));
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("greedy@v1") != std::string::npos);
+  CHECK(c.out.find("counted") != std::string::npos);
+
+  // A new version replaces the old one; a withdrawn bot plays no more.
+  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(python_random_submission(subs)) + " --name random --author alice")
+              .exit_code == 0);
+  REQUIRE(ladder("withdraw " + quoted(l) + " greedy --author alice").exit_code == 0);
+  auto before = (*store)->count_matches(ladder::MatchState::counted);
+  REQUIRE(before);
+  c = ladder("run " + quoted(l) + " -j 2 --stop-after " + std::to_string(*before + 8));
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  byname = versions_by_label(**store);
+  CHECK(byname["random@v1"].state == ladder::VersionState::retired);
+  CHECK(byname["random@v2"].state == ladder::VersionState::active);
+  CHECK(byname["greedy@v1"].state == ladder::VersionState::retired);
+  counted = (*store)->matches(ladder::MatchState::counted, 100000);
+  REQUIRE(counted);
+  std::size_t with_v2 = 0;
+  for (const auto& m : *counted) {
+    for (ladder::Id id : m.seats) with_v2 += id == byname["random@v2"].id ? 1 : 0;
+  }
+  CHECK(with_v2 > 0);
+
+  // Export: a league folder every league tool reads.
+  const fs::path out = dir / "export";
+  c = ladder("export " + quoted(l) + " --out " + quoted(out));
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  for (const char* f : {"league.json", "results.jsonl", "standings.json", "standings.md", "junit.xml"}) {
+    CHECK(fs::is_regular_file(out / f));
+  }
+  const auto standings = nlohmann::json::parse(read_file(out / "standings.json"));
+  ladder::Leaderboard after;
+  REQUIRE(after.load(**store));
+  CHECK(standings.at("matches").get<std::uint64_t>() == after.games());
+  c = run(referee() + " html " + quoted(out) + " --out " + quoted(dir / "page.html") + " 2>&1");
+  INFO(c.out);
+  CHECK(c.exit_code == 0);
+  // Every exported replay verifies.
+  c = run(referee() + " verify " + quoted(out / "replays" / "m000000.jsonl") + " 2>&1");
+  CHECK(c.exit_code == 0);
+}
+
+TEST_CASE("ladder: bad input gets a clear message and its own exit code, and changes nothing", "[ladder]") {
+  const fs::path dir = fresh_dir("ladder", "bad-input");
+  const fs::path l = dir / "ladder";
+  const fs::path subs = dir / "submissions";
+  REQUIRE(ladder("init " + quoted(l) + " --game stellar").exit_code == 0);
+
+  // Not a ladder folder; an unknown game; a wrong seat count.
+  Command c = ladder("status " + quoted(dir / "nowhere"));
+  CHECK(c.exit_code == 2);
+  CHECK(c.out.find("not a ladder folder") != std::string::npos);
+  c = ladder("init " + quoted(dir / "l2") + " --game chess");
+  CHECK(c.exit_code == 2);
+  CHECK(c.out.find("unknown game") != std::string::npos);
+  c = ladder("init " + quoted(dir / "l3") + " --game stellar --seats 4");
+  CHECK(c.exit_code == 2);
+
+  // Submissions refused for their files (exit 6), each naming the problem.
+  const fs::path no_manifest = subs / "no-manifest";
+  fs::create_directories(no_manifest);
+  std::ofstream(no_manifest / "bot.py") << "print()\n";
+  c = ladder("submit " + quoted(l) + " " + quoted(no_manifest) + " --name a --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("bot.json") != std::string::npos);
+  const fs::path bad_manifest = submission(subs, "bad-manifest", R"({"language": "cobol"})", {{"bot.py", ""}});
+  c = ladder("submit " + quoted(l) + " " + quoted(bad_manifest) + " --name a --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("language") != std::string::npos);
+  const fs::path linked = submission(subs, "linked", R"({"language": "python"})", {{"bot.py", "print()\n"}});
+  fs::create_symlink("/etc/passwd", linked / "secret");
+  c = ladder("submit " + quoted(l) + " " + quoted(linked) + " --name a --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("secret") != std::string::npos);
+  // An archive with ".." (made by Python's tarfile, as an attacker would).
+  const fs::path evil = dir / "evil.tar.gz";
+  c = run("/usr/bin/python3 -c \"import tarfile,io; t=tarfile.open('" + evil.string() +
+          "','w:gz'); b=b'{}'; i=tarfile.TarInfo('../bot.json'); i.size=len(b); t.addfile(i, io.BytesIO(b)); "
+          "t.close()\" 2>&1");
+  REQUIRE(c.exit_code == 0);
+  c = ladder("submit " + quoted(l) + " " + quoted(evil) + " --name a --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("..") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "bot.json"));
+
+  // A name that is not a name (exit 2); a name of another author (exit 7).
+  const fs::path fine = python_random_submission(subs);
+  CHECK(ladder("submit " + quoted(l) + " " + quoted(fine) + " --name '../x' --author alice").exit_code == 2);
+  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author alice").exit_code == 0);
+  c = ladder("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author mallory");
+  CHECK(c.exit_code == 7);
+  CHECK(c.out.find("belongs to alice") != std::string::npos);
+  CHECK(ladder("withdraw " + quoted(l) + " rnd --author mallory").exit_code == 7);
+  CHECK(ladder("withdraw " + quoted(l) + " nobody --author alice").exit_code == 2);
+
+  // Nothing of the refused ones was stored: one bot, one version.
+  auto store = ladder::Store::open(ladder::Location{l, ""});
+  REQUIRE(store);
+  auto versions = (*store)->versions();
+  REQUIRE(versions);
+  REQUIRE(versions->size() == 1);
+  CHECK((*versions)[0].bot == "rnd");
+
+  // A database of a newer referee is refused with both versions named (exit 8).
+  c = run("/usr/bin/sqlite3 " + quoted(l / "ladder.db") + " \"UPDATE meta SET value='99' WHERE key='schema'\" 2>&1");
+  REQUIRE(c.exit_code == 0);  // sqlite3: scripts/setup.sh installs it for the tests
+  c = ladder("list " + quoted(l));
+  CHECK(c.exit_code == 8);
+  CHECK(c.out.find("99") != std::string::npos);
+}
