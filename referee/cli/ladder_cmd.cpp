@@ -73,7 +73,6 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
     c.config = *config;
   }
   if (a.no_duplicate) c.duplicate = false;
-  if (a.seat_configs) c.seat_configs = true;
   if (a.placement_games >= 0) c.placement_games = a.placement_games;
   if (a.check_games >= 0) c.check_games = a.check_games;
   // The match options given on the command line: time limits and the sandbox.
@@ -168,8 +167,8 @@ int run_submit(const LadderArgs& a) {
     say("referee ladder submit: {}\n", added.error());
     return kDatabase;
   }
-  say_to(stdout, "{}: version {} submitted ({} files, {} bytes); `referee ladder run` builds and checks it\n",
-         ladder::version_label(*added), added->number, submission->files.entries.size(), submission->files.bytes());
+  say_to(stdout, "{} submitted ({} files, {} bytes); `referee ladder run` builds and checks it\n",
+         ladder::version_label(*added), submission->files.entries.size(), submission->files.bytes());
   return kFinished;
 }
 
@@ -334,7 +333,6 @@ RunCommand add_ladder(CLI::App& command) {
   init->add_option("--seats", a->seats, "Seats per table (default: the game's minimum)")->check(within(bounds::kSeats));
   init->add_option("--config", a->config, "The game's configuration (JSON, @FILE or a path)");
   init->add_flag("--no-duplicate", a->no_duplicate, "One leg per deal instead of one per seat rotation");
-  init->add_flag("--seat-configs", a->seat_configs, "Versions may carry their own seat configuration (bot.json)");
   init->add_option("--placement-games", a->placement_games, "A new version's games before it counts as placed");
   init->add_option("--check-games", a->check_games, "Conformance games per seat and opponent after a build");
   add_match_options(init, a->match);

@@ -16,7 +16,7 @@ namespace arena::testing {
 
 namespace fs = std::filesystem;
 
-Command ladder(const std::string& args) {
+Command ladder_cli(const std::string& args) {
   return run(referee() + " ladder " + args + " 2>&1");
 }
 

@@ -15,7 +15,7 @@
 namespace arena::testing {
 
 // `referee ladder ARGS 2>&1`.
-Command ladder(const std::string& args);
+Command ladder_cli(const std::string& args);
 
 // A submission folder `dir`/`name` holding `files` (name -> content) and bot.json.
 std::filesystem::path submission(const std::filesystem::path& dir, const std::string& name,

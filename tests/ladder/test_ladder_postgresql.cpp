@@ -58,7 +58,7 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   // A short lease, so that the killed worker's match comes back within seconds.
   const fs::path settings = dir / "ladder-settings.json";
   std::ofstream(settings) << R"({"ladder": 1, "game": "stellar", "lease_s": 5, "placement_games": 2, "check_games": 1})";
-  Command c = ladder("init " + quoted(l.string()) + " --from " + quoted(settings.string()) + " --db " + quoted(db));
+  Command c = ladder_cli("init " + quoted(l.string()) + " --from " + quoted(settings.string()) + " --db " + quoted(db));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   CHECK_FALSE(fs::exists(l / "ladder.db"));  // the database is PostgreSQL's
@@ -66,13 +66,13 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   for (const auto& [name, path] : std::vector<std::pair<std::string, fs::path>>{
            {"kit-python", starter_kit("python")}, {"kit-js", starter_kit("javascript")},
            {"random", python_random_submission(subs)}}) {
-    c = ladder("submit " + quoted(l.string()) + " " + quoted(path.string()) + " --name " + name + " --author alice --db " +
+    c = ladder_cli("submit " + quoted(l.string()) + " " + quoted(path.string()) + " --name " + name + " --author alice --db " +
                quoted(db));
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
   }
   // Without --db the folder says where its database is.
-  c = ladder("status " + quoted(l.string()));
+  c = ladder_cli("status " + quoted(l.string()));
   CHECK(c.exit_code == 2);
   CHECK(c.out.find("PostgreSQL") != std::string::npos);
 
@@ -168,8 +168,8 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   std::size_t refused = 0;
   std::size_t expired = 0;
   for (const auto& e : *events) {
-    refused += e.kind == ladder::EventKind::refused && e.message.find("forger") != std::string::npos ? 1 : 0;
-    expired += e.kind == ladder::EventKind::expired ? 1 : 0;
+    refused += e.kind == ladder::EventKind::refused && e.message.find("forger") != std::string::npos ? 1u : 0u;
+    expired += e.kind == ladder::EventKind::expired ? 1u : 0u;
   }
   CHECK(refused == 2);
   CHECK(expired >= 1);
@@ -194,7 +194,7 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   }
   // The exported standings count exactly the database's games.
   const fs::path out = dir / "export";
-  c = ladder("export " + quoted(l.string()) + " --out " + quoted(out.string()) + " --db " + quoted(db));
+  c = ladder_cli("export " + quoted(l.string()) + " --out " + quoted(out.string()) + " --db " + quoted(db));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   const auto standings = nlohmann::json::parse(read_file(out / "standings.json"));

@@ -41,13 +41,13 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
   const fs::path dir = fresh_dir("ladder", "sqlite");
   const fs::path l = dir / "ladder";
   const fs::path subs = dir / "submissions";
-  Command c = ladder("init " + quoted(l) + " --game stellar --placement-games 4 --check-games 1");
+  Command c = ladder_cli("init " + quoted(l) + " --game stellar --placement-games 4 --check-games 1");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   CHECK(fs::is_regular_file(l / "ladder.json"));
   CHECK(fs::is_regular_file(l / "ladder.db"));
   // A second init changes nothing.
-  CHECK(ladder("init " + quoted(l) + " --game stellar").exit_code == 2);
+  CHECK(ladder_cli("init " + quoted(l) + " --game stellar").exit_code == 2);
 
   const std::vector<std::pair<std::string, fs::path>> good = {
       {"kit-cpp", starter_kit("cpp")},
@@ -57,16 +57,16 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
       {"random", python_random_submission(subs)},
   };
   for (const auto& [name, path] : good) {
-    c = ladder("submit " + quoted(l) + " " + quoted(path) + " --name " + name + " --author alice");
+    c = ladder_cli("submit " + quoted(l) + " " + quoted(path) + " --name " + name + " --author alice");
     INFO(name << ": " << c.out);
     REQUIRE(c.exit_code == 0);
   }
   const fs::path broken = submission(subs, "broken", R"({"language": "cpp"})", {{"bot.cpp", kBrokenCpp}});
   const fs::path crashing = submission(subs, "crashing", R"({"language": "python"})", {{"bot.py", kCrashingPython}});
-  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(broken) + " --name broken --author bob").exit_code == 0);
-  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(crashing) + " --name crashing --author bob").exit_code == 0);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(broken) + " --name broken --author bob").exit_code == 0);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(crashing) + " --name crashing --author bob").exit_code == 0);
 
-  c = ladder("run " + quoted(l) + " -j 2 --stop-after 24");
+  c = ladder_cli("run " + quoted(l) + " -j 2 --stop-after 24");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
 
@@ -81,10 +81,10 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
   CHECK(byname["broken@v1"].state == ladder::VersionState::rejected);
   CHECK(byname["crashing@v1"].state == ladder::VersionState::rejected);
   // The author reads why: the compiler's message, the crash.
-  c = ladder("log " + quoted(l) + " broken");
+  c = ladder_cli("log " + quoted(l) + " broken");
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("error") != std::string::npos);
-  c = ladder("log " + quoted(l) + " crashing");
+  c = ladder_cli("log " + quoted(l) + " crashing");
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("crash") != std::string::npos);
 
@@ -112,18 +112,18 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
     }
   }
 
-  c = ladder("status " + quoted(l));
+  c = ladder_cli("status " + quoted(l));
   CHECK(c.exit_code == 0);
   CHECK(c.out.find("greedy@v1") != std::string::npos);
   CHECK(c.out.find("counted") != std::string::npos);
 
   // A new version replaces the old one; a withdrawn bot plays no more.
-  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(python_random_submission(subs)) + " --name random --author alice")
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(python_random_submission(subs)) + " --name random --author alice")
               .exit_code == 0);
-  REQUIRE(ladder("withdraw " + quoted(l) + " greedy --author alice").exit_code == 0);
+  REQUIRE(ladder_cli("withdraw " + quoted(l) + " greedy --author alice").exit_code == 0);
   auto before = (*store)->count_matches(ladder::MatchState::counted);
   REQUIRE(before);
-  c = ladder("run " + quoted(l) + " -j 2 --stop-after " + std::to_string(*before + 8));
+  c = ladder_cli("run " + quoted(l) + " -j 2 --stop-after " + std::to_string(*before + 8));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   byname = versions_by_label(**store);
@@ -134,13 +134,13 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
   REQUIRE(counted);
   std::size_t with_v2 = 0;
   for (const auto& m : *counted) {
-    for (ladder::Id id : m.seats) with_v2 += id == byname["random@v2"].id ? 1 : 0;
+    for (ladder::Id id : m.seats) with_v2 += id == byname["random@v2"].id ? 1u : 0u;
   }
   CHECK(with_v2 > 0);
 
   // Export: a league folder every league tool reads.
   const fs::path out = dir / "export";
-  c = ladder("export " + quoted(l) + " --out " + quoted(out));
+  c = ladder_cli("export " + quoted(l) + " --out " + quoted(out));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   for (const char* f : {"league.json", "results.jsonl", "standings.json", "standings.md", "junit.xml"}) {
@@ -162,32 +162,32 @@ TEST_CASE("ladder: bad input gets a clear message and its own exit code, and cha
   const fs::path dir = fresh_dir("ladder", "bad-input");
   const fs::path l = dir / "ladder";
   const fs::path subs = dir / "submissions";
-  REQUIRE(ladder("init " + quoted(l) + " --game stellar").exit_code == 0);
+  REQUIRE(ladder_cli("init " + quoted(l) + " --game stellar").exit_code == 0);
 
   // Not a ladder folder; an unknown game; a wrong seat count.
-  Command c = ladder("status " + quoted(dir / "nowhere"));
+  Command c = ladder_cli("status " + quoted(dir / "nowhere"));
   CHECK(c.exit_code == 2);
   CHECK(c.out.find("not a ladder folder") != std::string::npos);
-  c = ladder("init " + quoted(dir / "l2") + " --game chess");
+  c = ladder_cli("init " + quoted(dir / "l2") + " --game chess");
   CHECK(c.exit_code == 2);
   CHECK(c.out.find("unknown game") != std::string::npos);
-  c = ladder("init " + quoted(dir / "l3") + " --game stellar --seats 4");
+  c = ladder_cli("init " + quoted(dir / "l3") + " --game stellar --seats 4");
   CHECK(c.exit_code == 2);
 
   // Submissions refused for their files (exit 6), each naming the problem.
   const fs::path no_manifest = subs / "no-manifest";
   fs::create_directories(no_manifest);
   std::ofstream(no_manifest / "bot.py") << "print()\n";
-  c = ladder("submit " + quoted(l) + " " + quoted(no_manifest) + " --name a --author alice");
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(no_manifest) + " --name a --author alice");
   CHECK(c.exit_code == 6);
   CHECK(c.out.find("bot.json") != std::string::npos);
   const fs::path bad_manifest = submission(subs, "bad-manifest", R"({"language": "cobol"})", {{"bot.py", ""}});
-  c = ladder("submit " + quoted(l) + " " + quoted(bad_manifest) + " --name a --author alice");
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(bad_manifest) + " --name a --author alice");
   CHECK(c.exit_code == 6);
   CHECK(c.out.find("language") != std::string::npos);
   const fs::path linked = submission(subs, "linked", R"({"language": "python"})", {{"bot.py", "print()\n"}});
   fs::create_symlink("/etc/passwd", linked / "secret");
-  c = ladder("submit " + quoted(l) + " " + quoted(linked) + " --name a --author alice");
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(linked) + " --name a --author alice");
   CHECK(c.exit_code == 6);
   CHECK(c.out.find("secret") != std::string::npos);
   // An archive with ".." (made by Python's tarfile, as an attacker would).
@@ -196,20 +196,20 @@ TEST_CASE("ladder: bad input gets a clear message and its own exit code, and cha
           "','w:gz'); b=b'{}'; i=tarfile.TarInfo('../bot.json'); i.size=len(b); t.addfile(i, io.BytesIO(b)); "
           "t.close()\" 2>&1");
   REQUIRE(c.exit_code == 0);
-  c = ladder("submit " + quoted(l) + " " + quoted(evil) + " --name a --author alice");
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(evil) + " --name a --author alice");
   CHECK(c.exit_code == 6);
   CHECK(c.out.find("..") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "bot.json"));
 
   // A name that is not a name (exit 2); a name of another author (exit 7).
   const fs::path fine = python_random_submission(subs);
-  CHECK(ladder("submit " + quoted(l) + " " + quoted(fine) + " --name '../x' --author alice").exit_code == 2);
-  REQUIRE(ladder("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author alice").exit_code == 0);
-  c = ladder("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author mallory");
+  CHECK(ladder_cli("submit " + quoted(l) + " " + quoted(fine) + " --name '../x' --author alice").exit_code == 2);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author alice").exit_code == 0);
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(fine) + " --name rnd --author mallory");
   CHECK(c.exit_code == 7);
   CHECK(c.out.find("belongs to alice") != std::string::npos);
-  CHECK(ladder("withdraw " + quoted(l) + " rnd --author mallory").exit_code == 7);
-  CHECK(ladder("withdraw " + quoted(l) + " nobody --author alice").exit_code == 2);
+  CHECK(ladder_cli("withdraw " + quoted(l) + " rnd --author mallory").exit_code == 7);
+  CHECK(ladder_cli("withdraw " + quoted(l) + " nobody --author alice").exit_code == 2);
 
   // Nothing of the refused ones was stored: one bot, one version.
   auto store = ladder::Store::open(ladder::Location{l, ""});
@@ -222,7 +222,7 @@ TEST_CASE("ladder: bad input gets a clear message and its own exit code, and cha
   // A database of a newer referee is refused with both versions named (exit 8).
   c = run("/usr/bin/sqlite3 " + quoted(l / "ladder.db") + " \"UPDATE meta SET value='99' WHERE key='schema'\" 2>&1");
   REQUIRE(c.exit_code == 0);  // sqlite3: scripts/setup.sh installs it for the tests
-  c = ladder("list " + quoted(l));
+  c = ladder_cli("list " + quoted(l));
   CHECK(c.exit_code == 8);
   CHECK(c.out.find("99") != std::string::npos);
 }
