@@ -73,6 +73,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
     c.config = *config;
   }
   if (a.no_duplicate) c.duplicate = false;
+  if (a.seat_configs) c.seat_configs = true;
   if (a.placement_games >= 0) c.placement_games = a.placement_games;
   if (a.check_games >= 0) c.check_games = a.check_games;
   // The match options given on the command line: time limits and the sandbox.
@@ -142,6 +143,20 @@ int run_submit(const LadderArgs& a) {
   if (!submission) {
     say("referee ladder submit: {}: refused: {}\n", a.path, terminal_safe(submission.error().message));
     return kSubmissionRefused;
+  }
+  if (json& seat = submission->manifest.seat_config; !seat.is_null()) {
+    if (!config->seat_configs) {
+      say("referee ladder submit: {}: refused: bot.json has a \"seat_config\", and this ladder takes none "
+          "(ladder.json \"seat_configs\": false)\n",
+          a.path);
+      return kSubmissionRefused;
+    }
+    auto normalized = games::find_game(config->game)->normalize_seat_config(seat);
+    if (!normalized) {
+      say("referee ladder submit: {}: refused: bot.json \"seat_config\": {}\n", a.path, terminal_safe(normalized.error()));
+      return kSubmissionRefused;
+    }
+    seat = std::move(*normalized);
   }
   const std::string author = a.author.empty() ? login_name() : a.author;
   auto versions = (*store)->versions();
@@ -333,6 +348,8 @@ RunCommand add_ladder(CLI::App& command) {
   init->add_option("--seats", a->seats, "Seats per table (default: the game's minimum)")->check(within(bounds::kSeats));
   init->add_option("--config", a->config, "The game's configuration (JSON, @FILE or a path)");
   init->add_flag("--no-duplicate", a->no_duplicate, "One leg per deal instead of one per seat rotation");
+  init->add_flag("--seat-configs", a->seat_configs,
+                 "Versions may carry their own seat configuration (bot.json \"seat_config\", checked by the game)");
   init->add_option("--placement-games", a->placement_games, "A new version's games before it counts as placed");
   init->add_option("--check-games", a->check_games, "Conformance games per seat and opponent after a build");
   add_match_options(init, a->match);

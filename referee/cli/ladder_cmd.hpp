@@ -31,6 +31,7 @@ struct LadderArgs {
   int seats = 0;
   std::string config;
   bool no_duplicate = false;
+  bool seat_configs = false;
   int placement_games = -1;
   int check_games = -1;
   MatchArgs match;  // the limits and the sandbox recorded in ladder.json

@@ -175,10 +175,6 @@ Result<LadderConfig> normalize(LadderConfig c) {
   if (!config) return fail(fmt::format("the game's configuration: {}", config.error()));
   c.config = std::move(*config);
   if (auto st = protocol::check_limits(c.limits, c.time_scale); !st) return fail(st.error());
-  if (c.seat_configs) {
-    return fail(std::string("\"seat_configs\": true is not offered yet (a version's bot.json cannot carry a seat "
-                            "configuration); leave it false"));
-  }
   return c;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 4> kKeys = {"language", "main", "build", "run"};
+constexpr std::array<std::string_view, 5> kKeys = {"language", "main", "build", "run", "seat_config"};
 
 // A string value of `key`, or an error naming it.
 Result<std::string> text_of(const json& j, std::string_view key, bool multi_line) {
@@ -90,7 +90,7 @@ Result<Manifest> manifest_from_json(const json& j) {
   if (!j.is_object()) return fail(fmt::format("bot.json must hold an object, not {}", j.type_name()));
   for (const auto& [key, value] : j.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      return fail(fmt::format("bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\")", key));
+      return fail(fmt::format("bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\", \"seat_config\")", key));
   }
   Manifest m;
   if (j.contains("language")) {
@@ -129,6 +129,7 @@ Result<Manifest> manifest_from_json(const json& j) {
   }
   if (auto words = match::split_command(m.run); !words)
     return fail(fmt::format("bot.json: \"run\" is not a command line: {}", words.error()));
+  if (const auto it = j.find("seat_config"); it != j.end()) m.seat_config = *it;
   return m;
 }
 
@@ -147,6 +148,7 @@ json to_json(const Manifest& m) {
   }
   if (!m.build.empty()) j["build"] = m.build;
   j["run"] = m.run;
+  if (!m.seat_config.is_null()) j["seat_config"] = m.seat_config;
   return j;
 }
 

@@ -51,6 +51,9 @@ struct Manifest {
   std::string main;   // the entry file, relative to the folder (with a language; else empty)
   std::string build;  // a /bin/sh script run in the folder; empty: nothing to build
   std::string run;    // the bot's command line, relative to the built folder; never empty
+  // Its own seat configuration (a Stellar deck list, an Interstellar character): checked by the
+  // game at submission, in a ladder whose ladder.json has "seat_configs": true; null: none.
+  nlohmann::json seat_config;
   bool operator==(const Manifest&) const = default;
 };
 

@@ -73,7 +73,11 @@ Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path&
       auto command = command_in(v.command, folder);
       if (!command) return fail(fmt::format("version {} ({}): its run command: {}", id, version_label(v), command.error()));
       match::BotSpec bot(*command, version_label(v));
-      (void)config;
+      if (config.seat_configs) {
+        auto manifest = manifest_from_json(v.manifest);
+        if (!manifest) return fail(fmt::format("version {} ({}): {}", id, version_label(v), manifest.error()));
+        bot.seat_config = manifest->seat_config;
+      }
       known = known_.emplace(id, std::move(bot)).first;
     }
     t.versions.push_back(id);

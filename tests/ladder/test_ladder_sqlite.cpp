@@ -226,3 +226,50 @@ TEST_CASE("ladder: bad input gets a clear message and its own exit code, and cha
   CHECK(c.exit_code == 8);
   CHECK(c.out.find("99") != std::string::npos);
 }
+
+TEST_CASE("ladder: a version's own seat configuration, where the ladder takes them, moves with it", "[ladder]") {
+  const fs::path dir = fresh_dir("ladder", "seat-configs");
+  const fs::path subs = dir / "submissions";
+  const fs::path decks = fs::path(ARENA_SOURCE_DIR) / "docs" / "games" / "stellar-decks";
+  auto with_deck = [&](const std::string& name, const std::string& deck) {
+    const fs::path folder = python_random_submission(subs / name);
+    std::ofstream(folder / "bot.json") << R"({"language": "python", "main": "random_bot.py", "seat_config": )" << deck
+                                       << "}";
+    return folder;
+  };
+  const fs::path moons = with_deck("moons", read_file(decks / "bright-moons.json"));
+  const fs::path standard = with_deck("standard", read_file(decks / "standard.json"));
+  const fs::path bad = with_deck("bad", R"({"deck": ["no such card"]})");
+
+  // A ladder without seat configurations refuses one.
+  const fs::path plain = dir / "plain";
+  REQUIRE(ladder_cli("init " + quoted(plain) + " --game stellar").exit_code == 0);
+  Command c = ladder_cli("submit " + quoted(plain) + " " + quoted(moons) + " --name moons --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("seat_config") != std::string::npos);
+
+  const fs::path l = dir / "decks";
+  REQUIRE(ladder_cli("init " + quoted(l) + " --game stellar --seat-configs --placement-games 1").exit_code == 0);
+  c = ladder_cli("submit " + quoted(l) + " " + quoted(bad) + " --name bad --author alice");
+  CHECK(c.exit_code == 6);
+  CHECK(c.out.find("seat_config") != std::string::npos);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(moons) + " --name moons --author alice").exit_code == 0);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(standard) + " --name standard --author alice").exit_code == 0);
+  c = ladder_cli("run " + quoted(l) + " -j 1 --stop-after 1");
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  auto store = ladder::Store::open(ladder::Location{l, ""});
+  REQUIRE(store);
+  auto games = (*store)->games(10);
+  REQUIRE(games);
+  REQUIRE(games->size() == 2);
+  for (const auto& g : *games) {
+    auto text = (*store)->replay(g.match, g.leg);
+    REQUIRE(text);
+    const auto header = nlohmann::json::parse(text->substr(0, text->find('\n')));
+    for (const auto& bot : header.at("bots")) {
+      const std::size_t deck = bot.at("seat_config").at("deck").size();
+      CHECK(deck == (bot.at("name").get<std::string>().rfind("moons", 0) == 0 ? 57u : 60u));
+    }
+  }
+}
