@@ -24,7 +24,7 @@ struct Entry {
   std::uint64_t load = 0;
   double entitlement = 0;  // ms of an equal share since it became active
   double rate = 0;         // past placement: load beyond placement per ms of entitlement
-  double variance = 0;  // s^2
+  double variance = 0;     // s^2
   bool newcomer = false;
 };
 
@@ -68,8 +68,8 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
   };
 
   // Entitlements: W_v = integral from v's activation to now of dt / (versions active at t), from
-// the activation times sorted t_0 <= ... <= t_{n-1} (t_n = now): W at t_k is
-// sum_{j >= k} (t_{j+1} - t_j) / (j + 1).
+  // the activation times sorted t_0 <= ... <= t_{n-1} (t_n = now): W at t_k is
+  // sum_{j >= k} (t_{j+1} - t_j) / (j + 1).
   std::vector<std::int64_t> times;
   for (const Candidate& c : active) times.push_back(std::min(c.active_since_ms, now_ms));
   std::sort(times.begin(), times.end());
@@ -102,8 +102,9 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
       }
     }
     const std::size_t others = entries.size() - newcomers;
-    const bool older = std::any_of(entries.begin(), entries.end(),
-                                   [&](const Entry& e) { return !e.newcomer && e.c->active_since_ms < first_newcomer; });
+    const bool older = std::any_of(entries.begin(), entries.end(), [&](const Entry& e) {
+      return !e.newcomer && e.c->active_since_ms < first_newcomer;
+    });
     const double natural = static_cast<double>(newcomers) / static_cast<double>(entries.size());
     const double chance = newcomers == 0 ? 0.0 : others == 0 ? 1.0 : older ? settings.newcomer_share : natural;
     const bool newcomer_seed = uniform(rng) < chance;

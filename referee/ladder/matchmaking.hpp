@@ -55,7 +55,7 @@ struct Candidate {
   double rating = 0;                  // Elo
   std::optional<double> uncertainty;  // 95% interval half-width (Elo); none: not rated yet
   std::uint64_t games = 0;
-  std::uint64_t pending = 0;  // its tables queued or running
+  std::uint64_t pending = 0;         // its tables queued or running
   std::int64_t active_since_ms = 0;  // when it became active
 };
 

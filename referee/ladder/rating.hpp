@@ -27,7 +27,7 @@
 namespace arena::ladder {
 
 struct RatingSettings {
-  double prior_draws = 1.0;  // virtual draws of each version against the anchor
+  double prior_draws = 1.0;                               // virtual draws of each version against the anchor
   std::uint64_t interval_games = league::kEloMinSamples;  // fewer games: no interval
 };
 
@@ -40,7 +40,7 @@ struct VersionRating {
   double high = league::kEloBound;
   bool rated = false;
   std::uint64_t games = 0;
-  double points = 0;  // mean rank points per game, in [0, 1]
+  double points = 0;       // mean rank points per game, in [0, 1]
   std::uint64_t wins = 0;  // games of two seats
   std::uint64_t draws = 0;
   std::uint64_t losses = 0;

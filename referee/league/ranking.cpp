@@ -427,9 +427,17 @@ std::vector<EloEstimate> PlackettLuce::fit(std::size_t bots, const RankingOption
   int steps = 0;
   bool factor_here = false;  // the factor is the information at `theta`, with no ridge
   if (n > 0) {
-    evaluate(d, theta, true, here);
-    factor_here = factorize(here.information, true);
-    bool ridged = !factor_here;  // the factor in use needed a ridge
+    // The last fit's factor, when it was over the same bots, serves for the first (chord) steps:
+    // after a few new matches the information has hardly changed.
+    const bool reuse = state != nullptr && state->active == active && state->factor.size() == n * n;
+    if (reuse) {
+      factor = state->factor;
+      evaluate(d, theta, false, here);
+    } else {
+      evaluate(d, theta, true, here);
+      factor_here = factorize(here.information, true);
+    }
+    bool ridged = !reuse && !factor_here;  // the factor in use needed a ridge
     double last_step = std::numeric_limits<double>::infinity();
     Likelihood next;
     std::vector<double> delta(n);
@@ -490,6 +498,9 @@ std::vector<EloEstimate> PlackettLuce::fit(std::size_t bots, const RankingOption
     for (std::size_t r = 0; r < n; ++r) state->theta[active[r]] = theta[r];
     state->steps = steps;
     state->factorizations = factorizations;
+    state->active = active;
+    state->factor.clear();
+    if (factor_here) state->factor = factor;
   }
 
   const double mean = n > 0 ? std::accumulate(theta.begin(), theta.end(), 0.0) / static_cast<double>(n) : 0.0;

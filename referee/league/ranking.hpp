@@ -40,6 +40,11 @@ struct FitState {
   std::vector<double> theta;
   int steps = 0;           // out: Newton and chord steps taken
   int factorizations = 0;  // out: Cholesky factorizations of the information (bots^3 / 3 each)
+  // In and out: the bots that played and the Cholesky factor of the information where the fit
+  // ended; the next fit over the same bots takes its first steps with it (chord steps) instead
+  // of factoring anew.
+  std::vector<std::size_t> active;
+  std::vector<double> factor;
 };
 
 // The results of matches aggregated by finishing order: memory grows with the number of distinct

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Process CPU seconds (less sensitive than the wall clock to other work on a shared machine).
+double cpu_seconds() {
+  return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 }
 
 double uniform(Rng& rng) {
@@ -62,12 +68,14 @@ struct World {
         const std::size_t hi = std::min(versions - 1, seed + 30);
         v = lo + rng.below(hi - lo + 1);
       }
-      if (std::find(table.begin(), table.end(), static_cast<Id>(v + 1)) == table.end()) table.push_back(static_cast<Id>(v + 1));
+      if (std::find(table.begin(), table.end(), static_cast<Id>(v + 1)) == table.end())
+        table.push_back(static_cast<Id>(v + 1));
     }
     std::vector<double> perf;
     for (Id v : table) perf.push_back(theta[static_cast<std::size_t>(v - 1)] - std::log(-std::log(uniform(rng))));
     std::vector<int> ranks;
-    for (double p : perf) ranks.push_back(1 + static_cast<int>(std::count_if(perf.begin(), perf.end(), [&](double q) { return q > p; })));
+    for (double p : perf)
+      ranks.push_back(1 + static_cast<int>(std::count_if(perf.begin(), perf.end(), [&](double q) { return q > p; })));
     if (!rating.add(table, ranks).ok()) std::abort();
   }
 };
@@ -84,9 +92,10 @@ void bench_rating(std::size_t versions, std::size_t games, std::size_t seats) {
   for (std::size_t g = 0; g < games; ++g) w.game(rating, versions);
   fmt::print("{} seats: {} versions, {} games added in {:.2f} s\n", seats, versions, games, seconds_since(t));
   t = Clock::now();
+  double cpu = cpu_seconds();
   std::vector<VersionRating> board = rating.fit();
-  fmt::print("  cold fit: {:.2f} s ({} steps, {} factorizations), peak memory{}\n", seconds_since(t),
-             rating.last_fit().steps, rating.last_fit().factorizations, peak_memory());
+  fmt::print("  cold fit: {:.2f} s, {:.2f} s CPU ({} steps, {} factorizations), peak memory{}\n", seconds_since(t),
+             cpu_seconds() - cpu, rating.last_fit().steps, rating.last_fit().factorizations, peak_memory());
   double width = 0;
   for (const VersionRating& r : board) width += r.high - r.low;
   fmt::print("  mean 95% interval width {:.1f} Elo, top {} at {:+.1f}\n", width / static_cast<double>(board.size()),
@@ -94,23 +103,26 @@ void bench_rating(std::size_t versions, std::size_t games, std::size_t seats) {
   for (int k = 0; k < 3; ++k) {
     for (int g = 0; g < 100; ++g) w.game(rating, versions);
     t = Clock::now();
+    cpu = cpu_seconds();
     board = rating.fit();
-    fmt::print("  refit after 100 new games: {:.3f} s ({} steps, {} factorizations)\n", seconds_since(t),
-               rating.last_fit().steps, rating.last_fit().factorizations);
+    fmt::print("  refit after 100 new games: {:.3f} s, {:.3f} s CPU ({} steps, {} factorizations)\n", seconds_since(t),
+               cpu_seconds() - cpu, rating.last_fit().steps, rating.last_fit().factorizations);
   }
   // A new version (the strongest yet) with its first 10 games among the next 100.
   w.theta.push_back(1.5);
   for (int g = 0; g < 90; ++g) w.game(rating, versions);
   for (int g = 0; g < 10; ++g) {
     const Id other = static_cast<Id>(1 + w.rng.below(versions));
-    if (!rating.add({static_cast<Id>(versions + 1), other}, g % 3 == 0 ? std::vector<int>{2, 1} : std::vector<int>{1, 2})
+    if (!rating
+             .add({static_cast<Id>(versions + 1), other}, g % 3 == 0 ? std::vector<int>{2, 1} : std::vector<int>{1, 2})
              .ok())
       std::abort();
   }
   t = Clock::now();
+  cpu = cpu_seconds();
   board = rating.fit();
-  fmt::print("  refit after 100 new games with a new version: {:.3f} s ({} steps, {} factorizations)\n",
-             seconds_since(t), rating.last_fit().steps, rating.last_fit().factorizations);
+  fmt::print("  refit after 100 new games with a new version: {:.3f} s, {:.3f} s CPU ({} steps, {} factorizations)\n",
+             seconds_since(t), cpu_seconds() - cpu, rating.last_fit().steps, rating.last_fit().factorizations);
 }
 
 void bench_matchmaking(std::size_t versions) {

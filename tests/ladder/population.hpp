@@ -4,9 +4,8 @@
 // standard Gumbel draw; the order of performances is a Plackett-Luce sample), tables chosen by
 // choose_tables, results counted by the ladder's Rating, refitted as the leaderboard would be.
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <map>

@@ -122,9 +122,11 @@ TEST_CASE("Ladder rating: refits from the last fit equal a cold fit, whatever th
     }
     // Ranks from strengths v / 10 with Gumbel noise, a tie when two seats round alike.
     std::vector<double> perf;
-    for (Id v : g.seats) perf.push_back(std::round(static_cast<double>(v) / 10 - std::log(-std::log(test::uniform(rng)))));
+    for (Id v : g.seats)
+      perf.push_back(std::round(static_cast<double>(v) / 10 - std::log(-std::log(test::uniform(rng)))));
     for (std::size_t i = 0; i < seats; ++i) {
-      g.ranks.push_back(1 + static_cast<int>(std::count_if(perf.begin(), perf.end(), [&](double p) { return p > perf[i]; })));
+      g.ranks.push_back(
+          1 + static_cast<int>(std::count_if(perf.begin(), perf.end(), [&](double p) { return p > perf[i]; })));
     }
     games.push_back(g);
   }
