@@ -100,16 +100,21 @@ Result<MatchRecord> record_from_json(const json& j) {
   }
 }
 
-double rank_points(const MatchRecord& r, int seat) {
-  const int n = static_cast<int>(r.seats.size());
-  const int rank = r.seats[static_cast<std::size_t>(seat)].rank;
-  const int tied = static_cast<int>(
-      std::count_if(r.seats.begin(), r.seats.end(), [&](const SeatRecord& s) { return s.rank == rank; }));
+double rank_points(const std::vector<int>& ranks, std::size_t seat) {
+  const int n = static_cast<int>(ranks.size());
+  const int rank = ranks[seat];
+  const int tied = static_cast<int>(std::count(ranks.begin(), ranks.end(), rank));
   // Places rank .. rank+tied-1 (1-based), each worth (n - place) / (n - 1); the tied share them.
   double sum = 0;
   for (int place = rank; place < rank + tied; ++place)
     sum += static_cast<double>(n - place) / static_cast<double>(n - 1);
   return sum / tied;
+}
+
+double rank_points(const MatchRecord& r, int seat) {
+  std::vector<int> ranks;
+  for (const SeatRecord& s : r.seats) ranks.push_back(s.rank);
+  return rank_points(ranks, static_cast<std::size_t>(seat));
 }
 
 }  // namespace arena::league

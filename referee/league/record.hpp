@@ -3,6 +3,7 @@
 // ratings and resume need, one JSON object per line. Written by the league runner, read back by
 // --resume and by the standings code.
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -60,7 +61,8 @@ Result<MatchRecord> record_from_json(const json& j);
 
 // Points of a seat from its rank among `seats` seats: 1 for a sole winner, 0 for the last,
 // linear in between, ties sharing the average of the places they cover. For 2 seats: win 1,
-// draw 0.5, loss 0.
+// draw 0.5, loss 0. The ranks of a game's seats (1 = best, ties share), or a record's.
+double rank_points(const std::vector<int>& ranks, std::size_t seat);
 double rank_points(const MatchRecord& record, int seat);
 
 }  // namespace arena::league
