@@ -219,7 +219,7 @@ Status Coordinator::top_up() {
   settings.seats = config_.seats;
   settings.placement_games = static_cast<std::uint64_t>(config_.placement_games);
   settings.tables = static_cast<int>(o_.queue_target - *queued);
-  auto tables = choose_tables(candidates, settings, rng_.next());
+  auto tables = choose_tables(candidates, settings, league::unix_ms(), rng_.next());
   if (!tables) return fail(fmt::format("matchmaking: {}", tables.error()));
   const std::int64_t now = league::unix_ms();
   std::vector<NewMatch> matches;
