@@ -107,6 +107,16 @@ void add_match_options(CLI::App* command, MatchArgs& args);
 // flag (a wrong count of --address-space-mb, a tier this machine cannot give).
 Status apply_match_options(const MatchArgs& args, match::Options& o);
 
+// The command that plays a match again alone (match::play_command, journaled by a league, printed
+// by validate for a fault): `referee` run from `working_dir` (empty: where the user is), with the
+// --env values of `args`; the limits, time scale, grace, sandbox and its limits are the match's
+// own options, which apply_match_options (or a league's spec) set from the same `args`.
+std::function<std::string(const match::Options&)> rerun_command(const MatchArgs& args,
+                                                                const std::filesystem::path& referee,
+                                                                const std::filesystem::path& working_dir);
+// This executable (/proc/self/exe), for the re-run commands; "referee" when it cannot be read.
+std::filesystem::path referee_path();
+
 // The policy in force; an error names the flag (a tier this machine cannot give, a wrong count).
 Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& args, std::size_t bots);
 // The address-space limit of bot `i`, when --address-space-mb gave one per bot.

@@ -28,12 +28,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string self_path() {
-  std::error_code ec;
-  const auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("referee") : p.string();
-}
-
 std::string duration_text(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
   if (s < 60) return fmt::format("{}s", s);
@@ -304,7 +298,6 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   league::RunOptions o;
   o.out = a.out;
   o.resume = a.resume;
-  o.referee = self_path();
   o.working_dir = fs::current_path();
   if (a.resume && fs::exists(fs::path(a.out) / "league.json")) {
     // The folder the league's commands are relative to, from wherever it is resumed.
@@ -316,7 +309,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     if (*recorded) o.working_dir = **recorded;
   }
   o.env = bot_environment(o.working_dir, a.match.env);
-  o.rerun_env = a.match.env;
+  // From the league's working directory, which its bot commands are relative to.
+  o.rerun = rerun_command(a.match, referee_path(), o.working_dir);
   o.sandbox = *sandbox;
   o.stop = &stop_signal();
   o.grace = std::chrono::milliseconds(a.match.grace_ms);
@@ -422,7 +416,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   }
   if (outcome->interrupted) {
     say("interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n", outcome->journaled,
-        outcome->total, match::shell_quote(self_path()), match::shell_quote(a.out));
+        outcome->total, match::shell_quote(referee_path().string()), match::shell_quote(a.out));
     return interrupted_exit_code(stop_signal().signal());
   }
   return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;

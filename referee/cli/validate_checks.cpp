@@ -10,7 +10,6 @@
 #include "referee/cli/validate_report.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/match/match.hpp"
-#include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::cli::validate {
@@ -287,7 +286,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
     fj["seed"] = seed;
     fj["replay"] = m->replay.string();
     fj["stderr_log"] = m->seats[static_cast<std::size_t>(f.seat)].stderr_log.string();
-    fj["rerun"] = match::play_command(o, {s.referee.string(), {}, s.args.match.env});
+    fj["rerun"] = rerun_command(s.args.match, s.referee, {})(o);
     fj["request"] = nullptr;
     if (r) {
       auto request = offending_message(*r, f);

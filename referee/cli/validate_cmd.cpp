@@ -241,9 +241,8 @@ int run_validate(const ValidateArgs& a) {
   auto out = output_folder(a.out);
   if (!out) return usage(out.error());
 
-  std::error_code ec;
-  Setup s{a, *game, *config, counts->front(), {}, {}, out->dir, fs::read_symlink("/proc/self/exe", ec), {}};
-  s.referee = ec ? fs::path("referee") : near(s.referee);
+  const fs::path self = referee_path();  // shown as the user would type it, when below here
+  Setup s{a, *game, *config, counts->front(), {}, {}, out->dir, self.is_absolute() ? near(self) : self, {}};
   s.limits = a.match.limits;
   s.scaled = protocol::scaled(s.limits, a.match.time_scale);
   s.env = bot_environment(fs::current_path(), a.match.env);

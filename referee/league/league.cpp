@@ -19,7 +19,6 @@
 #include "referee/league/deal.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/match/match.hpp"
-#include "referee/match/rerun.hpp"
 
 namespace arena::league {
 
@@ -195,11 +194,7 @@ class Runner {
     m.log_dir = o_.out / kLogsDir;
     m.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
     m.reuse = o_.reuse;
-    // The command that plays a match again alone, from the league's working directory (which its
-    // bot commands are relative to), with the league's options.
-    m.rerun = [referee = o_.referee, dir = working_dir_, env = o_.rerun_env](const match::Options& o) {
-      return match::play_command(o, {referee, dir, env});
-    };
+    m.rerun = o_.rerun;
     return m;
   }
 

@@ -142,10 +142,11 @@ struct RunOptions {
   // Play one shard of the league only; recorded in league.json ("shard"), so a resume plays the
   // same shard (another one is refused). Unset on a resume: the recorded one.
   std::optional<Shard> shard;
-  std::string referee;           // this executable, for the re-run commands
   std::vector<std::string> env;  // the bots' environment
-  // The --env values given (KEY=VALUE): the re-run command of every match carries them.
-  std::vector<std::string> rerun_env;
+  // The command that plays a match of the league again alone, journaled with it (MatchRecord::
+  // rerun); built by the caller from the options it was given (the CLI: cli::rerun_command, from
+  // the league's working directory); empty: none.
+  std::function<std::string(const match::Options&)> rerun;
   // The folder the bots' relative commands are relative to (and their working directory in the
   // none tier); empty: the current one. Recorded in league.json: a resume uses the recorded one,
   // from whatever folder it is started (recorded_working_dir).

@@ -110,7 +110,6 @@ Measured run_league(const std::string& bot, const Setup& setup, std::uint64_t ma
   Measured m;
   league::RunOptions o;
   o.out = out;
-  o.referee = "referee";
   o.working_dir = fs::current_path();
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path != nullptr ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};

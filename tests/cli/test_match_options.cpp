@@ -1,6 +1,6 @@
 // The options of a match that play, league and validate share (referee/cli/common.hpp,
 // MatchArgs): every bad value is refused by all three with the same message and exit code 2,
-// before anything runs; a league's re-run commands carry the options it ran with; two plays
+// before anything runs; a league's and validate's re-run commands carry the options they ran with; two plays
 // sharing --out keep their stderr logs apart; a bot command is named and checked by one list of
 // interpreters.
 
@@ -108,6 +108,34 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
     ++matches;
   }
   CHECK(matches == 2);  // one duplicate deal, two legs
+}
+
+TEST_CASE(
+    "match options: validate's re-run command of a fault carries --env, the grace and the sandbox, and replays it",
+    "[cli][validate]") {
+  const fs::path dir = testing::fresh_dir("match_options", "validate_rerun");
+  const auto v = testing::run(
+      fmt::format("{} validate {} --opponent {} --games 1 --seed 5 --json --env X=1 --grace-ms 50 --sandbox none "
+                  "--open-files 200 --out {} 2>/dev/null",
+                  ARENA_REFEREE, match::shell_quote(testing::faulty_bot("crash", "--at 2")), testing::random_bot(),
+                  (dir / "validate").string()));
+  REQUIRE(v.exit_code == 1);
+  const json report = json::parse(v.out);
+  REQUIRE(report.at("faults").size() == 2);  // one per seat
+  for (const json& fault : report.at("faults")) {
+    const std::string rerun = fault.at("rerun");
+    INFO(rerun);
+    CHECK_THAT(rerun, Contains(" --env X=1") && Contains(" --grace-ms 50") && Contains(" --sandbox none") &&
+                          Contains(" --open-files 200"));
+    // Run as printed, the bot faults again: the same seat, kind and request.
+    const auto again = testing::run(fmt::format("{} --out {} 2>/dev/null", rerun, (dir / "again").string()));
+    CHECK(again.exit_code == 1);
+    const json replayed = json::parse(again.out);
+    REQUIRE(replayed.at("fault").is_object());
+    CHECK(replayed.at("fault").at("seat") == fault.at("seat"));
+    CHECK(replayed.at("fault").at("kind") == fault.at("kind"));
+    CHECK(replayed.at("fault").at("request_id") == fault.at("request_id"));
+  }
 }
 
 TEST_CASE("play: two runs sharing --out with their own --replay keep their stderr logs apart", "[cli]") {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "referee/bots/process.hpp"
+#include "referee/match/rerun.hpp"
 
 namespace fs = std::filesystem;
 
@@ -130,8 +131,8 @@ match::Options options(std::vector<std::string> bots, std::uint64_t seed, const 
 league::RunOptions league_options(const fs::path& out) {
   league::RunOptions o;
   o.out = out;
-  o.referee = ARENA_REFEREE;
   o.working_dir = fs::current_path();
+  o.rerun = [dir = o.working_dir](const match::Options& m) { return match::play_command(m, {ARENA_REFEREE, dir, {}}); };
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
   return o;

@@ -166,7 +166,6 @@ TEST_CASE("league --share-output opens a deal's files only once all its legs are
   REQUIRE(spec.ok());
   league::RunOptions o;
   o.out = out;
-  o.referee = referee();
   o.working_dir = fs::current_path();
   o.env = {"PATH=/usr/bin:/bin"};
   o.share_output = true;

@@ -38,6 +38,7 @@
 #include "referee/bots/process.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/league/league.hpp"
+#include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
 
 using namespace arena;
@@ -228,8 +229,8 @@ Leg run_league(const std::string& name, std::uint64_t matches, std::uint64_t see
   fs::create_directories(scratch);
   league::RunOptions o;
   o.out = leg.dir;
-  o.referee = ARENA_REFEREE;
   o.working_dir = scratch;
+  o.rerun = [scratch](const match::Options& m) { return match::play_command(m, {ARENA_REFEREE, scratch, {}}); };
   o.sandbox = sandbox;
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8", marker};
