@@ -58,6 +58,17 @@ Result<json> read_config(const std::string& text) {
   return read_json_arg(text, "--config");
 }
 
+Result<std::vector<match::BotCommand>> parse_bot_commands(const std::vector<std::string>& texts,
+                                                          std::string_view flag) {
+  std::vector<match::BotCommand> commands;
+  for (const std::string& text : texts) {
+    auto command = match::BotCommand::parse(text);
+    if (!command) return fail(fmt::format("{}: {}", flag, command.error()));
+    commands.push_back(std::move(command).value());
+  }
+  return commands;
+}
+
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
                                          const std::vector<std::string>& extra) {
   const char* path = std::getenv("PATH");

@@ -66,6 +66,10 @@ std::string timestamp();
 Result<nlohmann::json> read_json_arg(const std::string& text, std::string_view option);
 Result<nlohmann::json> read_config(const std::string& text);  // read_json_arg(text, "--config")
 
+// Bot command lines as given (--bot, --opponent), each parsed once here (match::BotCommand); an
+// error names `flag` and the command (an unterminated quote, an empty command).
+Result<std::vector<match::BotCommand>> parse_bot_commands(const std::vector<std::string>& texts, std::string_view flag);
+
 // A bot's whole environment: PATH (the referee's), LANG, HOME (= working_dir), the Python
 // settings, then `extra` ("KEY=VALUE"). Nothing else is inherited; the match adds ARENA_SEAT.
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,

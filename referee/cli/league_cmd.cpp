@@ -97,9 +97,11 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
       return fail(fmt::format("{} --seat-config for {} --bot; give one per bot (\"-\" for none) or none",
                               a.seat_configs.size(), a.bots.size()));
     }
+    auto commands = parse_bot_commands(a.bots, "--bot");
+    if (!commands) return fail(commands.error());
     spec.bots.clear();
     for (std::size_t i = 0; i < a.bots.size(); ++i) {
-      spec.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
+      spec.bots.push_back({(*commands)[i], a.names.empty() ? "" : a.names[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
       if (!seat_config)

@@ -184,7 +184,7 @@ TEST_CASE("bot command: one list of interpreters names and checks a command", "[
   CHECK_FALSE(match::BotCommand::parse("python3 'bot.py").ok());
   const fs::path dir = testing::fresh_dir("match_options", "preflight");
   fs::create_directories(dir);
-  const auto missing = match::preflight("python3.11 no_such_bot.py", dir, {"PATH=/usr/bin:/bin"});
+  const auto missing = match::preflight(command("python3.11 no_such_bot.py"), dir, {"PATH=/usr/bin:/bin"});
   if (fs::exists("/usr/bin/python3.11")) {
     REQUIRE_FALSE(missing.ok());
     CHECK_THAT(missing.error(), Contains("no_such_bot.py"));
@@ -195,5 +195,40 @@ TEST_CASE("bot command: one list of interpreters names and checks a command", "[
     REQUIRE(back.ok());
     REQUIRE(back->size() == 2);
     CHECK(back->at(1) == word);
+  }
+}
+
+TEST_CASE("match options: a bot command that does not parse is refused where it enters, exit 2, nothing written",
+          "[cli][league][validate]") {
+  const fs::path dir = testing::fresh_dir("match_options", "unparsed");
+  const std::string bot = testing::random_bot();
+  // The command line of each entry point with one unterminated quote, and what it says.
+  struct Entry {
+    std::string name;
+    std::string args;
+    std::string message;
+  };
+  const fs::path league_file = dir / "league.json";
+  { std::ofstream(league_file) << json{{"bots", {bot, "python3 'bot.py"}}}.dump(); }
+  const std::vector<Entry> entries = {
+      {"play", fmt::format("play --bot {} --bot \"python3 'bot.py\"", bot), "--bot: unterminated ' quote"},
+      {"league", fmt::format("league --bot {} --bot \"python3 'bot.py\"", bot), "--bot: unterminated ' quote"},
+      {"league-file", fmt::format("league {}", league_file.string()), "unterminated ' quote"},
+      {"validate", "validate \"python3 'bot.py\"", "unterminated ' quote"},
+      {"opponent", fmt::format("validate {} --opponent \"python3 'bot.py\"", bot), "--opponent: unterminated ' quote"},
+  };
+  for (const Entry& e : entries) {
+    INFO(e.name);
+    const fs::path out = dir / e.name;
+    const auto c =
+        testing::run(fmt::format("{} {} --out {} 2>&1; echo \"exit $?\"", ARENA_REFEREE, e.args, out.string()));
+    CHECK_THAT(c.out, Contains(e.message) && Contains("in the command \"python3 'bot.py\""));
+    CHECK_THAT(c.out, Contains("exit 2"));
+    std::error_code ec;
+    bool wrote = false;
+    for (auto it = fs::recursive_directory_iterator(out, ec); !ec && it != fs::end(it); ++it) {
+      wrote = wrote || it->is_regular_file();
+    }
+    CHECK_FALSE(wrote);
   }
 }

@@ -34,7 +34,7 @@ fs::path fresh_dir(const std::string& name) {
 league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals,
                            int concurrency) {
   league::LeagueSpec s;
-  for (auto& [name, command] : bots) s.bots.push_back({command, name});
+  for (auto& [name, command] : bots) s.bots.push_back(testing::bot_spec(command, name));
   s.deals = deals;
   s.concurrency = concurrency;
   s.seed = 2026;
@@ -103,8 +103,8 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
 
 TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[league][seat_config]") {
   league::LeagueSpec s;
-  s.bots.push_back({testing::greedy_bot(), "greedy"});
-  s.bots.push_back({testing::random_bot(), "random"});
+  s.bots.push_back(testing::bot_spec(testing::greedy_bot(), "greedy"));
+  s.bots.push_back(testing::bot_spec(testing::random_bot(), "random"));
   s.bots[0].seat_config =
       json::parse(std::ifstream(std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks/bright-moons.json")));
   s.deals = 2;
@@ -315,7 +315,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   s.seed = 5;
   s.limits.init_ms = 20000;
   s.limits.decision_ms = 5000;
-  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({testing::random_bot(), name});
+  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back(testing::bot_spec(testing::random_bot(), name));
   auto spec = league::normalize(s);
   REQUIRE(spec.ok());
   auto result = league::run(*spec, testing::league_options(fresh_dir("sq3")));

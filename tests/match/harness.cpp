@@ -108,11 +108,17 @@ std::string faulty_bot(const std::string& mode, const std::string& args) {
   return fmt::format("{} {} {}", ARENA_FAULTY_BOT, mode, args);
 }
 
+match::BotSpec bot_spec(const std::string& command, const std::string& name) {
+  auto parsed = match::BotCommand::parse(command);
+  if (!parsed) throw std::runtime_error(parsed.error());
+  return {std::move(parsed).value(), name};
+}
+
 match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem) {
   bots::init_process_wide();
   match::Options o;
   o.seed = seed;
-  for (auto& b : bots) o.bots.push_back({std::move(b), ""});
+  for (const auto& b : bots) o.bots.push_back(bot_spec(b));
   const std::string unique = fmt::format("{}-{}-{}", stem, getpid(), g_counter++);
   o.log_dir = fs::path(ARENA_TEST_OUT) / "logs";
   o.log_stem = unique;

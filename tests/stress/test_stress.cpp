@@ -201,8 +201,9 @@ std::string injector(const std::string& bot, std::uint64_t seed) {
 
 league::LeagueSpec spec_of(std::uint64_t matches, std::uint64_t seed) {
   league::LeagueSpec s;
-  s.bots.push_back({injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11), "random"});
-  s.bots.push_back({injector(ARENA_GREEDY_BOT, 22), "greedy"});
+  s.bots.push_back(
+      {match::BotCommand::parse(injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11)).value(), "random"});
+  s.bots.push_back({match::BotCommand::parse(injector(ARENA_GREEDY_BOT, 22)).value(), "greedy"});
   s.deals = matches / 2;  // two seats: each deal is played twice, seats swapped
   s.concurrency = 2;
   s.seed = seed;
