@@ -175,21 +175,19 @@ class Runner {
 
   // What every match of this league shares; its working directory is the resolved one.
   MatchSetup match_setup() const {
-    MatchSetup m;
-    m.game = spec_.game;
-    m.config = spec_.config;
-    m.limits = spec_.limits;
-    m.time_scale = spec_.time_scale;
-    m.sandbox = o_.sandbox;
-    m.env = o_.env;
-    m.grace = o_.grace;
-    m.stop = o_.stop;
-    m.working_dir = working_dir_;
-    m.log_dir = o_.out / kLogsDir;
-    m.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
-    m.reuse = o_.reuse;
-    m.rerun = o_.rerun;
-    return m;
+    return {.game = spec_.game,
+            .config = spec_.config,
+            .limits = spec_.limits,
+            .time_scale = spec_.time_scale,
+            .sandbox = o_.sandbox,
+            .env = o_.env,
+            .grace = o_.grace,
+            .stop = o_.stop,
+            .working_dir = working_dir_,
+            .log_dir = o_.out / kLogsDir,
+            .hidden = {fs::absolute(o_.out).lexically_normal()},  // league.json, the journal, other matches
+            .reuse = o_.reuse,
+            .rerun = o_.rerun};
   }
 
   // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.

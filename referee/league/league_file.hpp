@@ -58,7 +58,7 @@ struct LeagueFlags {
 
 // The league a run plays.
 struct League {
-  LeagueSpec spec;  // normalized; on a resume its seed and scheme are the recorded ones unless given
+  LeagueSpec spec;             // normalized; on a resume its seed and scheme are the recorded ones unless given
   std::optional<Shard> shard;  // given, or recorded
 };
 
@@ -67,8 +67,8 @@ struct League {
 // (`recorded`), the result must be the recorded league: only --concurrency may differ; a seed or
 // scheme not given is the recorded one; a --shard must be the recorded one. An error names the
 // flag or the league file a value came from and what league.json records.
-Result<League> apply_flags(const LeagueFlags& flags, const std::optional<LeagueSpec>& file, const std::string& file_name,
-                           const std::optional<LeagueFile>& recorded);
+Result<League> apply_flags(const LeagueFlags& flags, const std::optional<LeagueSpec>& file,
+                           const std::string& file_name, const std::optional<LeagueFile>& recorded);
 
 // Where a value of the league given came from, for the message that refuses another league:
 // "--deals 4", or "\"deals\": 4 in my-league.json". Empty: "\"deals\": 4".
