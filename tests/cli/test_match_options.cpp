@@ -101,10 +101,17 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
     REQUIRE(again.exit_code == 0);
     const json replayed = json::parse(again.out);
     CHECK(replayed.at("seed") == record.at("seed"));
+    CHECK(replayed.at("end") == record.at("end"));
     REQUIRE(replayed.at("scores").size() == record.at("seats").size());
+    REQUIRE(replayed.at("ranks").size() == record.at("seats").size());
     for (std::size_t s = 0; s < record.at("seats").size(); ++s) {
       CHECK(replayed.at("scores").at(s).get<double>() == record.at("seats").at(s).at("score").get<double>());
+      CHECK(replayed.at("ranks").at(s) == record.at("seats").at(s).at("rank"));
     }
+    // The replay it wrote holds that result in its footer, as the league's replay of the match does.
+    const auto verified =
+        testing::run(fmt::format("{} verify {} 2>&1", ARENA_REFEREE, replayed.at("replay").get<std::string>()));
+    CHECK(verified.exit_code == 0);
     ++matches;
   }
   CHECK(matches == 2);  // one duplicate deal, two legs
