@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
+packages=(cmake ninja-build g++ lld python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
           libcli11-dev catch2 libfmt-dev libseccomp-dev libsodium-dev pkgconf
           libsqlite3-dev libsqlitecpp-dev libpqxx-dev libzstd-dev)
 packages+=(libarchive-dev)  # the ladder's submissions: folders and tar archives (referee/ladder/archive.cpp)

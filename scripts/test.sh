@@ -17,8 +17,4 @@ if [ "${1:-}" = "--sanitize" ]; then
 else
   scripts/setup-browser.sh  # Chromium, Node.js and playwright-core for tests/browser only
 fi
-# --repeat until-pass:2: a test that fails is run once more, and its first failure stays in the
-# output. A stopgap for one open defect: under load, twice in four full runs, a sandbox test saw
-# its bot end early (a self-stopped bot read as a crash; a memory test's bot killed without the
-# memory watch's reason); the cause is not found yet.
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --repeat until-pass:2 "${skip[@]}"
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${skip[@]}"

@@ -83,6 +83,40 @@ void remove_owned(const char* place, uid_t uid) {
   ::closedir(d);
 }
 
+// The lock file that says a uid is in use (held with flock), in a folder only root may enter.
+fs::path uid_lock_path(uid_t uid) {
+  fs::path dir = "/run/stellar-arena";
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) dir = fs::temp_directory_path() / "stellar-arena-uids";
+  ::mkdir(dir.c_str(), 0700);
+  return dir / fmt::format("uid-{}.lock", uid);
+}
+
+int open_uid_lock(const fs::path& lock) {
+  return ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+}
+
+// The guardian's purge of the uids a dead referee held, each under its lock like any purge. The
+// referee's death released its locks, so another referee may have claimed one of these uids
+// since, purged it at its claim and started a bot as that uid: a purge without the lock would
+// kill that bot and delete its files. A uid whose lock another referee holds is left to it; the
+// guardian waits a few seconds only for a lock still held by a dying child of the dead referee
+// (one between its fork and its exec).
+void purge_released(std::vector<uid_t> uids) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (;;) {
+    std::erase_if(uids, [](uid_t uid) {
+      const int fd = open_uid_lock(uid_lock_path(uid));
+      // Without its lock file no referee can claim the uid either (claim_uid fails): purged as is.
+      const bool ours = fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+      if (ours) purge_uid(uid, false);
+      if (fd >= 0) ::close(fd);
+      return ours;
+    });
+    if (uids.empty() || std::chrono::steady_clock::now() >= until) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 void tell_guardian(const std::string& line) {
   std::lock_guard lock(g_guardian_mu);
   if (g_guardian < 0) return;
@@ -115,9 +149,11 @@ void tell_guardian(const std::string& line) {
   for (const auto& [key, count] : held) {
     if (key.rfind("cg ", 0) == 0) kill_cgroup(key.substr(3));
   }
+  std::vector<uid_t> uids;
   for (const auto& [key, count] : held) {
-    if (key.rfind("cg ", 0) != 0 && key.rfind("wr ", 0) != 0) purge_uid(static_cast<uid_t>(std::stoul(key)), false);
+    if (key.rfind("cg ", 0) != 0 && key.rfind("wr ", 0) != 0) uids.push_back(static_cast<uid_t>(std::stoul(key)));
   }
+  purge_released(uids);
   for (const auto& [key, count] : held) {
     std::error_code ec;
     if (key.rfind("wr ", 0) == 0) fs::remove_all(key.substr(3), ec);  // the bots' private folders
@@ -172,16 +208,13 @@ void guard(const std::string& key, bool held) {
 }
 
 Result<std::pair<uid_t, int>> claim_uid() {
-  fs::path dir = "/run/stellar-arena";
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) dir = fs::temp_directory_path() / "stellar-arena-uids";
-  ::mkdir(dir.c_str(), 0700);
   for (uid_t u = kUidBase; u < kUidBase + kUidCount; ++u) {
     passwd pw{};
     passwd* found = nullptr;
     char buf[1024];
     if (::getpwuid_r(u, &pw, buf, sizeof buf, &found) == 0 && found != nullptr) continue;
-    const fs::path lock = dir / fmt::format("uid-{}.lock", u);
-    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    const fs::path lock = uid_lock_path(u);
+    const int fd = open_uid_lock(lock);
     if (fd < 0) return fail(fmt::format("cannot create the uid lock {}: {}", lock.string(), errno_text(errno)));
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
       // Whatever a bot of an earlier referee (one killed with SIGKILL) left is gone before reuse.

@@ -10,6 +10,7 @@
 
 #include "referee/core/clock.hpp"
 #include "referee/match/command.hpp"
+#include "referee/match/rerun.hpp"
 
 namespace arena::cli {
 
@@ -56,6 +57,17 @@ Result<json> read_json_arg(const std::string& text, std::string_view option) {
 
 Result<json> read_config(const std::string& text) {
   return read_json_arg(text, "--config");
+}
+
+Result<std::vector<match::BotCommand>> parse_bot_commands(const std::vector<std::string>& texts,
+                                                          std::string_view flag) {
+  std::vector<match::BotCommand> commands;
+  for (const std::string& text : texts) {
+    auto command = match::BotCommand::parse(text);
+    if (!command) return fail(fmt::format("{}: {}", flag, command.error()));
+    commands.push_back(std::move(command).value());
+  }
+  return commands;
 }
 
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
@@ -149,6 +161,20 @@ Status apply_match_options(const MatchArgs& a, match::Options& o) {
   o.time_scale = a.time_scale;
   o.grace = std::chrono::milliseconds(a.grace_ms);
   return {};
+}
+
+std::function<std::string(const match::Options&)> rerun_command(const MatchArgs& a,
+                                                                const std::filesystem::path& referee,
+                                                                const std::filesystem::path& working_dir) {
+  return [context = match::RerunContext{referee.string(), working_dir, a.env}](const match::Options& o) {
+    return match::play_command(o, context);
+  };
+}
+
+std::filesystem::path referee_path() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path("referee") : p;
 }
 
 void add_sandbox_options(CLI::App* c, SandboxArgs& a) {

@@ -66,6 +66,10 @@ std::string timestamp();
 Result<nlohmann::json> read_json_arg(const std::string& text, std::string_view option);
 Result<nlohmann::json> read_config(const std::string& text);  // read_json_arg(text, "--config")
 
+// Bot command lines as given (--bot, --opponent), each parsed once here (match::BotCommand); an
+// error names `flag` and the command (an unterminated quote, an empty command).
+Result<std::vector<match::BotCommand>> parse_bot_commands(const std::vector<std::string>& texts, std::string_view flag);
+
 // A bot's whole environment: PATH (the referee's), LANG, HOME (= working_dir), the Python
 // settings, then `extra` ("KEY=VALUE"). Nothing else is inherited; the match adds ARENA_SEAT.
 std::vector<std::string> bot_environment(const std::filesystem::path& working_dir,
@@ -114,6 +118,16 @@ void add_match_options(CLI::App* command, MatchArgs& args);
 // o.bots.size() bots, each bot's --address-space-mb when given once per bot); an error names the
 // flag (a wrong count of --address-space-mb, a tier this machine cannot give).
 Status apply_match_options(const MatchArgs& args, match::Options& o);
+
+// The command that plays a match again alone (match::play_command, journaled by a league, printed
+// by validate for a fault): `referee` run from `working_dir` (empty: where the user is), with the
+// --env values of `args`; the limits, time scale, grace, sandbox and its limits are the match's
+// own options, which apply_match_options (or a league's spec) set from the same `args`.
+std::function<std::string(const match::Options&)> rerun_command(const MatchArgs& args,
+                                                                const std::filesystem::path& referee,
+                                                                const std::filesystem::path& working_dir);
+// This executable (/proc/self/exe), for the re-run commands; "referee" when it cannot be read.
+std::filesystem::path referee_path();
 
 // The policy in force; an error names the flag (a tier this machine cannot give, a wrong count).
 Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& args, std::size_t bots);

@@ -18,6 +18,7 @@
 #include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/league.hpp"
+#include "referee/league/league_file.hpp"
 #include "referee/league/merge.hpp"
 #include "referee/league/standings.hpp"
 
@@ -27,12 +28,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string self_path() {
-  std::error_code ec;
-  const auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("referee") : p.string();
-}
 
 std::string duration_text(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
@@ -66,34 +61,9 @@ std::string match_line(const league::MatchRecord& r) {
                      terminal_safe(r.rerun));
 }
 
-// Applies the flags given on the command line over the file's values.
-Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) {
-  league::LeagueSpec spec;
-  json base = json::object();
-  if (!a.file.empty()) {
-    std::ifstream in(a.file);
-    if (!in) return fail(fmt::format("cannot read the league file {}", a.file));
-    base = json::parse(in, nullptr, false);
-    if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", a.file));
-  } else if (a.resume && a.bots.empty()) {
-    // --resume --out DIR alone: the league as it was started.
-    const fs::path file = fs::path(a.out) / league::kLeagueFile;
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(file, ec)))
-      return fail(fmt::format("--resume: no {} (is --out the league's folder?)", file.string()));
-    auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
-    if (!text) return fail(fmt::format("--resume: {}", text.error()));
-    base = json::parse(*text, nullptr, false);
-    if (base.is_discarded()) return fail(fmt::format("{} is not valid JSON", file.string()));
-    // What the runner records beside the spec (the league's folder and shard): it checks them.
-    if (base.is_object()) {
-      base.erase("working_dir");
-      base.erase("shard");
-    }
-  }
-  auto parsed = league::spec_from_json(base);
-  if (!parsed) return fail(parsed.error());
-  spec = std::move(parsed).value();
+// The league flags given, typed: each read here once, an error naming the flag.
+Result<league::LeagueFlags> league_flags(const CLI::App& cmd, const LeagueArgs& a) {
+  league::LeagueFlags f;
   auto given = [&](const char* flag) { return cmd.count(flag) > 0; };
   if (!a.bots.empty()) {
     if (!a.names.empty() && a.names.size() != a.bots.size()) {
@@ -103,53 +73,86 @@ Result<league::LeagueSpec> build_spec(const CLI::App& cmd, const LeagueArgs& a) 
       return fail(fmt::format("{} --seat-config for {} --bot; give one per bot (\"-\" for none) or none",
                               a.seat_configs.size(), a.bots.size()));
     }
-    spec.bots.clear();
+    auto commands = parse_bot_commands(a.bots, "--bot");
+    if (!commands) return fail(commands.error());
     for (std::size_t i = 0; i < a.bots.size(); ++i) {
-      spec.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
+      f.bots.push_back({(*commands)[i], a.names.empty() ? "" : a.names[i]});
       if (a.seat_configs.empty()) continue;
       auto seat_config = read_json_arg(a.seat_configs[i], "--seat-config");
       if (!seat_config)
         return fail(fmt::format("bot {}: {}", a.names.empty() ? a.bots[i] : a.names[i], seat_config.error()));
-      spec.bots.back().seat_config = std::move(seat_config).value();
+      f.bots.back().seat_config = std::move(seat_config).value();
     }
   } else if (!a.seat_configs.empty()) {
     return fail(
         std::string("--seat-config goes with --bot (one per bot); in a league file, give each bot a \"seat_config\""));
   }
-  if (given("--game")) spec.game = a.game;
+  if (given("--game")) f.game = a.game;
   if (given("--config")) {
     auto config = read_config(a.config);
     if (!config) return fail(config.error());
-    spec.config = *config;
+    f.config = *config;
   }
   if (given("--format")) {
     auto format = league::parse_format(a.format);
     if (!format) return fail(fmt::format("--format: {}", format.error()));
-    spec.format = *format;
+    f.format = *format;
   }
-  if (given("--seats")) spec.seats = a.seats;
-  if (given("--deals")) spec.deals = a.deals;
-  if (a.no_duplicate) spec.duplicate = false;
-  if (given("--concurrency")) spec.concurrency = a.concurrency;
-  if (given("--seed")) spec.seed = a.seed;
+  if (given("--seats")) f.seats = a.seats;
+  if (given("--deals")) f.deals = a.deals;
+  f.no_duplicate = a.no_duplicate;
+  if (given("--concurrency")) f.concurrency = a.concurrency;
+  if (given("--seed")) f.seed = a.seed;
   const MatchArgs& m = a.match;
-  if (given("--init-ms")) spec.limits.init_ms = m.limits.init_ms;
-  if (given("--decision-ms")) spec.limits.decision_ms = m.limits.decision_ms;
-  if (given("--time-bank-ms")) spec.limits.time_bank_ms = m.limits.time_bank_ms;
-  if (given("--time-scale")) spec.time_scale = m.time_scale;
-  if (given("--max-line-bytes")) spec.limits.max_line_bytes = m.limits.max_line_bytes;
+  if (given("--init-ms")) f.init_ms = m.limits.init_ms;
+  if (given("--decision-ms")) f.decision_ms = m.limits.decision_ms;
+  if (given("--time-bank-ms")) f.time_bank_ms = m.limits.time_bank_ms;
+  if (given("--max-line-bytes")) f.max_line_bytes = m.limits.max_line_bytes;
+  if (given("--time-scale")) f.time_scale = m.time_scale;
   if (given("--sprt")) {
     auto sprt = league::parse_sprt_config(a.sprt);
     if (!sprt) return fail(sprt.error());
-    spec.sprt = *sprt;
+    f.sprt = *sprt;
   }
-  if (spec.bots.empty()) return fail(std::string("no bots: give --bot CMD (once per bot) or a league file"));
-  // --address-space-mb once per bot: each bot's own, as "address_space_mb" in a league file.
-  if (auto st = sandbox_policy(m.sandbox, spec.bots.size()); !st) return fail(st.error());
-  for (std::size_t i = 0; i < spec.bots.size(); ++i) {
-    if (auto mb = address_space_for(m.sandbox, i)) spec.bots[i].address_space_mb = mb;
+  if (!a.shard.empty()) {
+    auto shard = league::parse_shard(a.shard);
+    if (!shard) return fail(shard.error());
+    f.shard = *shard;
   }
-  return league::normalize(std::move(spec));
+  if (m.sandbox.address_space_mb.size() > 1) f.address_space_mb = m.sandbox.address_space_mb;
+  return f;
+}
+
+// The user's league file (the positional argument), when given.
+Result<std::optional<league::LeagueSpec>> user_league_file(const std::string& file) {
+  if (file.empty()) return std::optional<league::LeagueSpec>();
+  std::ifstream in(file);
+  if (!in) return fail(fmt::format("cannot read the league file {}", file));
+  const json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) return fail(fmt::format("{} is not valid JSON", file));
+  auto spec = league::spec_from_json(j);
+  if (!spec) return fail(spec.error());
+  return std::optional<league::LeagueSpec>(std::move(spec).value());
+}
+
+// The league to run: the flags over the user's league file, or on a resume over the league
+// recorded in --out (read once, into `recorded`), checked against it.
+Result<league::League> resolve_league(const CLI::App& cmd, const LeagueArgs& a,
+                                      std::optional<league::LeagueFile>& recorded) {
+  auto flags = league_flags(cmd, a);
+  if (!flags) return fail(flags.error());
+  auto file = user_league_file(a.file);
+  if (!file) return fail(file.error());
+  const fs::path recorded_file = fs::path(a.out) / league::kLeagueFile;
+  std::error_code ec;
+  if (a.resume && fs::exists(fs::symlink_status(recorded_file, ec))) {
+    auto read = league::read_league_file(a.out);
+    if (!read) return fail(read.error());
+    recorded = std::move(read).value();
+  } else if (a.resume && !*file && flags->bots.empty()) {
+    return fail(fmt::format("--resume: no {} (is --out the league's folder?)", recorded_file.string()));
+  }
+  return league::apply_flags(*flags, *file, a.file, recorded);
 }
 
 // The standings of the league in `folder`, from its journal, written in it (league/folder).
@@ -288,11 +291,13 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     return kUsage;
   }
   if (a.out.empty()) a.out = (fs::path("logs") / ("league-" + timestamp())).string();
-  auto spec = build_spec(cmd, a);
-  if (!spec) {
-    say("referee league: {}\n", terminal_safe(spec.error()));  // may quote the league file
+  std::optional<league::LeagueFile> recorded;  // --out's league.json, on a resume
+  auto league = resolve_league(cmd, a, recorded);
+  if (!league) {
+    say("referee league: {}\n", terminal_safe(league.error()));  // may quote the league file
     return kUsage;
   }
+  const league::LeagueSpec* spec = &league->spec;
   auto sandbox = sandbox_policy(a.match.sandbox, spec->bots.size());
   if (!sandbox) {
     say("referee league: {}\n", sandbox.error());
@@ -304,30 +309,16 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   league::RunOptions o;
   o.out = a.out;
   o.resume = a.resume;
-  o.referee = self_path();
-  o.working_dir = fs::current_path();
-  if (a.resume && fs::exists(fs::path(a.out) / "league.json")) {
-    // The folder the league's commands are relative to, from wherever it is resumed.
-    auto recorded = league::recorded_working_dir(a.out);
-    if (!recorded) {
-      say("referee league: {}\n", terminal_safe(recorded.error()));
-      return kUsage;
-    }
-    if (*recorded) o.working_dir = **recorded;
-  }
+  o.recorded = recorded ? &*recorded : nullptr;
+  // The folder the league's commands are relative to: a resumed league's, from wherever it is resumed.
+  o.working_dir = recorded && recorded->working_dir ? *recorded->working_dir : fs::current_path();
   o.env = bot_environment(o.working_dir, a.match.env);
-  o.rerun_env = a.match.env;
+  // From the league's working directory, which its bot commands are relative to.
+  o.rerun = rerun_command(a.match, referee_path(), o.working_dir);
   o.sandbox = *sandbox;
   o.stop = &stop_signal();
   o.grace = std::chrono::milliseconds(a.match.grace_ms);
-  if (!a.shard.empty()) {
-    auto shard = league::parse_shard(a.shard);
-    if (!shard) {
-      say("referee league: {}\n", terminal_safe(shard.error()));
-      return kUsage;
-    }
-    o.shard = *shard;
-  }
+  o.shard = league->shard;
   o.share_output = a.match.share_output;
   o.reuse = a.reuse;
   std::uint64_t before = 0;
@@ -422,7 +413,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   }
   if (outcome->interrupted) {
     say("interrupted: {} of {} matches journaled; finish with:\n  {} league --resume --out {}\n", outcome->journaled,
-        outcome->total, match::shell_quote(self_path()), match::shell_quote(a.out));
+        outcome->total, match::shell_quote(referee_path().string()), match::shell_quote(a.out));
     return interrupted_exit_code(stop_signal().signal());
   }
   return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;

@@ -109,9 +109,15 @@ int run_play(const PlayArgs& a) {
     }
     seat_configs.push_back(std::move(seat_config).value());
   }
+  auto commands = parse_bot_commands(a.bots, "--bot");
+  if (!commands) {
+    say("referee play: {}\n", terminal_safe(commands.error()));
+    return kUsage;
+  }
   // A bot that cannot start is the caller's mistake (exit 2), found before anything is created.
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
-    if (auto st = match::preflight(a.bots[i], fs::current_path(), bot_environment(fs::current_path(), a.match.env));
+    if (auto st =
+            match::preflight((*commands)[i], fs::current_path(), bot_environment(fs::current_path(), a.match.env));
         !st) {
       say("referee play: --bot {}: {}\n", terminal_safe(a.names.empty() ? a.bots[i] : a.names[i]),
           terminal_safe(st.error()));
@@ -133,7 +139,7 @@ int run_play(const PlayArgs& a) {
   o.config = *config;
   o.seed = a.seed_given ? a.seed : os_random_u64();  // getrandom(2): nobody can predict the deal
   for (std::size_t i = 0; i < a.bots.size(); ++i) {
-    o.bots.push_back({a.bots[i], a.names.empty() ? "" : a.names[i]});
+    o.bots.push_back({(*commands)[i], a.names.empty() ? "" : a.names[i]});
     if (!seat_configs.empty()) o.bots.back().seat_config = seat_configs[i];
   }
   if (auto st = apply_match_options(a.match, o); !st) {

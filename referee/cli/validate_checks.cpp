@@ -10,7 +10,6 @@
 #include "referee/cli/validate_report.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/match/match.hpp"
-#include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::cli::validate {
@@ -118,7 +117,7 @@ json probe_handshake(const Setup& s) {
   const fs::path log = s.out / "handshake.seat0.stderr.log";
   h["stderr_log"] = log.string();
   bots::SpawnOptions spawn;
-  spawn.argv = match::split_command(s.args.bot).value();
+  spawn.argv = s.bot.argv;
   spawn.working_dir = fs::current_path();
   spawn.env = s.env;
   spawn.env.push_back("ARENA_SEAT=0");
@@ -208,15 +207,13 @@ json probe_handshake(const Setup& s) {
 
 // ---- the matches --------------------------------------------------------------------------
 
-Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std::uint64_t seed,
+Result<json> play_one(const Setup& s, const match::BotCommand& opponent, int seat, std::uint64_t seed,
                       const std::string& stem, Tally& t) {
   match::Options o;
   o.game = s.game.info().name;
   o.config = s.config;
   o.seed = seed;
-  std::vector<std::string> commands;
-  for (int i = 0; i < s.seats; ++i) commands.push_back(i == seat ? s.args.bot : opponent);
-  for (const auto& c : commands) o.bots.push_back({c, ""});
+  for (int i = 0; i < s.seats; ++i) o.bots.emplace_back(i == seat ? s.bot : opponent);
   o.limits = s.limits;
   o.time_scale = s.args.match.time_scale;
   o.grace = std::chrono::milliseconds(s.args.match.grace_ms);
@@ -235,7 +232,7 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   for (const auto& seat_report : m->seats) t.written.push_back(seat_report.stderr_log);
 
   const auto& me = m->seats[static_cast<std::size_t>(seat)];
-  json mj = {{"opponent", opponent},
+  json mj = {{"opponent", opponent.text},
              {"seats", s.seats},
              {"seat", seat},
              {"seed", seed},
@@ -278,16 +275,16 @@ Result<json> play_one(const Setup& s, const std::string& opponent, int seat, std
   }
 
   if (m->fault && m->fault->seat != seat && m->fault->phase == match::FaultPhase::spawn) {
-    return fail(fmt::format("the opponent {}: {}", opponent, m->fault->message));
+    return fail(fmt::format("the opponent {}: {}", opponent.text, m->fault->message));
   }
   if (m->fault) {
     const match::Fault& f = *m->fault;
     json fj = fault_json(f);
-    fj["opponent"] = opponent;
+    fj["opponent"] = opponent.text;
     fj["seed"] = seed;
     fj["replay"] = m->replay.string();
     fj["stderr_log"] = m->seats[static_cast<std::size_t>(f.seat)].stderr_log.string();
-    fj["rerun"] = match::play_command(o, {s.referee.string(), {}, s.args.match.env});
+    fj["rerun"] = rerun_command(s.args.match, s.referee, {})(o);
     fj["request"] = nullptr;
     if (r) {
       auto request = offending_message(*r, f);

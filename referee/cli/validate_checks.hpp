@@ -35,6 +35,8 @@ struct Setup {
   std::filesystem::path referee;  // this executable, for the re-run commands
   std::vector<std::string> env;
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
+  match::BotCommand bot;                     // the bot under test (args.bot, parsed once)
+  std::vector<match::BotCommand> opponents;  // --opponent, or the sample bots
 };
 
 // What the matches add up to, over the whole run.
@@ -61,7 +63,7 @@ nlohmann::json probe_handshake(const Setup& s);
 // Plays one match with the bot at `seat` and `opponent` in every other seat of `s.seats`; records
 // it in `t` and returns the match's JSON report. An error: the opponent cannot be started, or the
 // match could not be set up.
-Result<nlohmann::json> play_one(const Setup& s, const std::string& opponent, int seat, std::uint64_t seed,
+Result<nlohmann::json> play_one(const Setup& s, const match::BotCommand& opponent, int seat, std::uint64_t seed,
                                 const std::string& stem, Tally& t);
 
 }  // namespace arena::cli::validate

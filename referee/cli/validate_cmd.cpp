@@ -112,9 +112,9 @@ void count_outcome(json& g, const std::string& outcome) {
   g[key] = g[key].get<int>() + 1;
 }
 
-void print_group(const json& g, bool name_seat_count) {
-  say("vs {} as seat {}{}: {}: {} won, {} drawn, {} lost, {}{}\n", label_of(g["opponent"].get<std::string>()),
-      g["seat"].get<int>(), name_seat_count ? fmt::format(" of {}", g["seats"].get<int>()) : std::string(),
+void print_group(const json& g, const std::string& label, bool name_seat_count) {
+  say("vs {} as seat {}{}: {}: {} won, {} drawn, {} lost, {}{}\n", label, g["seat"].get<int>(),
+      name_seat_count ? fmt::format(" of {}", g["seats"].get<int>()) : std::string(),
       plural(g["games"].get<std::size_t>(), "game"), g["wins"].get<int>(), g["draws"].get<int>(),
       g["losses"].get<int>(), plural(g["faults"].get<std::size_t>(), "fault"),
       g["opponent_faults"].get<int>() > 0
@@ -130,28 +130,28 @@ struct Played {
 // Every seat count, every opponent, the bot in every seat, `games` matches each: game k of each
 // uses seed + k, so the bot plays the same deals from every side. An error: an opponent that
 // cannot start.
-Result<Played> play_all(Setup& s, const std::vector<int>& counts, const std::vector<std::string>& opponents,
-                        std::uint64_t seed, Tally& t) {
+Result<Played> play_all(Setup& s, const std::vector<int>& counts, std::uint64_t seed, Tally& t) {
   Played p;
   const bool several_counts = s.game.info().min_seats != s.game.info().max_seats;
   for (const int seats : counts) {
     s.seats = seats;
-    for (std::size_t oi = 0; oi < opponents.size() && !t.interrupted; ++oi) {
-      const std::string label = label_of(opponents[oi]);
+    for (std::size_t oi = 0; oi < s.opponents.size() && !t.interrupted; ++oi) {
+      const match::BotCommand& opponent = s.opponents[oi];
+      const std::string label = label_of(opponent);
       for (int seat = 0; seat < seats && !t.interrupted; ++seat) {
-        json g = new_group(opponents[oi], seats, seat);
+        json g = new_group(opponent.text, seats, seat);
         for (int k = 0; k < s.args.games && !t.interrupted; ++k) {
           const std::string stem = counts.size() > 1
                                        ? fmt::format("vs{}-{}-{}seats-seat{}-g{}", oi + 1, label, seats, seat, k + 1)
                                        : fmt::format("vs{}-{}-seat{}-g{}", oi + 1, label, seat, k + 1);
-          auto m = play_one(s, opponents[oi], seat, seed + static_cast<std::uint64_t>(k), stem, t);
+          auto m = play_one(s, opponent, seat, seed + static_cast<std::uint64_t>(k), stem, t);
           if (!m) return fail(m.error());
           const std::string outcome = m->at("outcome");
           if (outcome == "interrupted") break;
           count_outcome(g, outcome);
           p.matches.push_back(std::move(*m));
         }
-        print_group(g, several_counts);
+        print_group(g, label, several_counts);
         p.groups.push_back(std::move(g));
       }
     }
@@ -211,7 +211,8 @@ int run_validate(const ValidateArgs& a) {
   if (game == nullptr) return usage(fmt::format("unknown game \"{}\" (see `referee games`)", a.game));
   const auto counts = seat_counts(a.seats, game->info());
   if (!counts) return usage(counts.error());
-  if (auto argv = match::split_command(a.bot); !argv) return usage(argv.error());
+  auto bot = match::BotCommand::parse(a.bot);
+  if (!bot) return usage(bot.error());
   auto raw_config = read_config(a.config);
   if (!raw_config) return usage(raw_config.error());
   auto config = game->normalize_config(*raw_config);
@@ -222,15 +223,15 @@ int run_validate(const ValidateArgs& a) {
     if (!found) return usage(found.error());
     opponents = *found;
   }
-  for (const auto& o : opponents) {
-    if (auto argv = match::split_command(o); !argv) return usage(fmt::format("--opponent: {}", argv.error()));
-  }
+  auto parsed_opponents = parse_bot_commands(opponents, "--opponent");
+  if (!parsed_opponents) return usage(parsed_opponents.error());
   auto out = output_folder(a.out);
   if (!out) return usage(out.error());
 
-  std::error_code ec;
-  Setup s{a, *game, *config, counts->front(), {}, {}, out->dir, fs::read_symlink("/proc/self/exe", ec), {}};
-  s.referee = ec ? fs::path("referee") : near(s.referee);
+  const fs::path self = referee_path();  // shown as the user would type it, when below here
+  Setup s{a,  *game, *config,  counts->front(),
+          {}, {},    out->dir, self.is_absolute() ? near(self) : self,
+          {}, {},    *bot,     std::move(parsed_opponents).value()};
   s.limits = a.match.limits;
   s.scaled = protocol::scaled(s.limits, a.match.time_scale);
   s.env = bot_environment(fs::current_path(), a.match.env);
@@ -277,7 +278,7 @@ int run_validate(const ValidateArgs& a) {
   // 2. The matches: every seat count, every opponent, every seat, the same deals.
   Played played;
   if (handshake.at("ok").get<bool>() && !t.interrupted) {
-    auto p = play_all(s, *counts, opponents, seed, t);
+    auto p = play_all(s, *counts, seed, t);
     if (!p) return usage(p.error());
     played = std::move(p).value();
   }
@@ -293,7 +294,7 @@ int run_validate(const ValidateArgs& a) {
   report["faults"] = t.faults;
   report["opponent_faults"] = t.opponent_faults;
   report["sandbox"] = sandbox_json(a.match.sandbox.tier, s, t, handshake.at("sandbox_tier"));
-  print_summary(report, t, a.bot);
+  print_summary(report, t, s);
 
   std::string verdict = "PASS";
   if (t.interrupted) {

@@ -79,12 +79,21 @@ void print_sandbox(const json& sandbox, std::size_t matches) {
 }  // namespace
 
 // "random_bot" for ".../random_bot", "bot.py" for "python3 bot.py": for people and file names.
-std::string label_of(const std::string& command) {
-  std::string label = match::BotCommand::parse(command).value().display_name();  // checked before
+std::string label_of(const match::BotCommand& command) {
+  std::string label = command.display_name();
   for (char& c : label) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '.' && c != '_' && c != '-') c = '_';
   }
   return label.empty() ? std::string("bot") : label;
+}
+
+std::string opponent_label(const Setup& s, const json& entry) {
+  const auto it = entry.find("opponent");
+  if (it == entry.end() || !it->is_string()) return "?";
+  for (const match::BotCommand& o : s.opponents) {
+    if (o.text == it->get<std::string>()) return label_of(o);
+  }
+  return "?";
 }
 
 std::string plural(std::size_t n, const char* word) {
@@ -101,12 +110,11 @@ std::string seat_counts_text(const std::vector<int>& counts) {
   return text + (counts.size() == 1 && counts[0] == 1 ? " seat" : " seats");
 }
 
-void print_fault(std::size_t n, const json& f, const std::string& bot) {
-  const std::string where =
-      f.value("phase", "") == "handshake" && !f.contains("opponent")
-          ? std::string("handshake probe")
-          : fmt::format("seat {} vs {}, seed {}", f.at("seat").get<int>(),
-                        label_of(f.value("opponent", std::string("?"))), f.value("seed", std::uint64_t{0}));
+void print_fault(std::size_t n, const json& f, const Setup& s) {
+  const std::string where = f.value("phase", "") == "handshake" && !f.contains("opponent")
+                                ? std::string("handshake probe")
+                                : fmt::format("seat {} vs {}, seed {}", f.at("seat").get<int>(), opponent_label(s, f),
+                                              f.value("seed", std::uint64_t{0}));
   const auto id = f.at("request_id").get<std::int64_t>();
   say("FAULT {}: {}: {} {}: {}\n", n, where, f.at("kind").get<std::string>(),
       id == 0 ? std::string("during the handshake") : fmt::format("at request {}", id),
@@ -130,7 +138,7 @@ void print_fault(std::size_t n, const json& f, const std::string& bot) {
     for (const auto& l : tail) say("    | {}\n", terminal_safe(l.get<std::string>()));
   }
   if (f.contains("input") && f.contains("replay"))
-    say("  feed it the same input:  {} < {}\n", bot, shell_quote(f.at("input").get<std::string>()));
+    say("  feed it the same input:  {} < {}\n", s.bot.text, shell_quote(f.at("input").get<std::string>()));
   if (f.contains("replay")) say("  replay: {}\n", f.at("replay").get<std::string>());
   say("  re-run:  {}\n", f.at("rerun").get<std::string>());
 }
@@ -156,13 +164,12 @@ json sandbox_json(const std::string& asked, const Setup& s, const Tally& t, cons
           {"as_asked", as_asked}};
 }
 
-void print_summary(const json& report, const Tally& t, const std::string& bot) {
-  for (std::size_t i = 0; i < t.faults.size(); ++i) print_fault(i + 1, t.faults[i], bot);
+void print_summary(const json& report, const Tally& t, const Setup& s) {
+  for (std::size_t i = 0; i < t.faults.size(); ++i) print_fault(i + 1, t.faults[i], s);
   for (const auto& f : t.opponent_faults) {
     say("note: the opponent {} faulted (seed {}: {} at request {}: {}); not counted against the bot\n",
-        label_of(f.at("opponent").get<std::string>()), f.at("seed").get<std::uint64_t>(),
-        f.at("kind").get<std::string>(), f.at("request_id").get<std::int64_t>(),
-        terminal_safe(f.at("message").get<std::string>()));
+        opponent_label(s, f), f.at("seed").get<std::uint64_t>(), f.at("kind").get<std::string>(),
+        f.at("request_id").get<std::int64_t>(), terminal_safe(f.at("message").get<std::string>()));
   }
   const json& timing = report.at("timing");
   const auto limit_ms = timing.at("limit_ms").get<std::int64_t>();

@@ -21,7 +21,10 @@ namespace arena::cli::validate {
 using match::shell_quote;
 
 // "random_bot" for ".../random_bot", "bot.py" for "python3 bot.py": for people and file names.
-std::string label_of(const std::string& command);
+std::string label_of(const match::BotCommand& command);
+// The label of the opponent a report entry (a group, a match, a fault) names by its command, from
+// the run's parsed opponents; "?" for none.
+std::string opponent_label(const Setup& s, const nlohmann::json& entry);
 
 // "1 game", "3 games".
 std::string plural(std::size_t n, const char* word);
@@ -31,7 +34,7 @@ std::string seat_counts_text(const std::vector<int>& counts);
 
 // One fault of the bot (numbered from 1): where, what, its reply, the request, its stderr, and
 // the commands that reproduce it.
-void print_fault(std::size_t n, const nlohmann::json& fault, const std::string& bot);
+void print_fault(std::size_t n, const nlohmann::json& fault, const Setup& s);
 
 // The decision times of the bot (sorted in place): count, median, p99 (nearest rank), max, limit.
 nlohmann::json timing_json(std::vector<double>& times, std::int64_t limit_ms);
@@ -45,6 +48,6 @@ nlohmann::json sandbox_json(const std::string& asked, const Setup& s, const Tall
 
 // Everything after the per-opponent lines: faults, opponents' faults, decision times, stderr,
 // the sandbox in force, the replays; from the report's `timing`, `stderr`, `sandbox` and `matches`.
-void print_summary(const nlohmann::json& report, const Tally& t, const std::string& bot);
+void print_summary(const nlohmann::json& report, const Tally& t, const Setup& s);
 
 }  // namespace arena::cli::validate

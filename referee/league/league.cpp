@@ -18,8 +18,8 @@
 #include "referee/games/game.hpp"
 #include "referee/league/deal.hpp"
 #include "referee/league/folder.hpp"
+#include "referee/league/league_file.hpp"
 #include "referee/match/match.hpp"
-#include "referee/match/rerun.hpp"
 
 namespace arena::league {
 
@@ -30,9 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kMaxShards = 100000;
-constexpr const char* kNoSprtOnShards =
-    "--sprt cannot run on a shard: its decision needs every deal in schedule order, which no single shard plays "
-    "(docs/distributed.md)";
 
 std::string host_name() {
   char name[256] = {};
@@ -65,7 +62,7 @@ class Runner {
     // A new league checks its bots before it creates anything; a resumed one once league.json
     // has said where its commands are relative to (check_league_file).
     const bool resuming = o_.resume && fs::exists(o_.out / "league.json");
-    if (spec_.sprt && o_.shard && o_.shard->count > 1) return fail(std::string(kNoSprtOnShards));
+    if (auto st = check_sprt_on_shard(spec_, o_.shard); !st) return fail(st.error());
     if (!resuming) {
       if (auto st = preflight(); !st) return fail(st.error());
     }
@@ -75,11 +72,7 @@ class Runner {
     if (!created) return fail(created.error());
     folders_ = *created;
     if (auto st = check_league_file(); !st) return fail(st.error());
-    if (spec_.sprt && shard_.count > 1) {
-      return fail(
-          std::string("--sprt cannot run on a shard: its decision needs every deal in schedule order, which no "
-                      "single shard plays (docs/distributed.md)"));
-    }
+    if (auto st = check_sprt_on_shard(spec_, shard_); !st) return fail(st.error());
     for (const char* sub : {kReplaysDir, kLogsDir}) {
       if (auto made = files::make_private_dirs(o_.out / sub); !made) return fail(made.error());
       folders_.push_back(o_.out / sub);
@@ -182,25 +175,19 @@ class Runner {
 
   // What every match of this league shares; its working directory is the resolved one.
   MatchSetup match_setup() const {
-    MatchSetup m;
-    m.game = spec_.game;
-    m.config = spec_.config;
-    m.limits = spec_.limits;
-    m.time_scale = spec_.time_scale;
-    m.sandbox = o_.sandbox;
-    m.env = o_.env;
-    m.grace = o_.grace;
-    m.stop = o_.stop;
-    m.working_dir = working_dir_;
-    m.log_dir = o_.out / kLogsDir;
-    m.hidden = {fs::absolute(o_.out).lexically_normal()};  // league.json, the journal, other matches
-    m.reuse = o_.reuse;
-    // The command that plays a match again alone, from the league's working directory (which its
-    // bot commands are relative to), with the league's options.
-    m.rerun = [referee = o_.referee, dir = working_dir_, env = o_.rerun_env](const match::Options& o) {
-      return match::play_command(o, {referee, dir, env});
-    };
-    return m;
+    return {.game = spec_.game,
+            .config = spec_.config,
+            .limits = spec_.limits,
+            .time_scale = spec_.time_scale,
+            .sandbox = o_.sandbox,
+            .env = o_.env,
+            .grace = o_.grace,
+            .stop = o_.stop,
+            .working_dir = working_dir_,
+            .log_dir = o_.out / kLogsDir,
+            .hidden = {fs::absolute(o_.out).lexically_normal()},  // league.json, the journal, other matches
+            .reuse = o_.reuse,
+            .rerun = o_.rerun};
   }
 
   // One journaled record (read back, or just written with mu_ held): the counts, the SPRT's tally.
@@ -248,63 +235,34 @@ class Runner {
     return {};
   }
 
-  // league.json records the league; a resume must be of the same league (concurrency aside). A
-  // resume takes the seed and its scheme from it unless the spec sets them (a league.json without
-  // "seed_scheme" was journaled with the legacy derivation); a new league draws its seed from the OS.
+  // league.json records the league; a resume must be of the same league (concurrency aside,
+  // check_same_league), of the same shard, and takes its working directory, its shard, and its
+  // seed and scheme unless the spec sets them. A new league draws its seed from the OS.
   Status check_league_file() {
-    const fs::path file = o_.out / "league.json";
+    const fs::path file = o_.out / kLeagueFile;
     if (std::error_code ec; fs::exists(fs::symlink_status(file, ec))) {
       if (!o_.resume) {
         return fail(fmt::format("{} already holds a league; pass --resume to finish it, or choose another --out",
                                 o_.out.string()));
       }
-      auto text = files::read_file(file);  // never through a link, a FIFO or a huge file
-      if (!text) return fail(text.error());
-      json theirs = json::parse(*text, nullptr, false);
-      if (theirs.is_object()) {
-        theirs.erase("concurrency");
-        // The folder its commands are relative to, whatever folder the resume runs in.
-        if (auto dir = theirs.find("working_dir"); dir != theirs.end()) {
-          if (dir->is_string()) working_dir_ = dir->get<std::string>();
-          theirs.erase(dir);
-        }
-        // A shard's folder stays that shard's.
-        auto recorded = recorded_shard(theirs, file.string());
-        if (!recorded) return fail(recorded.error());
-        const std::optional<Shard> shard = *recorded;
-        theirs.erase("shard");
-        if (o_.shard && shard != o_.shard) {
-          return fail(shard ? fmt::format("{} holds shard {}/{} of its league, not {}/{}", file.string(), shard->index,
-                                          shard->count, o_.shard->index, o_.shard->count)
-                            : fmt::format("{} holds a whole league, not shard {}/{}", file.string(), o_.shard->index,
-                                          o_.shard->count));
-        }
-        if (shard) shard_ = *shard;
-        const json scheme_name = theirs.value("seed_scheme", json(enum_name(SeedScheme::legacy)));
-        auto scheme = parse_seed_scheme(scheme_name.is_string() ? scheme_name.get<std::string>() : scheme_name.dump());
-        if (!scheme) return fail(fmt::format("{}: {}", file.string(), scheme.error()));
-        theirs["seed_scheme"] = enum_name(*scheme);
-        if (!spec_.seed_scheme) spec_.seed_scheme = *scheme;
-        if (auto seed = theirs.find("seed"); !spec_.seed && seed != theirs.end() && seed->is_number_unsigned()) {
-          spec_.seed = seed->get<std::uint64_t>();
-        }
+      std::optional<LeagueFile> read;
+      if (o_.recorded == nullptr) {
+        auto r = read_league_file(o_.out);
+        if (!r) return fail(r.error());
+        read = std::move(r).value();
       }
-      json mine = to_json(spec_);
-      mine.erase("concurrency");
-      if (theirs != mine || !spec_.seed) {
-        return fail(
-            fmt::format("{} describes another league (different bots, game, seed or limits); "
-                        "resume it with its own settings or choose another --out",
-                        file.string()));
-      }
+      const LeagueFile& recorded = o_.recorded != nullptr ? *o_.recorded : *read;
+      if (auto st = check_shard(o_.shard, recorded); !st) return fail(st.error());
+      if (recorded.shard) shard_ = *recorded.shard;
+      if (recorded.working_dir) working_dir_ = *recorded.working_dir;
+      if (auto st = check_same_league(spec_, recorded); !st) return fail(st.error());
       return preflight();
     }
     if (!spec_.seed) spec_.seed = os_random_u64();
     if (!spec_.seed_scheme) spec_.seed_scheme = SeedScheme::keyed_v1;
-    json recorded = to_json(spec_);
-    recorded["working_dir"] = working_dir_.string();
-    if (shard_.count > 1) recorded["shard"] = to_json(shard_);
-    return files::write_private(file, recorded.dump(2) + '\n');
+    const LeagueFile recorded{file, spec_, working_dir_,
+                              shard_.count > 1 ? std::optional<Shard>(shard_) : std::nullopt};
+    return files::write_private(file, to_json(recorded).dump(2) + '\n');
   }
 
   // The unit of work is a deal: its legs (the same cards, seats rotated) are played one after the
@@ -443,18 +401,6 @@ Result<std::optional<Shard>> recorded_shard(const json& league_file, const std::
 
 json to_json(const Shard& shard) {
   return {{"index", shard.index}, {"count", shard.count}};
-}
-
-Result<std::optional<fs::path>> recorded_working_dir(const fs::path& out) {
-  const fs::path file = out / "league.json";
-  auto text = files::read_file(file);
-  if (!text) return fail(text.error());
-  const json j = json::parse(*text, nullptr, false);
-  if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", file.string()));
-  const auto dir = j.find("working_dir");
-  if (dir == j.end()) return std::optional<fs::path>();
-  if (!dir->is_string()) return fail(fmt::format("{}: \"working_dir\" is not a string", file.string()));
-  return std::optional<fs::path>(dir->get<std::string>());
 }
 
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options) {

@@ -136,19 +136,25 @@ json to_json(const Shard& shard);
 // "I/N" with 1 <= I <= N <= 100000.
 Result<Shard> parse_shard(std::string_view text);
 
+struct LeagueFile;  // league_file.hpp
+
 struct RunOptions {
   std::filesystem::path out;  // league.json, results.jsonl, replays/, logs/, standings.*
   bool resume = false;
+  // On a resume, the folder's league.json as the caller read it (read_league_file; the caller's,
+  // alive during the run); null: the runner reads it.
+  const LeagueFile* recorded = nullptr;
   // Play one shard of the league only; recorded in league.json ("shard"), so a resume plays the
   // same shard (another one is refused). Unset on a resume: the recorded one.
   std::optional<Shard> shard;
-  std::string referee;           // this executable, for the re-run commands
   std::vector<std::string> env;  // the bots' environment
-  // The --env values given (KEY=VALUE): the re-run command of every match carries them.
-  std::vector<std::string> rerun_env;
+  // The command that plays a match of the league again alone, journaled with it (MatchRecord::
+  // rerun); built by the caller from the options it was given (the CLI: cli::rerun_command, from
+  // the league's working directory); empty: none.
+  std::function<std::string(const match::Options&)> rerun;
   // The folder the bots' relative commands are relative to (and their working directory in the
   // none tier); empty: the current one. Recorded in league.json: a resume uses the recorded one,
-  // from whatever folder it is started (recorded_working_dir).
+  // from whatever folder it is started (LeagueFile::working_dir).
   std::filesystem::path working_dir;
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};  // the CLI gives the strictest available
   // SIGINT, SIGTERM, SIGHUP: matches in flight end at once and are not journaled (resume plays
@@ -197,9 +203,5 @@ struct LeagueOutcome {
 // of another league, a refused spec); faults of bots are results. A worker takes a whole deal and
 // plays its legs one after the other, so the legs of one deal never run at the same time.
 Result<LeagueOutcome> run(const LeagueSpec& spec, const RunOptions& options);
-
-// The working directory league.json in `out` records (leagues of earlier versions record none:
-// nullopt); an error when league.json cannot be read.
-Result<std::optional<std::filesystem::path>> recorded_working_dir(const std::filesystem::path& out);
 
 }  // namespace arena::league

@@ -125,14 +125,18 @@ Result<LeagueSpec> spec_from_json(const json& j) {
     if (auto it = j.find("bots"); it != j.end()) {
       if (!it->is_array()) return fail(std::string("league: \"bots\" must be an array of {\"name\", \"command\"}"));
       for (const json& b : *it) {
-        if (b.is_string()) {
-          s.bots.emplace_back(b.get<std::string>());
+        if (b.is_string()) {  // a command alone, parsed here once
+          auto command = match::BotCommand::parse(b.get<std::string>());
+          if (!command) return fail(command.error());
+          s.bots.emplace_back(std::move(command).value());
           continue;
         }
         if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
           return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
-        match::BotSpec entry{b.at("command").get<std::string>(), b.value("name", "")};
+        auto command = match::BotCommand::parse(b.at("command").get<std::string>());
+        if (!command) return fail(command.error());
+        match::BotSpec entry{std::move(command).value(), b.value("name", "")};
         if (b.contains("address_space_mb")) {
           std::uint64_t mb = 0;
           if (auto st = read_whole(b, "league bot", "address_space_mb", bounds::kAddressSpaceMb, mb); !st)
@@ -202,7 +206,7 @@ Result<LeagueSpec> spec_from_json(const json& j) {
 json to_json(const LeagueSpec& s) {
   json bots = json::array();
   for (const match::BotSpec& b : s.bots) {
-    json entry = {{"name", b.name}, {"command", b.command}};
+    json entry = {{"name", b.name}, {"command", b.command.text}};
     if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
     if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
     bots.push_back(std::move(entry));
@@ -246,9 +250,9 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   if (s.format == Format::gauntlet && s.bots.size() < 2) return fail(std::string("a gauntlet needs a bot and a field"));
   std::set<std::string> names;
   for (match::BotSpec& b : s.bots) {
-    if (auto argv = match::split_command(b.command); !argv) return fail(argv.error());
+    if (b.command.argv.empty()) return fail(std::string("an empty bot command"));
     if (b.name.empty()) {
-      const std::string base = match::program_name(match::split_command(b.command).value());
+      const std::string base = b.command.display_name();
       b.name = base;
       for (int n = 2; names.count(b.name) > 0; ++n) b.name = fmt::format("{}-{}", base, n);
     }

@@ -153,10 +153,6 @@ const std::string* BotCommand::script() const {
   return nullptr;
 }
 
-std::string program_name(const std::vector<std::string>& argv) {
-  return BotCommand{{}, argv}.display_name();
-}
-
 Result<std::vector<std::string>> split_command(const std::string& command) {
   std::vector<std::string> argv;
   std::string current;
@@ -193,11 +189,9 @@ Result<std::vector<std::string>> split_command(const std::string& command) {
   return argv;
 }
 
-std::vector<fs::path> files_named_by(const std::string& command, const fs::path& base) {
+std::vector<fs::path> files_named_by(const BotCommand& command, const fs::path& base) {
   std::vector<fs::path> out;
-  auto split = split_command(command);
-  if (!split) return out;
-  const auto& argv = *split;
+  const auto& argv = command.argv;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     if (argv[i].empty() || argv[i][0] == '-' || (i == 0 && argv[i].find('/') == std::string::npos)) continue;
     std::error_code ec;
@@ -207,10 +201,9 @@ std::vector<fs::path> files_named_by(const std::string& command, const fs::path&
   return out;
 }
 
-Status preflight(const std::string& command, const fs::path& working_dir, const std::vector<std::string>& env) {
-  auto parsed = BotCommand::parse(command);
-  if (!parsed) return fail(parsed.error());
-  const std::vector<std::string>* argv = &parsed->argv;
+Status preflight(const BotCommand& command, const fs::path& working_dir, const std::vector<std::string>& env) {
+  if (command.argv.empty()) return fail(std::string("an empty bot command"));
+  const std::vector<std::string>* argv = &command.argv;
   auto program = resolve(argv->front(), working_dir, env);
   if (!program) return fail(program.error());
   // A script started directly: its interpreter must exist too (exec would fail with ENOENT,
@@ -227,7 +220,7 @@ Status preflight(const std::string& command, const fs::path& working_dir, const 
       }
     }
   }
-  if (const std::string* script = parsed->script()) {
+  if (const std::string* script = command.script()) {
     const fs::path file = fs::path(*script).is_absolute() ? fs::path(*script) : working_dir / *script;
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) {

@@ -33,12 +33,9 @@ struct BotCommand {
   const std::string* script() const;
 };
 
-// BotCommand{argv}.display_name(): a bot's default name from its argv.
-std::string program_name(const std::vector<std::string>& argv);
-
 // The existing files and folders `command` names, relative to `base` (its program when given
 // as a path, and its arguments that are not options): what another seat must not see.
-std::vector<std::filesystem::path> files_named_by(const std::string& command, const std::filesystem::path& base);
+std::vector<std::filesystem::path> files_named_by(const BotCommand& command, const std::filesystem::path& base);
 
 // Whether `command` can start, checked before any match so that a typo is the organiser's usage
 // error, not a bot's crash: the program exists, is a file and is executable (a name without '/'
@@ -47,7 +44,7 @@ std::vector<std::filesystem::path> files_named_by(const std::string& command, co
 // names); and for a known interpreter (python3, node, ruby, perl, bash, ...) the script it is
 // given. The error is one sentence naming the file, e.g. `"bots/x.py": no such file (from
 // /home/me/arena)`.
-Status preflight(const std::string& command, const std::filesystem::path& working_dir,
+Status preflight(const BotCommand& command, const std::filesystem::path& working_dir,
                  const std::vector<std::string>& env);
 
 }  // namespace arena::match

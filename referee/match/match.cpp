@@ -99,10 +99,10 @@ class Match {
       Seat_ s;
       s.seat = i;
       const BotSpec& spec = o_.bots[static_cast<std::size_t>(i)];
-      s.report.command = spec.command;
+      s.report.command = spec.command.text;
       s.name_given = !spec.name.empty();
       // Until the bot names itself (a bot that fails the handshake never does): its program.
-      s.report.name = s.name_given ? spec.name : program_name(split_command(spec.command).value());
+      s.report.name = s.name_given ? spec.name : spec.command.display_name();
       s.report.stderr_log = o_.log_dir / fmt::format("{}.seat{}.stderr.log", o_.log_stem, i);
       s.bank_ms = static_cast<double>(limits_.time_bank_ms);
       seats_.push_back(std::move(s));
@@ -123,7 +123,7 @@ class Match {
         s.kept->process.reset();
       }
       bots::SpawnOptions spawn;
-      spawn.argv = split_command(s.report.command).value();  // checked by play()
+      spawn.argv = spec_of(s).command.argv;
       spawn.working_dir = o_.working_dir;
       spawn.env = o_.env;
       spawn.env.push_back(fmt::format("ARENA_SEAT={}", s.seat));
@@ -172,15 +172,16 @@ class Match {
   std::vector<std::filesystem::path> hidden_from(const Seat_& s) const {
     std::vector<std::filesystem::path> out;
     const std::filesystem::path base = o_.working_dir.empty() ? std::filesystem::current_path() : o_.working_dir;
-    std::vector<std::string> commands;
-    for (const std::string& command : o_.hide_commands) {
-      if (command != s.report.command) commands.push_back(command);
+    const BotCommand& own = spec_of(s).command;
+    std::vector<const BotCommand*> commands;
+    for (const BotCommand& command : o_.hide_commands) {
+      if (command.argv != own.argv) commands.push_back(&command);
     }
     for (const Seat_& other : seats_) {
-      if (other.seat != s.seat) commands.push_back(other.report.command);
+      if (other.seat != s.seat) commands.push_back(&spec_of(other).command);
     }
-    for (const std::string& command : commands) {
-      for (auto& file : files_named_by(command, base)) out.push_back(std::move(file));
+    for (const BotCommand* command : commands) {
+      for (auto& file : files_named_by(*command, base)) out.push_back(std::move(file));
     }
     return out;
   }
@@ -531,7 +532,7 @@ Result<MatchResult> play(const Options& o) {
     return fail(fmt::format("{} needs {} bots (one --bot per seat), got {}", o.game, seat_range(game->info()), seats));
   }
   for (const BotSpec& b : o.bots) {
-    if (auto argv = split_command(b.command); !argv) return fail(argv.error());
+    if (b.command.argv.empty()) return fail(std::string("an empty bot command"));
   }
   if (auto st = protocol::check_limits(o.limits, o.time_scale); !st) return fail(st.error());
   auto config = game->normalize_config(o.config);

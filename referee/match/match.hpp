@@ -42,10 +42,12 @@ inline constexpr std::chrono::milliseconds kDefaultGrace{200};
 
 struct BotSpec {
   BotSpec() = default;
-  BotSpec(std::string command_, std::string name_ = "", std::optional<std::uint64_t> address_space = std::nullopt)
+  BotSpec(BotCommand command_, std::string name_ = "", std::optional<std::uint64_t> address_space = std::nullopt)
       : command(std::move(command_)), name(std::move(name_)), address_space_mb(address_space) {}
-  std::string command;  // a command line, split like a shell would (quotes, backslashes) but run without one
-  std::string name;     // optional; else the name from the bot's ready message (a league's: always set)
+  // Parsed once where its text entered (a --bot flag, a league file); its text is what replays and
+  // league files record. Run without a shell.
+  BotCommand command;
+  std::string name;  // optional; else the name from the bot's ready message (a league's: always set)
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
   json seat_config;  // the seat's own game configuration, e.g. a deck list (null = none); it
                      // moves with the bot when a league rotates seats
@@ -78,7 +80,7 @@ struct Options {
                                               // logs, the replay's folder and the other seats' files always
   // More bot commands whose files no seat may see, beside the other seats' (a league with kept
   // bots: a process started for one opponent later meets the others); a seat's own is skipped.
-  std::vector<std::string> hide_commands;
+  std::vector<BotCommand> hide_commands;
   // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
   // supports; the library default is none, for callers that run trusted bots.
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
@@ -104,7 +106,7 @@ struct MatchResult : replay::FinalResult {
 std::string seat_range(const games::GameInfo& info);
 
 // Plays one match. An error is a set-up problem of the caller (unknown game, refused config,
-// unwritable replay, a command that cannot be split); anything a bot does is a Fault in the result.
+// unwritable replay, an empty bot command); anything a bot does is a Fault in the result.
 Result<MatchResult> play(const Options& options);
 
 }  // namespace arena::match

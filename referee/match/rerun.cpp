@@ -41,7 +41,7 @@ std::string play_command(const Options& o, const RerunContext& c) {
   const bool seat_configs =
       std::any_of(o.bots.begin(), o.bots.end(), [](const BotSpec& b) { return !b.seat_config.is_null(); });
   for (const BotSpec& b : o.bots) {
-    cmd += " --bot " + shell_quote(b.command);
+    cmd += " --bot " + shell_quote(b.command.text);
     if (!b.name.empty()) cmd += " --name " + shell_quote(b.name);
     if (seat_configs)
       cmd += " --seat-config " + (b.seat_config.is_null() ? std::string("-") : shell_quote(b.seat_config.dump()));

@@ -98,8 +98,10 @@ Measured run_league(const std::string& bot, const Setup& setup, std::uint64_t ma
   static int number = 0;
   const fs::path out = root / fmt::format("league-{}", ++number);
   league::LeagueSpec spec;
-  spec.bots.push_back({bot, "random-a"});
-  spec.bots.push_back({bot, "random-b"});
+  const auto command = match::BotCommand::parse(bot);
+  if (!command) die(command.error());
+  spec.bots.push_back({*command, "random-a"});
+  spec.bots.push_back({*command, "random-b"});
   spec.deals = std::max<std::uint64_t>(1, matches / 2);
   spec.concurrency = setup.concurrency;
   spec.seed = 2026;
@@ -110,7 +112,6 @@ Measured run_league(const std::string& bot, const Setup& setup, std::uint64_t ma
   Measured m;
   league::RunOptions o;
   o.out = out;
-  o.referee = "referee";
   o.working_dir = fs::current_path();
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path != nullptr ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};

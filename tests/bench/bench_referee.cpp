@@ -149,11 +149,13 @@ int main(int argc, char** argv) {
     std::vector<double> step_us;
     std::int64_t decisions = 0;
     const Cpu cpu0 = cpu_of_this_process();
+    const std::vector<match::BotSpec> bots = {{match::BotCommand::parse(a).value(), ""},
+                                              {match::BotCommand::parse(b).value(), ""}};  // the bench's own
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < matches; ++i) {
       match::Options o;
       o.seed = static_cast<std::uint64_t>(i);
-      o.bots = {{a, ""}, {b, ""}};
+      o.bots = bots;
       o.log_dir = out;
       o.log_stem = fmt::format("m{}", i);
       o.replay_path = out / fmt::format("m{}.jsonl", i);

@@ -1,6 +1,6 @@
 // The options of a match that play, league and validate share (referee/cli/common.hpp,
 // MatchArgs): every bad value is refused by all three with the same message and exit code 2,
-// before anything runs; a league's re-run commands carry the options it ran with; two plays
+// before anything runs; a league's and validate's re-run commands carry the options they ran with; two plays
 // sharing --out keep their stderr logs apart; a bot command is named and checked by one list of
 // interpreters.
 
@@ -101,13 +101,48 @@ TEST_CASE("match options: a league's re-run commands carry --env, the grace and 
     REQUIRE(again.exit_code == 0);
     const json replayed = json::parse(again.out);
     CHECK(replayed.at("seed") == record.at("seed"));
+    CHECK(replayed.at("end") == record.at("end"));
     REQUIRE(replayed.at("scores").size() == record.at("seats").size());
+    REQUIRE(replayed.at("ranks").size() == record.at("seats").size());
     for (std::size_t s = 0; s < record.at("seats").size(); ++s) {
       CHECK(replayed.at("scores").at(s).get<double>() == record.at("seats").at(s).at("score").get<double>());
+      CHECK(replayed.at("ranks").at(s) == record.at("seats").at(s).at("rank"));
     }
+    // The replay it wrote holds that result in its footer, as the league's replay of the match does.
+    const auto verified =
+        testing::run(fmt::format("{} verify {} 2>&1", ARENA_REFEREE, replayed.at("replay").get<std::string>()));
+    CHECK(verified.exit_code == 0);
     ++matches;
   }
   CHECK(matches == 2);  // one duplicate deal, two legs
+}
+
+TEST_CASE(
+    "match options: validate's re-run command of a fault carries --env, the grace and the sandbox, and replays it",
+    "[cli][validate]") {
+  const fs::path dir = testing::fresh_dir("match_options", "validate_rerun");
+  const auto v = testing::run(
+      fmt::format("{} validate {} --opponent {} --games 1 --seed 5 --json --env X=1 --grace-ms 50 --sandbox none "
+                  "--open-files 200 --out {} 2>/dev/null",
+                  ARENA_REFEREE, match::shell_quote(testing::faulty_bot("crash", "--at 2")), testing::random_bot(),
+                  (dir / "validate").string()));
+  REQUIRE(v.exit_code == 1);
+  const json report = json::parse(v.out);
+  REQUIRE(report.at("faults").size() == 2);  // one per seat
+  for (const json& fault : report.at("faults")) {
+    const std::string rerun = fault.at("rerun");
+    INFO(rerun);
+    CHECK_THAT(rerun, Contains(" --env X=1") && Contains(" --grace-ms 50") && Contains(" --sandbox none") &&
+                          Contains(" --open-files 200"));
+    // Run as printed, the bot faults again: the same seat, kind and request.
+    const auto again = testing::run(fmt::format("{} --out {} 2>/dev/null", rerun, (dir / "again").string()));
+    CHECK(again.exit_code == 1);
+    const json replayed = json::parse(again.out);
+    REQUIRE(replayed.at("fault").is_object());
+    CHECK(replayed.at("fault").at("seat") == fault.at("seat"));
+    CHECK(replayed.at("fault").at("kind") == fault.at("kind"));
+    CHECK(replayed.at("fault").at("request_id") == fault.at("request_id"));
+  }
 }
 
 TEST_CASE("play: two runs sharing --out with their own --replay keep their stderr logs apart", "[cli]") {
@@ -156,7 +191,7 @@ TEST_CASE("bot command: one list of interpreters names and checks a command", "[
   CHECK_FALSE(match::BotCommand::parse("python3 'bot.py").ok());
   const fs::path dir = testing::fresh_dir("match_options", "preflight");
   fs::create_directories(dir);
-  const auto missing = match::preflight("python3.11 no_such_bot.py", dir, {"PATH=/usr/bin:/bin"});
+  const auto missing = match::preflight(command("python3.11 no_such_bot.py"), dir, {"PATH=/usr/bin:/bin"});
   if (fs::exists("/usr/bin/python3.11")) {
     REQUIRE_FALSE(missing.ok());
     CHECK_THAT(missing.error(), Contains("no_such_bot.py"));
@@ -167,5 +202,40 @@ TEST_CASE("bot command: one list of interpreters names and checks a command", "[
     REQUIRE(back.ok());
     REQUIRE(back->size() == 2);
     CHECK(back->at(1) == word);
+  }
+}
+
+TEST_CASE("match options: a bot command that does not parse is refused where it enters, exit 2, nothing written",
+          "[cli][league][validate]") {
+  const fs::path dir = testing::fresh_dir("match_options", "unparsed");
+  const std::string bot = testing::random_bot();
+  // The command line of each entry point with one unterminated quote, and what it says.
+  struct Entry {
+    std::string name;
+    std::string args;
+    std::string message;
+  };
+  const fs::path league_file = dir / "league.json";
+  { std::ofstream(league_file) << json{{"bots", {bot, "python3 'bot.py"}}}.dump(); }
+  const std::vector<Entry> entries = {
+      {"play", fmt::format("play --bot {} --bot \"python3 'bot.py\"", bot), "--bot: unterminated ' quote"},
+      {"league", fmt::format("league --bot {} --bot \"python3 'bot.py\"", bot), "--bot: unterminated ' quote"},
+      {"league-file", fmt::format("league {}", league_file.string()), "unterminated ' quote"},
+      {"validate", "validate \"python3 'bot.py\"", "unterminated ' quote"},
+      {"opponent", fmt::format("validate {} --opponent \"python3 'bot.py\"", bot), "--opponent: unterminated ' quote"},
+  };
+  for (const Entry& e : entries) {
+    INFO(e.name);
+    const fs::path out = dir / e.name;
+    const auto c =
+        testing::run(fmt::format("{} {} --out {} 2>&1; echo \"exit $?\"", ARENA_REFEREE, e.args, out.string()));
+    CHECK_THAT(c.out, Contains(e.message) && Contains("in the command \"python3 'bot.py\""));
+    CHECK_THAT(c.out, Contains("exit 2"));
+    std::error_code ec;
+    bool wrote = false;
+    for (auto it = fs::recursive_directory_iterator(out, ec); !ec && it != fs::end(it); ++it) {
+      wrote = wrote || it->is_regular_file();
+    }
+    CHECK_FALSE(wrote);
   }
 }

@@ -34,7 +34,7 @@ fs::path fresh_dir(const std::string& name) {
 league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals,
                            int concurrency) {
   league::LeagueSpec s;
-  for (auto& [name, command] : bots) s.bots.push_back({command, name});
+  for (auto& [name, command] : bots) s.bots.push_back(testing::bot_spec(command, name));
   s.deals = deals;
   s.concurrency = concurrency;
   s.seed = 2026;
@@ -103,8 +103,8 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
 
 TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[league][seat_config]") {
   league::LeagueSpec s;
-  s.bots.push_back({testing::greedy_bot(), "greedy"});
-  s.bots.push_back({testing::random_bot(), "random"});
+  s.bots.push_back(testing::bot_spec(testing::greedy_bot(), "greedy"));
+  s.bots.push_back(testing::bot_spec(testing::random_bot(), "random"));
   s.bots[0].seat_config =
       json::parse(std::ifstream(std::string(ARENA_SOURCE_DIR "/docs/games/stellar-decks/bright-moons.json")));
   s.deals = 2;
@@ -306,6 +306,57 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   CHECK_THAT(c.out, Contains("unknown key \"rounds\""));
 }
 
+TEST_CASE("league --resume: flags over league.json, a flag or league file that contradicts it named with its value",
+          "[league][cli]") {
+  const fs::path dir = fresh_dir("overlay");
+  fs::create_directories(dir);
+  const std::string referee = ARENA_REFEREE;
+  const std::string bots =
+      fmt::format("--bot {} --bot {} --name a --name b", testing::random_bot(), testing::random_bot());
+  const std::string out = (dir / "out").string();
+  const auto start = testing::run(
+      fmt::format("{} league {} --deals 1 --seed 3 --init-ms 20000 --sandbox none --rating-interval 0 --out {} 2>&1",
+                  referee, bots, out));
+  INFO(start.out);
+  REQUIRE(start.exit_code == 0);
+  const std::string file = (dir / "out" / "league.json").string();
+  struct Refused {
+    std::string flags;
+    std::vector<std::string> says;  // each difference: what was given here, what league.json holds
+  };
+  std::ofstream(dir / "other.json") << json{
+      {"bots", {testing::random_bot(), testing::random_bot()}},
+      {"deals", 4}}.dump();
+  const std::vector<Refused> refused = {
+      {"--deals 2", {"--deals 2 here, \"deals\": 1 there"}},
+      {"--seed 4 --no-duplicate",
+       {"--seed 4 here, \"seed\": 3 there", "--no-duplicate here, \"duplicate\": true there"}},
+      {"--decision-ms 700", {"--decision-ms 700 here, \"decision_ms\": 1000 there"}},
+      {(dir / "other.json").string(),
+       {fmt::format("\"deals\": 4 in {} here, \"deals\": 1 there", (dir / "other.json").string())}},
+      {fmt::format("--bot {} --bot {} --name c --name b", testing::random_bot(), testing::random_bot()),
+       {"--bot [", "here, \"bots\": ["}},
+  };
+  for (const Refused& r : refused) {
+    INFO(r.flags);
+    const auto c = testing::run(
+        fmt::format("{} league {} --resume --sandbox none --rating-interval 0 --out {} 2>&1", referee, r.flags, out));
+    CHECK(c.exit_code == 2);
+    CHECK_THAT(c.out, Contains(file + " describes another league ("));
+    for (const std::string& say : r.says) CHECK_THAT(c.out, Contains(say));
+  }
+  // The same league resumes from its league.json alone, with another --concurrency, or with its
+  // own flags again; a resume of a finished league plays nothing.
+  for (const std::string& flags :
+       {std::string(), std::string("--concurrency 3"), bots + " --deals 1 --seed 3 --init-ms 20000"}) {
+    INFO(flags);
+    const auto c = testing::run(
+        fmt::format("{} league {} --resume --sandbox none --rating-interval 0 --out {} 2>&1", referee, flags, out));
+    CHECK(c.exit_code == 0);
+    CHECK_THAT(c.out, Contains("league seed 3"));
+  }
+}
+
 TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank points", "[league]") {
   league::LeagueSpec s;
   s.game = "stella_quest";
@@ -315,7 +366,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   s.seed = 5;
   s.limits.init_ms = 20000;
   s.limits.decision_ms = 5000;
-  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back({testing::random_bot(), name});
+  for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back(testing::bot_spec(testing::random_bot(), name));
   auto spec = league::normalize(s);
   REQUIRE(spec.ok());
   auto result = league::run(*spec, testing::league_options(fresh_dir("sq3")));

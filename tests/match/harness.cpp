@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "referee/bots/process.hpp"
+#include "referee/match/rerun.hpp"
 
 namespace fs = std::filesystem;
 
@@ -107,11 +108,17 @@ std::string faulty_bot(const std::string& mode, const std::string& args) {
   return fmt::format("{} {} {}", ARENA_FAULTY_BOT, mode, args);
 }
 
+match::BotSpec bot_spec(const std::string& command, const std::string& name) {
+  auto parsed = match::BotCommand::parse(command);
+  if (!parsed) throw std::runtime_error(parsed.error());
+  return {std::move(parsed).value(), name};
+}
+
 match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem) {
   bots::init_process_wide();
   match::Options o;
   o.seed = seed;
-  for (auto& b : bots) o.bots.push_back({std::move(b), ""});
+  for (const auto& b : bots) o.bots.push_back(bot_spec(b));
   const std::string unique = fmt::format("{}-{}-{}", stem, getpid(), g_counter++);
   o.log_dir = fs::path(ARENA_TEST_OUT) / "logs";
   o.log_stem = unique;
@@ -130,8 +137,8 @@ match::Options options(std::vector<std::string> bots, std::uint64_t seed, const 
 league::RunOptions league_options(const fs::path& out) {
   league::RunOptions o;
   o.out = out;
-  o.referee = ARENA_REFEREE;
   o.working_dir = fs::current_path();
+  o.rerun = [dir = o.working_dir](const match::Options& m) { return match::play_command(m, {ARENA_REFEREE, dir, {}}); };
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8"};
   return o;

@@ -44,6 +44,9 @@ std::filesystem::path fresh_dir(const std::string& group, const std::string& nam
 // Options for a match in the test output folder; every bot gets a unique marker in its
 // environment so that leftover processes can be found (see leftover_processes).
 match::Options options(std::vector<std::string> bots, std::uint64_t seed, const std::string& stem);
+// A bot of a match or a league from its command line (parsed as the CLI parses --bot; a command
+// that does not parse throws: a test's own mistake).
+match::BotSpec bot_spec(const std::string& command, const std::string& name = "");
 
 // Run options for a league in `out`: this referee for the re-run commands, the current folder,
 // PATH and a UTF-8 locale for the bots.

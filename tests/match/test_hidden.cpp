@@ -158,7 +158,7 @@ TEST_CASE("league: league.json, the journal, replays, logs and standings are 060
 TEST_CASE("league --share-output opens a deal's files only once all its legs are journaled", "[hidden][league]") {
   const fs::path out = fresh("league-deals") / "out";
   league::LeagueSpec s;
-  s.bots = {{testing::random_bot(), "a"}, {testing::random_bot(), "b"}};
+  s.bots = {testing::bot_spec(testing::random_bot(), "a"), testing::bot_spec(testing::random_bot(), "b")};
   s.deals = 2;
   s.concurrency = 1;
   s.seed = 99;
@@ -166,7 +166,6 @@ TEST_CASE("league --share-output opens a deal's files only once all its legs are
   REQUIRE(spec.ok());
   league::RunOptions o;
   o.out = out;
-  o.referee = referee();
   o.working_dir = fs::current_path();
   o.env = {"PATH=/usr/bin:/bin"};
   o.share_output = true;

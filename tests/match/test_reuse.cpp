@@ -136,8 +136,8 @@ TEST_CASE("league --reuse: a process per bot and leg, never both legs of a deal"
   // 3 duplicate deals, one worker: bot A's leg-0 process plays the first leg of every deal, its
   // leg-1 process the second; a bot that cannot be reused is started for every match.
   league::LeagueSpec spec;
-  spec.bots.push_back({reuse_bot(), "kept"});
-  spec.bots.push_back({reuse_bot("--no-reuse"), "fresh"});
+  spec.bots.push_back(testing::bot_spec(reuse_bot(), "kept"));
+  spec.bots.push_back(testing::bot_spec(reuse_bot("--no-reuse"), "fresh"));
   spec.deals = 3;
   spec.concurrency = 1;
   spec.seed = 7;

@@ -112,7 +112,7 @@ fs::path play(const std::string& game, const std::vector<std::string>& bots, std
   match::Options o;
   o.game = game;
   o.seed = seed;
-  for (const auto& b : bots) o.bots.emplace_back(b);
+  for (const auto& b : bots) o.bots.emplace_back(match::BotCommand::parse(b).value());  // the tests' own commands
   o.replay_path = out_path(stem + ".jsonl");
   o.log_dir = fs::path(ARENA_TEST_OUT) / "logs";
   o.log_stem = o.replay_path.stem().string();

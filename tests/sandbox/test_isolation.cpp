@@ -16,11 +16,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "referee/bots/sandbox.hpp"
 #include "referee/league/league.hpp"
+#include "referee/replay/replay.hpp"
 #include "tests/match/harness.hpp"
 #include "tests/sandbox/hostile_harness.hpp"
 
@@ -58,6 +60,38 @@ fs::path out_dir(const std::string& name) {
 // otherwise (basic as a non-root user runs every bot as that user).
 bool claims_isolation(Tier t) {
   return t == Tier::strict || (t == Tier::basic && bots::sandbox_support().root);
+}
+
+// Starts the referee (args[0]) with `args`, its output discarded; its pid.
+pid_t start_referee(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t referee = -1;
+  REQUIRE(::posix_spawn(&referee, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return referee;
+}
+
+// The uids of the bots `referee` started that are running `program` by now (its children that
+// run it as another uid; not those still between fork and exec, nor its short-lived helpers).
+std::set<uid_t> bot_uids(pid_t referee, const std::string& program) {
+  std::set<uid_t> out;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string status = slurp(entry.path() / "status");
+    const auto ppid = status.find("\nPPid:\t");
+    const auto uid = status.find("\nUid:\t");
+    if (status.rfind("Name:\t" + program + "\n", 0) != 0 || ppid == std::string::npos || uid == std::string::npos)
+      continue;
+    if (std::stol(status.substr(ppid + 7)) != referee) continue;
+    const auto u = static_cast<uid_t>(std::stoul(status.substr(uid + 6)));
+    if (u != ::getuid()) out.insert(u);
+  }
+  return out;
 }
 
 }  // namespace
@@ -209,16 +243,7 @@ TEST_CASE("isolation: nothing of a bot outlives a referee killed with SIGKILL", 
         "--out",         dir.string(),
         "--bot",         hostile_bot(fmt::format("escape --tag {} --lifetime-s 120", tag)),
         "--bot",         testing::reachable(ARENA_FAULTY_BOT) + " sleep --at 2"};
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t referee = -1;
-    REQUIRE(::posix_spawn(&referee, argv[0], &actions, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    const pid_t referee = start_referee(args);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (testing::processes_named(tag).empty() && std::chrono::steady_clock::now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -234,6 +259,48 @@ TEST_CASE("isolation: nothing of a bot outlives a referee killed with SIGKILL", 
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     CHECK(testing::processes_named(tag).empty());
+    fs::remove_all(dir);
+  }
+}
+
+// The uids a referee killed with SIGKILL held are free at once (their locks go with it), and
+// another referee may claim them before that referee's guardian purges them: the guardian must
+// then leave them alone, or it kills the new owner's bots and deletes their files. A referee is
+// killed holding two uids while its bots sleep; a match then starts at once in this process and
+// claims the lowest free uids (the dead referee's, unless another test holds them) with a bot
+// that stops itself: it must end as that bot's timeout, not as a crash by an outside SIGKILL.
+TEST_CASE("isolation: a killed referee's guardian leaves alone the uids another referee claimed since",
+          "[hostile][isolation]") {
+  if (!bots::sandbox_support().root) {
+    WARN("not root: every bot runs as this user, there are no uids to claim");
+    return;
+  }
+  for (int round = 0; round < 2; ++round) {
+    INFO("round " << round);
+    const fs::path dir = out_dir(fmt::format("claimed-{}", round));
+    const std::string sleeper = testing::reachable(ARENA_FAULTY_BOT) + " sleep --at 1";
+    const pid_t referee = start_referee({ARENA_REFEREE, "play", "--sandbox", "basic", "--seed", "5", "--decision-ms",
+                                         "60000", "--out", dir.string(), "--bot", sleeper, "--bot", sleeper});
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    std::set<uid_t> held;
+    while ((held = bot_uids(referee, "faulty_bot")).size() < 2 && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE(held.size() == 2);
+    ::kill(referee, SIGKILL);
+    int status = 0;
+    ::waitpid(referee, &status, 0);
+    auto p = testing::play_hostile(Tier::basic, "self-stop", fmt::format("claimed{}", round));
+    auto replay = replay::read(p.result.replay);
+    REQUIRE(replay.ok());
+    const auto& seats = replay->header.extra.at("sandbox").at("seats");
+    const bool reused =
+        held.count(seats.at(0).at("uid").get<uid_t>()) + held.count(seats.at(1).at("uid").get<uid_t>()) > 0;
+    INFO(fmt::format("the match's bots ran as uids {} and {}, the killed referee's were {}",
+                     seats.at(0).at("uid").dump(), seats.at(1).at("uid").dump(), fmt::join(held, ", ")));
+    if (!reused) WARN("another test held the killed referee's uids: this round did not reuse them");
+    REQUIRE(p.result.fault.has_value());
+    CHECK(p.result.fault->kind == match::FaultKind::timeout);
     fs::remove_all(dir);
   }
 }

@@ -38,6 +38,7 @@
 #include "referee/bots/process.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/league/league.hpp"
+#include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
 
 using namespace arena;
@@ -200,8 +201,9 @@ std::string injector(const std::string& bot, std::uint64_t seed) {
 
 league::LeagueSpec spec_of(std::uint64_t matches, std::uint64_t seed) {
   league::LeagueSpec s;
-  s.bots.push_back({injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11), "random"});
-  s.bots.push_back({injector(ARENA_GREEDY_BOT, 22), "greedy"});
+  s.bots.push_back(
+      {match::BotCommand::parse(injector(std::string(ARENA_RANDOM_BOT " --seed 5"), 11)).value(), "random"});
+  s.bots.push_back({match::BotCommand::parse(injector(ARENA_GREEDY_BOT, 22)).value(), "greedy"});
   s.deals = matches / 2;  // two seats: each deal is played twice, seats swapped
   s.concurrency = 2;
   s.seed = seed;
@@ -228,8 +230,8 @@ Leg run_league(const std::string& name, std::uint64_t matches, std::uint64_t see
   fs::create_directories(scratch);
   league::RunOptions o;
   o.out = leg.dir;
-  o.referee = ARENA_REFEREE;
   o.working_dir = scratch;
+  o.rerun = [scratch](const match::Options& m) { return match::play_command(m, {ARENA_REFEREE, scratch, {}}); };
   o.sandbox = sandbox;
   const char* path = std::getenv("PATH");
   o.env = {fmt::format("PATH={}", path ? path : "/usr/bin:/bin"), "LANG=C.UTF-8", marker};
