@@ -12,6 +12,7 @@
 #include "referee/cli/common.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/ladder/compress.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/render/html.hpp"
@@ -188,7 +189,17 @@ std::optional<replay::Replay> read_replay_argument(const fs::path& path, std::st
     exit = kUsage;
     return std::nullopt;
   }
-  auto replay = replay::read(path);
+  // A ladder's replay (replays/<match>-<leg>.jsonl.zst): one zstd frame, decompressed under the
+  // store's cap; read like any file from a stranger.
+  auto replay = [&]() -> Result<replay::Replay> {
+    if (path.extension() != ".zst") return replay::read(path);
+    auto packed = files::read_file(path);
+    if (!packed) return fail(packed.error());
+    auto text = ladder::decompress(reinterpret_cast<const std::uint8_t*>(packed->data()), packed->size(),
+                                   ladder::kMaxReplayBytes);
+    if (!text) return fail(fmt::format("{}: {}", path.string(), text.error()));
+    return replay::parse_text(*text);
+  }();
   if (!replay) {
     say("referee {}: {}\n", command, replay.error());
     exit = kBadReplay;

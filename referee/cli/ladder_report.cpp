@@ -233,8 +233,13 @@ int run_ladder_export(const LadderArgs& a) {
   for (const ladder::VersionRow& v : *versions) {
     labels[v.id] = ladder::version_label(v);
     if (v.state != ladder::VersionState::active && v.state != ladder::VersionState::retired) continue;
+    auto command = match::BotCommand::parse(v.command);
+    if (!command) {
+      say("referee ladder export: version {} ({}): its run command: {}\n", v.id, labels[v.id], command.error());
+      return kDatabase;
+    }
     names.push_back(labels[v.id]);
-    spec.bots.emplace_back(v.command, labels[v.id]);
+    spec.bots.emplace_back(std::move(*command), labels[v.id]);
   }
   auto journal = files::open_private(folder->journal_path());
   if (!journal) {

@@ -41,6 +41,16 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
   fs::create_directories(out, ec);
   if (ec) return fail(fmt::format("cannot create the check's folder {}: {}", out.string(), ec.message()));
 
+  // Every command parsed once, before any game.
+  auto bot = match::BotCommand::parse(command);
+  if (!bot) return fail(fmt::format("the bot's run command: {}", bot.error()));
+  std::vector<match::BotCommand> parsed;
+  for (const std::string& opponent : options.opponents) {
+    auto p = match::BotCommand::parse(opponent);
+    if (!p) return fail(fmt::format("the opponent {}: {}", opponent, p.error()));
+    parsed.push_back(std::move(*p));
+  }
+
   CheckResult result;
   auto finish = [&](CheckOutcome outcome, std::string message) {
     result.outcome = outcome;
@@ -50,14 +60,15 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
   };
   std::uint64_t k = 0;
   for (int seats : seat_counts) {
-    for (const std::string& opponent : options.opponents) {
+    for (std::size_t oi = 0; oi < parsed.size(); ++oi) {
+      const std::string& opponent = options.opponents[oi];
       for (int seat = 0; seat < seats; ++seat) {
         for (int g = 0; g < options.games; ++g, ++k) {
           match::Options o;
           o.game = game_name;
           o.config = options.config;
           o.seed = options.seed + k;
-          for (int i = 0; i < seats; ++i) o.bots.emplace_back(i == seat ? command : opponent);
+          for (int i = 0; i < seats; ++i) o.bots.emplace_back(i == seat ? *bot : parsed[oi]);
           o.limits = options.limits;
           o.time_scale = options.time_scale;
           o.grace = options.grace;

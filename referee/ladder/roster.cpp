@@ -15,10 +15,10 @@ std::string version_label(const VersionRow& v) {
   return fmt::format("{}@v{}", v.bot, v.number);
 }
 
-Result<std::string> command_in(const std::string& command, const fs::path& folder) {
+Result<match::BotCommand> command_in(const std::string& command, const fs::path& folder) {
   auto parsed = match::BotCommand::parse(command);
   if (!parsed) return fail(parsed.error());
-  std::string out;
+  match::BotCommand out;
   for (const std::string& word : parsed->argv) {
     std::string w = word;
     const fs::path rel = fs::path(word).lexically_normal();
@@ -27,8 +27,9 @@ Result<std::string> command_in(const std::string& command, const fs::path& folde
         fs::exists(folder / rel, ec)) {
       w = (fs::absolute(folder) / rel).lexically_normal().string();
     }
-    if (!out.empty()) out += ' ';
-    out += match::shell_quote(w);
+    if (!out.text.empty()) out.text += ' ';
+    out.text += match::shell_quote(w);
+    out.argv.push_back(std::move(w));
   }
   return out;
 }
@@ -72,7 +73,7 @@ Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path&
       }
       auto command = command_in(v.command, folder);
       if (!command) return fail(fmt::format("version {} ({}): its run command: {}", id, version_label(v), command.error()));
-      match::BotSpec bot(*command, version_label(v));
+      match::BotSpec bot(std::move(*command), version_label(v));
       if (config.seat_configs) {
         auto manifest = manifest_from_json(v.manifest);
         if (!manifest) return fail(fmt::format("version {} ({}): {}", id, version_label(v), manifest.error()));

@@ -18,9 +18,9 @@ namespace arena::ladder {
 // A version's name in replays, logs and standings: "name@v3".
 std::string version_label(const VersionRow& v);
 
-// `command` with every word that names a file or folder inside `folder` (relative to it) made an
-// absolute path there, so the bot starts from any working directory; the rest kept.
-Result<std::string> command_in(const std::string& command, const std::filesystem::path& folder);
+// `command` parsed, with every word that names a file or folder inside `folder` (relative to it)
+// made an absolute path there, so the bot starts from any working directory; the rest kept.
+Result<match::BotCommand> command_in(const std::string& command, const std::filesystem::path& folder);
 
 struct MatchBots {
   std::vector<Id> versions;             // leg 0's seat order

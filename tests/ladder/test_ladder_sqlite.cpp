@@ -153,9 +153,19 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
   c = run(referee() + " html " + quoted(out) + " --out " + quoted(dir / "page.html") + " 2>&1");
   INFO(c.out);
   CHECK(c.exit_code == 0);
-  // Every exported replay verifies.
+  // The exported replays verify, and so do the ladder's own (zstd) ones, read as they are.
   c = run(referee() + " verify " + quoted(out / "replays" / "m000000.jsonl") + " 2>&1");
   CHECK(c.exit_code == 0);
+  std::size_t stored = 0;
+  for (const auto& entry : fs::directory_iterator(l / "replays")) {
+    if (entry.path().extension() != ".zst" || stored++ > 0) continue;
+    c = run(referee() + " verify " + quoted(entry.path()) + " 2>&1");
+    INFO(c.out);
+    CHECK(c.exit_code == 0);
+    c = run(referee() + " show " + quoted(entry.path()) + " --step 3 2>&1");
+    CHECK(c.exit_code == 0);
+  }
+  CHECK(stored == after.games());
 }
 
 TEST_CASE("ladder: bad input gets a clear message and its own exit code, and changes nothing", "[ladder]") {
