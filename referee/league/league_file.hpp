@@ -79,7 +79,7 @@ using SourceOf = std::function<std::string(std::string_view key, const json& val
 // `source` and with what league.json holds.
 Status check_same_league(LeagueSpec& spec, const LeagueFile& recorded, const SourceOf& source = {});
 
-// A shard of `shard`'s count with an SPRT is refused: the test needs every deal in order.
+// An SPRT on a shard (a count above 1) is refused: the test needs every deal in schedule order.
 Status check_sprt_on_shard(const LeagueSpec& spec, const std::optional<Shard>& shard);
 
 // Whether a --shard given fits the recorded one: a shard's folder stays that shard's.
