@@ -157,10 +157,10 @@ class SqlStore : public Store {
   Result<std::vector<EventRow>> events(std::size_t limit) override;
 
  protected:
-  // Where a leg's compressed replay lives: a file (SQLite) or the legs row (PostgreSQL). put is
-  // called inside the report's transaction after its legs row is written; drop after a refusal
-  // committed.
-  virtual void put_replay(Id match, int leg, const Bytes& compressed) = 0;
+  // Where a leg's compressed replay lives: a file (SQLite: written here, the column stays NULL)
+  // or the legs row (PostgreSQL: the column's value). Called inside the report's transaction;
+  // drop_replays after a refusal committed.
+  virtual Value replay_column(Id match, int leg, const Bytes& compressed) = 0;
   virtual Bytes get_replay(Id match, int leg) = 0;
   virtual void drop_replays(Id match, int legs) = 0;
 

@@ -175,10 +175,11 @@ class SqliteStore final : public SqlStore {
   }
 
  protected:
-  void put_replay(Id match, int leg, const Bytes& compressed) override {
+  Value replay_column(Id match, int leg, const Bytes& compressed) override {
     const auto st = replays_.write(
         replay_name(match, leg), std::string_view(reinterpret_cast<const char*>(compressed.data()), compressed.size()));
     if (!st) throw DbError(st.error());
+    return nullptr;
   }
 
   Bytes get_replay(Id match, int leg) override {

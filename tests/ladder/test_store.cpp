@@ -90,7 +90,9 @@ std::string error_of(const Result<T>& r) {
   return r.error();
 }
 
-Bytes bytes(std::string_view s) { return Bytes(s.begin(), s.end()); }
+Bytes bytes(std::string_view s) {
+  return Bytes(s.begin(), s.end());
+}
 
 NewVersion submission(const std::string& bot, const std::string& author, std::int64_t now = 1000) {
   return NewVersion{bot, author, json{{"language", "cpp"}}, bytes("source of " + bot), now};
@@ -156,10 +158,14 @@ void run_case(Engine engine, void (*body)(Engine)) {
 }  // namespace
 
 // The same case on both engines.
-#define STORE_CASE(name, text)                                                                \
-  static void name(Engine engine);                                                            \
-  TEST_CASE("sqlite: " text, "[ladder][sqlite]") { run_case(Engine::sqlite, &name); }         \
-  TEST_CASE("postgresql: " text, "[ladder][postgresql]") { run_case(Engine::postgres, &name); } \
+#define STORE_CASE(name, text)                             \
+  static void name(Engine engine);                         \
+  TEST_CASE("sqlite: " text, "[ladder][sqlite]") {         \
+    run_case(Engine::sqlite, &name);                       \
+  }                                                        \
+  TEST_CASE("postgresql: " text, "[ladder][postgresql]") { \
+    run_case(Engine::postgres, &name);                     \
+  }                                                        \
   static void name(Engine engine)
 
 STORE_CASE(creates, "an empty database gets the schema, version 1") {
@@ -275,7 +281,7 @@ STORE_CASE(refuses_foreign, "a database that is not a ladder's is refused, named
 TEST_CASE("sqlite: a file that is not an SQLite database is refused, named", "[ladder][sqlite]") {
   const Location where{temp_folder(), ""};
   std::ofstream(where.folder / "ladder.db") << "these are not the tables you are looking for, nor a header\n"
-                                             << std::string(200, 'x');
+                                            << std::string(200, 'x');
   const auto e = error_of(Store::open(where));
   CHECK_THAT(e, Catch::Contains((where.folder / "ladder.db").string()));
   CHECK_THAT(e, Catch::Contains("is not a ladder database"));
@@ -384,7 +390,7 @@ STORE_CASE(claim_order, "claims take the lowest priority first, then the oldest"
   const Id a = active_version(*s, "a"), b = active_version(*s, "b");
   const auto ids = ok(s->enqueue({table({a, b}, 1, 1), table({b, a}, 1, 0), table({a, b}, 2, 1), table({b, a}, 1, 0)}));
   REQUIRE(ids.size() == 4);
-  CHECK_FALSE(s->enqueue({table({a, 999})}).ok());  // no such version
+  CHECK_FALSE(s->enqueue({table({a, 999})}).ok());   // no such version
   CHECK_FALSE(s->enqueue({table({a, b}, 3)}).ok());  // more legs than seats
   CHECK_FALSE(s->enqueue({table({})}).ok());
   CHECK(ok(s->count_matches(MatchState::queued)) == 4);
@@ -695,8 +701,8 @@ TEST_CASE("sqlite: a replay file replaced by a symbolic link or a bomb is refuse
   const fs::path secret = where.folder / "secret.zst";
   {
     const auto z = compress("secret\n");
-    std::ofstream(secret, std::ios::binary).write(reinterpret_cast<const char*>(z.data()),
-                                                  static_cast<std::streamsize>(z.size()));
+    std::ofstream(secret, std::ios::binary)
+        .write(reinterpret_cast<const char*>(z.data()), static_cast<std::streamsize>(z.size()));
   }
   fs::remove(dir / (std::to_string(m) + "-0.jsonl.zst"));
   fs::create_symlink(secret, dir / (std::to_string(m) + "-0.jsonl.zst"));
