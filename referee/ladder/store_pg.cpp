@@ -187,12 +187,11 @@ class PgStore final : public SqlStore {
       // One autocommit statement: the row chosen and locked (rows another claimer holds are
       // skipped), updated, and returned with what it was (a running match: its lease expired).
       const auto rows = db_->query(
-          "WITH c AS (SELECT id, state AS was, worker AS was_worker FROM matches"
-          " WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < ?)"
-          " ORDER BY priority, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
-          " UPDATE matches m SET state = 'running', worker = ?, attempt = m.attempt + 1, lease_until_ms = ?"
-          " FROM c WHERE m.id = c.id RETURNING m.id, m.state, m.seats, m.seed, m.legs, m.priority, m.worker,"
-          " m.attempt, m.lease_until_ms, m.created_ms, m.finished_ms, c.was, c.was_worker",
+          "WITH c AS (SELECT id, state AS was, worker AS was_worker " + std::string(kClaimable) +
+              " FOR UPDATE SKIP LOCKED)"
+              " UPDATE matches m SET state = 'running', worker = ?, attempt = m.attempt + 1, lease_until_ms = ?"
+              " FROM c WHERE m.id = c.id RETURNING m.id, m.state, m.seats, m.seed, m.legs, m.priority, m.worker,"
+              " m.attempt, m.lease_until_ms, m.created_ms, m.finished_ms, c.was, c.was_worker",
           {now_ms, worker, now_ms + lease_ms});
       if (rows.empty()) return std::optional<Claim>{};
       const MatchRow m = match_row(rows[0]);

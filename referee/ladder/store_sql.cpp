@@ -343,9 +343,10 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
     for (const auto& l : legs) replays.push_back(compress(l.replay));
     Txn txn(*db_, true);
     // The fence: only the claim that still holds the match may report it.
-    const auto rows = db_->query("UPDATE matches SET state = 'reported', finished_ms = ? WHERE id = ?"
-                                 " AND state = 'running' AND worker = ? AND attempt = ? RETURNING seats, legs",
-                                 {now_ms, claim.match.id, claim.worker, claim.attempt});
+    const auto rows = db_->query(
+        "UPDATE matches SET state = 'reported', finished_ms = ? WHERE id = ?"
+        " AND state = 'running' AND worker = ? AND attempt = ? RETURNING seats, legs",
+        {now_ms, claim.match.id, claim.worker, claim.attempt});
     if (rows.empty()) return false;
     const auto seats = ids(rows[0][0], "matches.seats");
     const int count = static_cast<int>(rows[0][1].i64());
@@ -354,12 +355,13 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
     for (std::size_t i = 0; i < legs.size(); ++i) {
       const auto& l = legs[i];
       const auto& r = l.result;
-      db_->exec("INSERT INTO legs (match_id, leg, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
-                " fault_message, result, replay, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                {claim.match.id, l.leg, ints_text(leg_seats(seats, l.leg)), text(enum_name(r.end)),
-                 doubles_text(r.scores), ints_text(r.ranks), r.fault ? Value(r.fault->seat) : Value(nullptr),
-                 r.fault ? text(enum_name(r.fault->kind)) : Value(nullptr), r.fault ? r.fault->message : "",
-                 replay::to_json(r).dump(), replay_column(claim.match.id, l.leg, replays[i]), l.start_ms, l.end_ms});
+      db_->exec(
+          "INSERT INTO legs (match_id, leg, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
+          " fault_message, result, replay, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          {claim.match.id, l.leg, ints_text(leg_seats(seats, l.leg)), text(enum_name(r.end)), doubles_text(r.scores),
+           ints_text(r.ranks), r.fault ? Value(r.fault->seat) : Value(nullptr),
+           r.fault ? text(enum_name(r.fault->kind)) : Value(nullptr), r.fault ? r.fault->message : "",
+           replay::to_json(r).dump(), replay_column(claim.match.id, l.leg, replays[i]), l.start_ms, l.end_ms});
     }
     txn.commit();
     return true;

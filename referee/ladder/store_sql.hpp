@@ -168,6 +168,11 @@ class SqlStore : public Store {
   static constexpr std::string_view kMatchColumns =
       "id, state, seats, seed, legs, priority, worker, attempt, lease_until_ms, created_ms, finished_ms";
   static MatchRow match_row(const Row& r);
+  // The first claimable match (queued, or running with its lease expired before `?`), walked in
+  // claim order by the partial index matches_claim; the engine adds its locking.
+  static constexpr std::string_view kClaimable =
+      "FROM matches WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until_ms < ?)"
+      " ORDER BY priority, id LIMIT 1";
   // The event a claim of an expired lease logs.
   static std::string expired_message(const MatchRow& m, const std::string& old_worker);
 

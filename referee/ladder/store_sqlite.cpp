@@ -143,17 +143,7 @@ class SqliteStore final : public SqlStore {
   Result<std::optional<Claim>> claim(const std::string& worker, std::int64_t now_ms, std::int64_t lease_ms) override {
     try {
       Txn txn(*db_, true);
-      const std::string select = "SELECT " + std::string(kMatchColumns) + " FROM matches";
-      // Two index-ordered looks (the first queued, the first expired), the earlier one taken.
-      auto rows = db_->query(select + " WHERE state = 'queued' ORDER BY priority, id LIMIT 1");
-      const auto expired = db_->query(
-          select + " WHERE state = 'running' AND lease_until_ms < ? ORDER BY priority, id LIMIT 1", {now_ms});
-      if (!expired.empty()) {
-        const MatchRow e = match_row(expired[0]);
-        if (rows.empty() ||
-            std::make_pair(e.priority, e.id) < std::make_pair(match_row(rows[0]).priority, match_row(rows[0]).id))
-          rows = expired;
-      }
+      const auto rows = db_->query("SELECT " + std::string(kMatchColumns) + " " + std::string(kClaimable), {now_ms});
       if (rows.empty()) return std::optional<Claim>{};
       MatchRow m = match_row(rows[0]);
       const bool was_running = m.state == MatchState::running;

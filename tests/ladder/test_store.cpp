@@ -181,6 +181,16 @@ STORE_CASE(creates, "an empty database gets the schema, version 1") {
     REQUIRE(::stat((where.folder / "replays").c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0700);
   }
+  // The connection's settings: WAL and synchronous=NORMAL (1), or the guards against stuck locks.
+  auto& db = dynamic_cast<sql::SqlStore&>(*s).db();
+  if (engine == Engine::sqlite) {
+    CHECK(db.query("PRAGMA journal_mode")[0][0].str() == "wal");
+    CHECK(db.query("PRAGMA synchronous")[0][0].i64() == 1);
+  } else {
+    CHECK(db.query("SHOW idle_in_transaction_session_timeout")[0][0].str() == "1min");
+    CHECK(db.query("SHOW client_connection_check_interval")[0][0].str() == "1s");
+    CHECK(db.query("SHOW lock_timeout")[0][0].str() == "30s");
+  }
 }
 
 STORE_CASE(reopens, "a reopened database keeps its rows and settings") {
