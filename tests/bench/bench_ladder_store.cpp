@@ -37,7 +37,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 std::unique_ptr<Store> open_or_die(const Location& where) {
   auto s = Store::open(where);
@@ -151,10 +153,11 @@ void bench_pairs(const std::string& engine, const std::function<Location()>& fre
       must(s->enqueue(matches));
     }
     const Pairs p = claim_and_report(where, claimers, replay);
-    fmt::print("{:<10} {} claimer(s): {:>6} claim+report pairs in {:.2f} s = {:>7.0f} pairs/s; claim p50 {:.0f} us, "
-               "p99 {:.0f} us\n",
-               engine, claimers, p.pairs, p.seconds, static_cast<double>(p.pairs) / p.seconds,
-               percentile(p.claim_us, 0.5), percentile(p.claim_us, 0.99));
+    fmt::print(
+        "{:<10} {} claimer(s): {:>6} claim+report pairs in {:.2f} s = {:>7.0f} pairs/s; claim p50 {:.0f} us, "
+        "p99 {:.0f} us\n",
+        engine, claimers, p.pairs, p.seconds, static_cast<double>(p.pairs) / p.seconds, percentile(p.claim_us, 0.5),
+        percentile(p.claim_us, 0.99));
   }
 }
 
@@ -172,7 +175,9 @@ void bench_games(const std::string& engine, const Location& where, int versions,
   std::string statement =
       "INSERT INTO games (match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind, fault_message,"
       " end_ms) VALUES ";
-  for (int r = 0; r < kRows; ++r) statement += r == 0 ? "(?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)" : ", (?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)";
+  for (int r = 0; r < kRows; ++r)
+    statement += r == 0 ? "(?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)"
+                        : ", (?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)";
   Rng rng(2026);
   start = Clock::now();
   db.begin(true);
@@ -184,10 +189,12 @@ void bench_games(const std::string& engine, const Location& where, int versions,
       Id b = ids[rng.below(ids.size())];
       if (b == a) b = ids[(static_cast<std::size_t>(a) + 1) % ids.size()];
       const double sa = static_cast<double>(rng.below(10)), sb = static_cast<double>(rng.below(10));
-      const std::vector<int> ranks = sa > sb ? std::vector<int>{1, 2} : sa < sb ? std::vector<int>{2, 1} : std::vector<int>{1, 1};
-      params.insert(params.end(), {sql::Value(g + r + 1), sql::Value(rng.next()), sql::Value(sql::ints_text(std::vector<Id>{a, b})),
-                                   sql::Value(sql::doubles_text({sa, sb})), sql::Value(sql::ints_text(ranks)),
-                                   sql::Value(g + r)});
+      const std::vector<int> ranks = sa > sb   ? std::vector<int>{1, 2}
+                                     : sa < sb ? std::vector<int>{2, 1}
+                                               : std::vector<int>{1, 1};
+      params.insert(params.end(),
+                    {sql::Value(g + r + 1), sql::Value(rng.next()), sql::Value(sql::ints_text(std::vector<Id>{a, b})),
+                     sql::Value(sql::doubles_text({sa, sb})), sql::Value(sql::ints_text(ranks)), sql::Value(g + r)});
     }
     db.exec(statement, params);
   }
@@ -208,8 +215,8 @@ void bench_games(const std::string& engine, const Location& where, int versions,
     after = page.back().id;
   }
   const double read_s = seconds_since(start);
-  fmt::print("{:<10} read all {} games (pages of 100,000) in {:.2f} s = {:.0f} games/s (checksum {:.0f})\n", engine, read,
-             read_s, static_cast<double>(read) / read_s, checksum);
+  fmt::print("{:<10} read all {} games (pages of 100,000) in {:.2f} s = {:.0f} games/s (checksum {:.0f})\n", engine,
+             read, read_s, static_cast<double>(read) / read_s, checksum);
 }
 
 }  // namespace
@@ -243,7 +250,12 @@ int main(int argc, char** argv) {
   if (::mkdtemp(templ.data()) == nullptr) return 1;
   const fs::path base = templ;
   int n = 0;
-  bench_pairs("SQLite", [&] { return Location{base / std::to_string(++n), ""}; }, pairs);
+  bench_pairs(
+      "SQLite",
+      [&] {
+        return Location{base / std::to_string(++n), ""};
+      },
+      pairs);
   bench_games("SQLite", Location{base / "games", ""}, versions, games);
   std::error_code ec;
   fs::remove_all(base, ec);
