@@ -39,6 +39,17 @@ STORE_CASE(creates, "an empty database gets the schema, version 1") {
     CHECK(db.query("SHOW client_connection_check_interval")[0][0].str() == "1s");
     CHECK(db.query("SHOW lock_timeout")[0][0].str() == "30s");
   }
+  // A statement that fails inside a transaction rolls it back; the connection goes on.
+  const auto failing = [&] {
+    sql::Txn txn(db, true);
+    db.exec("INSERT INTO settings (key, value) VALUES ('k', 'v')");
+    db.exec("INSERT INTO no_such_table VALUES (1)");
+    txn.commit();
+  };
+  CHECK_THROWS(failing());
+  CHECK(ok(s->setting("k")) == std::nullopt);
+  ok(s->put_setting("k", "v"));
+  CHECK(ok(s->setting("k")) == std::optional<std::string>("v"));
 }
 
 STORE_CASE(reopens, "a reopened database keeps its rows and settings") {
