@@ -38,7 +38,8 @@ int busy_wait(void*, int tries) {
 class SqliteDb final : public Db {
  public:
   explicit SqliteDb(const std::filesystem::path& file)
-      : db_(file.string(), SQLite::OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW) {
+      // NOMUTEX: a Store is used by one thread (store.hpp), so SQLite's per-call locking is waste.
+      : db_(file.string(), SQLite::OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_handler(db_.getHandle(), &busy_wait, nullptr);
   }
 
