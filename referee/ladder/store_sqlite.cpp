@@ -18,6 +18,8 @@
 
 namespace arena::ladder::sql {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 // How long a writer waits for another's transaction before the call fails.
@@ -209,6 +211,10 @@ Result<std::unique_ptr<Store>> open_sqlite(const Location& where, std::span<cons
   if (auto made = files::make_private_dirs(where.folder); !made) return fail(made.error());
   // Created owner-only before SQLite opens it (its -wal and -shm files take the same mode).
   if (auto created = files::create_private(file); !created) return fail(created.error());
+  // SQLite opens it without following a link (SQLITE_OPEN_NOFOLLOW); the error says why.
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(file, ec)))
+    return fail(name + " is not a regular file (a link or another kind of file): refused");
   std::unique_ptr<SqliteDb> db;
   try {
     db = std::make_unique<SqliteDb>(file);
