@@ -123,9 +123,10 @@ MatchRow SqlStore::match_row(const Row& r) {
   return m;
 }
 
-std::string SqlStore::expired_message(const MatchRow& m, const std::string& old_worker) {
-  return "the lease of match " + std::to_string(m.id) + " (attempt " + std::to_string(m.attempt - 1) + " by " +
-         old_worker + ") expired; " + m.worker + " claimed it again";
+std::string SqlStore::expired_event(std::string_view old_worker) {
+  return "INSERT INTO events (at_ms, kind, message) SELECT ?, 'expired', 'the lease of match ' || m.id ||"
+         " ' (attempt ' || (m.attempt - 1) || ' by ' || " +
+         std::string(old_worker) + " || ') expired; ' || m.worker || ' claimed it again'";
 }
 
 int SqlStore::schema_version() {

@@ -173,8 +173,10 @@ class SqlStore : public Store {
   static constexpr std::string_view kClaimable =
       "FROM matches WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until_ms < ?)"
       " ORDER BY priority, id LIMIT 1";
-  // The event a claim of an expired lease logs.
-  static std::string expired_message(const MatchRow& m, const std::string& old_worker);
+  // The event a claim of an expired lease logs, as the start of an INSERT: the caller adds the
+  // FROM naming the claimed row `m` (after the claim: its new worker and attempt) and gives the
+  // time as the first parameter; `old_worker` is the SQL for the worker whose lease expired.
+  static std::string expired_event(std::string_view old_worker);
 
   std::unique_ptr<Db> db_;
 };

@@ -171,9 +171,7 @@ class SqliteStore final : public SqlStore {
       m.lease_until_ms = now_ms + lease_ms;
       db_->exec("UPDATE matches SET state = 'running', worker = ?, attempt = ?, lease_until_ms = ? WHERE id = ?",
                 {worker, m.attempt, m.lease_until_ms, m.id});
-      if (was_running)
-        db_->exec("INSERT INTO events (at_ms, kind, message) VALUES (?, 'expired', ?)",
-                  {now_ms, expired_message(m, old_worker)});
+      if (was_running) db_->exec(expired_event("?") + " FROM matches m WHERE m.id = ?", {now_ms, old_worker, m.id});
       txn.commit();
       return std::optional<Claim>(Claim{m, worker, m.attempt});
     } catch (const std::exception& e) {
