@@ -42,7 +42,9 @@ void create_v1(Db& db) {
       " legs INTEGER NOT NULL, priority INTEGER NOT NULL, worker TEXT NOT NULL DEFAULT '',"
       " attempt INTEGER NOT NULL DEFAULT 0, lease_until_ms BIGINT NOT NULL DEFAULT 0,"
       " created_ms BIGINT NOT NULL, finished_ms BIGINT NOT NULL DEFAULT 0)",
-      "CREATE INDEX matches_claim ON matches (state, priority, id)",
+      "CREATE INDEX matches_state ON matches (state, priority, id)",
+      // The claim's walk in its order over the matches that may be claimable (counted ones out).
+      "CREATE INDEX matches_claim ON matches (priority, id) WHERE state IN ('queued', 'running')",
       // A reported leg (kept once counted: its replay). The typed result in columns, the whole
       // result as its JSON; the replay here (PostgreSQL) or in replays/<match>-<leg>.jsonl.zst.
       "CREATE TABLE legs (match_id BIGINT NOT NULL REFERENCES matches (id), leg INTEGER NOT NULL,"

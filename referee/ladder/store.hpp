@@ -213,16 +213,19 @@ class Store {
   virtual Result<VersionRow> add_version(const NewVersion& v) = 0;
   virtual Result<Bytes> version_source(Id version) = 0;
   // The build's outcome: active (with its built files, a zstd tar, and its run command) or
-  // rejected (with the reason). Making a version active retires the bot's previous active one.
+  // rejected (with the reason). Making a version active retires the bot's previous active one;
+  // when a newer version of the bot is already active (builds finishing out of order), this one
+  // is retired at once instead. Each is logged as an event. An error for a version not building.
   virtual Status finish_build(Id version, VersionState state, const std::string& command, const Bytes& built,
                               const std::string& build_log, const std::string& fault, std::int64_t now_ms) = 0;
-  virtual Result<Bytes> version_files(Id version) = 0;  // the built files
+  virtual Result<Bytes> version_files(Id version) = 0;  // the built files (an error before a build)
   // Retires the bot's active version (and one still building); false when it has none.
   virtual Result<bool> withdraw(const std::string& bot, std::int64_t now_ms) = 0;
   virtual Result<std::vector<VersionRow>> versions(std::optional<VersionState> state = std::nullopt) = 0;
   virtual Result<std::optional<VersionRow>> version(Id id) = 0;
 
-  // Per-version storage between matches (opt-in in ladder.json): a zstd tar, capped by the caller.
+  // Per-version storage between matches (opt-in in ladder.json): a zstd tar, capped by the caller;
+  // empty until put.
   virtual Result<Bytes> storage(Id version) = 0;
   virtual Status put_storage(Id version, const Bytes& data) = 0;
 
@@ -235,7 +238,9 @@ class Store {
   // Extends the lease; false when the claim is no longer this worker's (expired and taken).
   virtual Result<bool> renew(const Claim& claim, std::int64_t now_ms, std::int64_t lease_ms) = 0;
   // Commits every leg's result and replay and the match as reported, in one transaction; false
-  // (and nothing written) when the claim is no longer this worker's.
+  // (and nothing written) when the claim is no longer this worker's; an error (nothing written)
+  // when the legs are not each of the match's legs once, a result's scores or ranks do not fit
+  // its seats, or a result would not read back (replay::result_from_json).
   virtual Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) = 0;
   // Puts a claimed match back in the queue (a worker that stops).
   virtual Status give_back(const Claim& claim) = 0;
@@ -243,7 +248,8 @@ class Store {
   virtual Result<std::vector<MatchRow>> reported(std::size_t limit) = 0;
   virtual Result<std::vector<LegReport>> reported_legs(Id match) = 0;
   // The coordinator's verdict: counted (its legs become games), or refused (the reason logged as
-  // an event, the reported legs dropped, the match queued again).
+  // an event, the reported legs dropped, the match queued again). Either is an error, changing
+  // nothing, for a match that is not reported (so a result is counted exactly once).
   virtual Status count(Id match, std::int64_t now_ms) = 0;
   virtual Status refuse(Id match, const std::string& reason, std::int64_t now_ms) = 0;
   virtual Result<std::vector<MatchRow>> matches(std::optional<MatchState> state, std::size_t limit) = 0;

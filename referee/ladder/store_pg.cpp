@@ -185,20 +185,21 @@ class PgStore final : public SqlStore {
   Result<std::optional<Claim>> claim(const std::string& worker, std::int64_t now_ms, std::int64_t lease_ms) override {
     try {
       // One autocommit statement: the row chosen and locked (rows another claimer holds are
-      // skipped), updated, and returned with what it was (a running match: its lease expired).
+      // skipped), updated, returned, and when it was running (its lease expired) the event logged.
       const auto rows = db_->query(
-          "WITH c AS (SELECT id, state AS was, worker AS was_worker FROM matches"
-          " WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < ?)"
-          " ORDER BY priority, id LIMIT 1 FOR UPDATE SKIP LOCKED)"
-          " UPDATE matches m SET state = 'running', worker = ?, attempt = m.attempt + 1, lease_until_ms = ?"
-          " FROM c WHERE m.id = c.id RETURNING m.id, m.state, m.seats, m.seed, m.legs, m.priority, m.worker,"
-          " m.attempt, m.lease_until_ms, m.created_ms, m.finished_ms, c.was, c.was_worker",
-          {now_ms, worker, now_ms + lease_ms});
+          "WITH c AS (SELECT id, state AS was, worker AS was_worker " + std::string(kClaimable) +
+              " FOR UPDATE SKIP LOCKED),"
+              " u AS (UPDATE matches m SET state = 'running', worker = ?, attempt = m.attempt + 1, lease_until_ms = ?"
+              " FROM c WHERE m.id = c.id RETURNING m.id, m.state, m.seats, m.seed, m.legs, m.priority, m.worker,"
+              " m.attempt, m.lease_until_ms, m.created_ms, m.finished_ms, c.was, c.was_worker),"
+              " e AS (" +
+              expired_event("m.was_worker") +
+              " FROM u m WHERE m.was = 'running')"
+              " SELECT id, state, seats, seed, legs, priority, worker, attempt, lease_until_ms, created_ms, finished_ms"
+              " FROM u",
+          {now_ms, worker, now_ms + lease_ms, now_ms});
       if (rows.empty()) return std::optional<Claim>{};
       const MatchRow m = match_row(rows[0]);
-      if (rows[0][11].str() == "running")
-        db_->exec("INSERT INTO events (at_ms, kind, message) VALUES (?, 'expired', ?)",
-                  {now_ms, expired_message(m, rows[0][12].str())});
       return std::optional<Claim>(Claim{m, worker, m.attempt});
     } catch (const std::exception& e) {
       return fail(std::string("the ladder database could not claim a match: ") + e.what());
@@ -206,9 +207,7 @@ class PgStore final : public SqlStore {
   }
 
  protected:
-  void put_replay(Id match, int leg, const Bytes& compressed) override {
-    db_->exec("UPDATE legs SET replay = ? WHERE match_id = ? AND leg = ?", {Value::blob(compressed), match, leg});
-  }
+  Value replay_column(Id, int, const Bytes& compressed) override { return Value::blob(compressed); }
   Bytes get_replay(Id match, int leg) override {
     const auto rows = db_->query("SELECT replay FROM legs WHERE match_id = ? AND leg = ?", {match, leg});
     if (rows.empty() || rows[0][0].is_null())

@@ -123,9 +123,10 @@ MatchRow SqlStore::match_row(const Row& r) {
   return m;
 }
 
-std::string SqlStore::expired_message(const MatchRow& m, const std::string& old_worker) {
-  return "the lease of match " + std::to_string(m.id) + " (attempt " + std::to_string(m.attempt - 1) + " by " +
-         old_worker + ") expired; " + m.worker + " claimed it again";
+std::string SqlStore::expired_event(std::string_view old_worker) {
+  return "INSERT INTO events (at_ms, kind, message) SELECT ?, 'expired', 'the lease of match ' || m.id ||"
+         " ' (attempt ' || (m.attempt - 1) || ' by ' || " +
+         std::string(old_worker) + " || ') expired; ' || m.worker || ' claimed it again'";
 }
 
 int SqlStore::schema_version() {
@@ -343,27 +344,25 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
     for (const auto& l : legs) replays.push_back(compress(l.replay));
     Txn txn(*db_, true);
     // The fence: only the claim that still holds the match may report it.
-    if (db_->exec("UPDATE matches SET state = 'reported', finished_ms = ? WHERE id = ? AND state = 'running'"
-                  " AND worker = ? AND attempt = ?",
-                  {now_ms, claim.match.id, claim.worker, claim.attempt}) != 1)
-      return false;
-    const auto rows = db_->query("SELECT seats, legs FROM matches WHERE id = ?", {claim.match.id});
-    const auto seats = ids(one(rows, "no match"), "matches.seats");
+    const auto rows = db_->query(
+        "UPDATE matches SET state = 'reported', finished_ms = ? WHERE id = ?"
+        " AND state = 'running' AND worker = ? AND attempt = ? RETURNING seats, legs",
+        {now_ms, claim.match.id, claim.worker, claim.attempt});
+    if (rows.empty()) return false;
+    const auto seats = ids(rows[0][0], "matches.seats");
     const int count = static_cast<int>(rows[0][1].i64());
     if (const auto bad = check_legs(legs, seats.size(), count); !bad.empty())
       return fail("the report of match " + std::to_string(claim.match.id) + " is refused: " + bad);
-    db_->exec("DELETE FROM legs WHERE match_id = ?", {claim.match.id});
     for (std::size_t i = 0; i < legs.size(); ++i) {
       const auto& l = legs[i];
       const auto& r = l.result;
       db_->exec(
           "INSERT INTO legs (match_id, leg, seats, end_kind, scores, ranks, fault_seat, fault_kind,"
-          " fault_message, result, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          " fault_message, result, replay, start_ms, end_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
           {claim.match.id, l.leg, ints_text(leg_seats(seats, l.leg)), text(enum_name(r.end)), doubles_text(r.scores),
            ints_text(r.ranks), r.fault ? Value(r.fault->seat) : Value(nullptr),
            r.fault ? text(enum_name(r.fault->kind)) : Value(nullptr), r.fault ? r.fault->message : "",
-           replay::to_json(r).dump(), l.start_ms, l.end_ms});
-      put_replay(claim.match.id, l.leg, replays[i]);
+           replay::to_json(r).dump(), replay_column(claim.match.id, l.leg, replays[i]), l.start_ms, l.end_ms});
     }
     txn.commit();
     return true;

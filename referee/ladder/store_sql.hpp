@@ -157,10 +157,10 @@ class SqlStore : public Store {
   Result<std::vector<EventRow>> events(std::size_t limit) override;
 
  protected:
-  // Where a leg's compressed replay lives: a file (SQLite) or the legs row (PostgreSQL). put is
-  // called inside the report's transaction after its legs row is written; drop after a refusal
-  // committed.
-  virtual void put_replay(Id match, int leg, const Bytes& compressed) = 0;
+  // Where a leg's compressed replay lives: a file (SQLite: written here, the column stays NULL)
+  // or the legs row (PostgreSQL: the column's value). Called inside the report's transaction;
+  // drop_replays after a refusal committed.
+  virtual Value replay_column(Id match, int leg, const Bytes& compressed) = 0;
   virtual Bytes get_replay(Id match, int leg) = 0;
   virtual void drop_replays(Id match, int legs) = 0;
 
@@ -168,8 +168,15 @@ class SqlStore : public Store {
   static constexpr std::string_view kMatchColumns =
       "id, state, seats, seed, legs, priority, worker, attempt, lease_until_ms, created_ms, finished_ms";
   static MatchRow match_row(const Row& r);
-  // The event a claim of an expired lease logs.
-  static std::string expired_message(const MatchRow& m, const std::string& old_worker);
+  // The first claimable match (queued, or running with its lease expired before `?`), walked in
+  // claim order by the partial index matches_claim; the engine adds its locking.
+  static constexpr std::string_view kClaimable =
+      "FROM matches WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until_ms < ?)"
+      " ORDER BY priority, id LIMIT 1";
+  // The event a claim of an expired lease logs, as the start of an INSERT: the caller adds the
+  // FROM naming the claimed row `m` (after the claim: its new worker and attempt) and gives the
+  // time as the first parameter; `old_worker` is the SQL for the worker whose lease expired.
+  static std::string expired_event(std::string_view old_worker);
 
   std::unique_ptr<Db> db_;
 };

@@ -18,15 +18,32 @@
 
 namespace arena::ladder::sql {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 // How long a writer waits for another's transaction before the call fails.
 constexpr int kBusyTimeoutMs = 10000;
 
+// The wait for a busy database. SQLite's own busy timeout sleeps 1, 2, 5, 10 ... 100 ms between
+// tries, far longer than a ladder's write transaction holds the lock (well under a millisecond):
+// two claimers then wait tens of milliseconds for nothing. This one tries again every 100 us for
+// the first 10 ms, then every millisecond, until kBusyTimeoutMs.
+int busy_wait(void*, int tries) {
+  constexpr int kQuick = 100;
+  const std::int64_t waited_us = tries <= kQuick ? tries * 100 : kQuick * 100 + std::int64_t{tries - kQuick} * 1000;
+  if (waited_us >= std::int64_t{kBusyTimeoutMs} * 1000) return 0;
+  ::usleep(tries < kQuick ? 100 : 1000);
+  return 1;
+}
+
 class SqliteDb final : public Db {
  public:
   explicit SqliteDb(const std::filesystem::path& file)
-      : db_(file.string(), SQLite::OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, kBusyTimeoutMs) {}
+      // NOMUTEX: a Store is used by one thread (store.hpp), so SQLite's per-call locking is waste.
+      : db_(file.string(), SQLite::OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX) {
+    sqlite3_busy_handler(db_.getHandle(), &busy_wait, nullptr);
+  }
 
   Dialect dialect() const override { return Dialect::sqlite; }
   void begin(bool write) override { db_.exec(write ? "BEGIN IMMEDIATE" : "BEGIN"); }
@@ -143,17 +160,7 @@ class SqliteStore final : public SqlStore {
   Result<std::optional<Claim>> claim(const std::string& worker, std::int64_t now_ms, std::int64_t lease_ms) override {
     try {
       Txn txn(*db_, true);
-      const std::string select = "SELECT " + std::string(kMatchColumns) + " FROM matches";
-      // Two index-ordered looks (the first queued, the first expired), the earlier one taken.
-      auto rows = db_->query(select + " WHERE state = 'queued' ORDER BY priority, id LIMIT 1");
-      const auto expired = db_->query(
-          select + " WHERE state = 'running' AND lease_until_ms < ? ORDER BY priority, id LIMIT 1", {now_ms});
-      if (!expired.empty()) {
-        const MatchRow e = match_row(expired[0]);
-        if (rows.empty() ||
-            std::make_pair(e.priority, e.id) < std::make_pair(match_row(rows[0]).priority, match_row(rows[0]).id))
-          rows = expired;
-      }
+      const auto rows = db_->query("SELECT " + std::string(kMatchColumns) + " " + std::string(kClaimable), {now_ms});
       if (rows.empty()) return std::optional<Claim>{};
       MatchRow m = match_row(rows[0]);
       const bool was_running = m.state == MatchState::running;
@@ -164,9 +171,7 @@ class SqliteStore final : public SqlStore {
       m.lease_until_ms = now_ms + lease_ms;
       db_->exec("UPDATE matches SET state = 'running', worker = ?, attempt = ?, lease_until_ms = ? WHERE id = ?",
                 {worker, m.attempt, m.lease_until_ms, m.id});
-      if (was_running)
-        db_->exec("INSERT INTO events (at_ms, kind, message) VALUES (?, 'expired', ?)",
-                  {now_ms, expired_message(m, old_worker)});
+      if (was_running) db_->exec(expired_event("?") + " FROM matches m WHERE m.id = ?", {now_ms, old_worker, m.id});
       txn.commit();
       return std::optional<Claim>(Claim{m, worker, m.attempt});
     } catch (const std::exception& e) {
@@ -175,10 +180,11 @@ class SqliteStore final : public SqlStore {
   }
 
  protected:
-  void put_replay(Id match, int leg, const Bytes& compressed) override {
+  Value replay_column(Id match, int leg, const Bytes& compressed) override {
     const auto st = replays_.write(
         replay_name(match, leg), std::string_view(reinterpret_cast<const char*>(compressed.data()), compressed.size()));
     if (!st) throw DbError(st.error());
+    return nullptr;
   }
 
   Bytes get_replay(Id match, int leg) override {
@@ -203,6 +209,10 @@ Result<std::unique_ptr<Store>> open_sqlite(const Location& where, std::span<cons
   if (auto made = files::make_private_dirs(where.folder); !made) return fail(made.error());
   // Created owner-only before SQLite opens it (its -wal and -shm files take the same mode).
   if (auto created = files::create_private(file); !created) return fail(created.error());
+  // SQLite opens it without following a link (SQLITE_OPEN_NOFOLLOW); the error says why.
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(file, ec)))
+    return fail(name + " is not a regular file (a link or another kind of file): refused");
   std::unique_ptr<SqliteDb> db;
   try {
     db = std::make_unique<SqliteDb>(file);

@@ -33,11 +33,15 @@ fs::path server_bin() {
   return best;
 }
 
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
 
 }  // namespace
 
-bool PgCluster::available() { return !server_bin().empty(); }
+bool PgCluster::available() {
+  return !server_bin().empty();
+}
 
 PgCluster::PgCluster(const std::string& database) : bin_(server_bin()), database_(database) {
   if (bin_.empty()) throw std::runtime_error("PostgreSQL's server programs are missing (Debian package postgresql)");
@@ -53,10 +57,9 @@ PgCluster::PgCluster(const std::string& database) : bin_(server_bin()), database
     fs::permissions(folder_, fs::perms::owner_all);
     run("initdb", as_postgres(quoted(bin_ / "initdb") + " -D " + quoted(data()) +
                               " -U postgres -A trust --no-sync -E UTF8 --locale=C.UTF-8"));
-    run("pg_ctl start",
-        as_postgres(quoted(bin_ / "pg_ctl") + " -D " + quoted(data()) + " -l " + quoted(folder_ / "server.log") +
-                    " -w -t 60 -o \"-c listen_addresses='' -k " + folder_.string() + " -p " + std::to_string(kPort) +
-                    " -c fsync=off\" start"));
+    run("pg_ctl start", as_postgres(quoted(bin_ / "pg_ctl") + " -D " + quoted(data()) + " -l " +
+                                    quoted(folder_ / "server.log") + " -w -t 60 -o \"-c listen_addresses='' -k " +
+                                    folder_.string() + " -p " + std::to_string(kPort) + " -c fsync=off\" start"));
     started_ = true;
     create_database(database_);
   } catch (...) {
@@ -65,11 +68,13 @@ PgCluster::PgCluster(const std::string& database) : bin_(server_bin()), database
   }
 }
 
-PgCluster::~PgCluster() { stop(); }
+PgCluster::~PgCluster() {
+  stop();
+}
 
 std::string PgCluster::connection(const std::string& database) const {
-  return "host=" + folder_.string() + " port=" + std::to_string(kPort) + " user=postgres dbname=" +
-         (database.empty() ? database_ : database);
+  return "host=" + folder_.string() + " port=" + std::to_string(kPort) +
+         " user=postgres dbname=" + (database.empty() ? database_ : database);
 }
 
 void PgCluster::create_database(const std::string& name) const {
