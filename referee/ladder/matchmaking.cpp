@@ -117,8 +117,8 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
     const std::size_t seed_at = newcomer_seed ? 0 : newcomers;
     std::rotate(by_need.begin(), by_need.begin() + static_cast<std::ptrdiff_t>(seed_at),
                 by_need.begin() + static_cast<std::ptrdiff_t>(seed_at + 1));
-    // The pool of opponents: newcomers and the others within the bar, then the least needy
-    // others when fewer qualify.
+    // The pool of opponents: newcomers and the others within the bar, then the others most in
+    // need when fewer qualify.
     std::size_t pool = 1;
     while (pool < by_need.size() &&
            (pool < seats || entries[by_need[pool]].newcomer || entries[by_need[pool]].rate <= bar)) {
