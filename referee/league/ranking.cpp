@@ -164,11 +164,16 @@ bool PlackettLuce::canonical_less(const Order& x, const Order& y) const {
   return std::lexicographical_compare(xt, xt + x.seats, yt, yt + y.seats);
 }
 
-void PlackettLuce::consolidate() {
+std::vector<std::uint32_t> PlackettLuce::sorted_tail() const {
   std::vector<std::uint32_t> tail(orders_.size() - sorted_);
   std::iota(tail.begin(), tail.end(), static_cast<std::uint32_t>(sorted_));
   std::sort(tail.begin(), tail.end(),
             [this](std::uint32_t a, std::uint32_t b) { return canonical_less(orders_[a], orders_[b]); });
+  return tail;
+}
+
+void PlackettLuce::consolidate() {
+  const std::vector<std::uint32_t> tail = sorted_tail();
   std::vector<Order> orders;
   std::vector<std::uint32_t> bots;
   std::vector<std::uint8_t> ties;
@@ -400,10 +405,7 @@ std::vector<EloEstimate> PlackettLuce::fit(std::size_t bots, const RankingOption
   d.chosen.assign(n, d.prior / 2);
   d.offset.push_back(0);
   // The orders in canonical order: the stored ones merged with the newest, sorted here.
-  std::vector<std::uint32_t> tail(orders_.size() - sorted_);
-  std::iota(tail.begin(), tail.end(), static_cast<std::uint32_t>(sorted_));
-  std::sort(tail.begin(), tail.end(),
-            [this](std::uint32_t a, std::uint32_t b) { return canonical_less(orders_[a], orders_[b]); });
+  const std::vector<std::uint32_t> tail = sorted_tail();
   std::size_t next_stored = 0;
   std::size_t next_new = 0;
   while (next_stored < sorted_ || next_new < tail.size()) {

@@ -84,6 +84,7 @@ class PlackettLuce {
   // The canonical order of orders (by canonical sequence, then ties): the fit sums over orders in
   // it, so that its result is the same bits whatever order the matches were added in.
   bool canonical_less(const Order& x, const Order& y) const;
+  std::vector<std::uint32_t> sorted_tail() const;  // the orders past sorted_, in canonical order
   // Rewrites the orders in canonical order (the unsorted tail merged in), for sequential passes.
   void consolidate();
 
