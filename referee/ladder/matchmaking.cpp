@@ -40,6 +40,9 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
   if (!(settings.jitter >= 0) || !(settings.fairness_slack >= 0) || !(settings.unrated_uncertainty > 0)) {
     return fail(std::string("jitter and fairness slack must be 0 or more, the unrated uncertainty above 0"));
   }
+  if (!(settings.explore >= 0 && settings.explore <= 1)) {
+    return fail(fmt::format("the chance to explore must be in [0, 1], not {}", settings.explore));
+  }
   std::unordered_set<Id> seen;
   for (const Candidate& c : active) {
     if (!seen.insert(c.version).second) return fail(fmt::format("version {} is listed twice", c.version));
