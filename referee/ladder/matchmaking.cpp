@@ -40,6 +40,9 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
   if (!(settings.jitter >= 0) || !(settings.fairness_slack >= 0) || !(settings.unrated_uncertainty > 0)) {
     return fail(std::string("jitter and fairness slack must be 0 or more, the unrated uncertainty above 0"));
   }
+  if (!(settings.explore >= 0 && settings.explore <= 1)) {
+    return fail(fmt::format("the chance to explore must be in [0, 1], not {}", settings.explore));
+  }
   std::unordered_set<Id> seen;
   for (const Candidate& c : active) {
     if (!seen.insert(c.version).second) return fail(fmt::format("version {} is listed twice", c.version));
@@ -117,8 +120,8 @@ Result<std::vector<Table>> choose_tables(const std::vector<Candidate>& active, c
     const std::size_t seed_at = newcomer_seed ? 0 : newcomers;
     std::rotate(by_need.begin(), by_need.begin() + static_cast<std::ptrdiff_t>(seed_at),
                 by_need.begin() + static_cast<std::ptrdiff_t>(seed_at + 1));
-    // The pool of opponents: newcomers and the others within the bar, then the least needy
-    // others when fewer qualify.
+    // The pool of opponents: newcomers and the others within the bar, then the others most in
+    // need when fewer qualify.
     std::size_t pool = 1;
     while (pool < by_need.size() &&
            (pool < seats || entries[by_need[pool]].newcomer || entries[by_need[pool]].rate <= bar)) {

@@ -35,10 +35,10 @@
 // near neighbours (it sees each version's variance, not the covariance of neighbours), the games
 // form a chain, and the one-draw prior then compresses the ratings' spread: in a simulated
 // population of 24 versions (2 seats, 2,400 games, 10 seeds) the 95% intervals covered the truth
-// 72% of the time by the rule alone and 98% with explore 0.2 (half-intervals 35% and 72%, 67%
-// expected); games drawn at random covered 93%. A version
-// sits at most once per table; tables of 3-4 seats are drawn the same way; fewer active versions
-// than seats: no table.
+// 80% of the time by the rule alone, 92% with explore 0.3 and 95% with 0.5 (half-intervals,
+// 67% expected: 45%, 65%, 70%); games drawn at random covered 93% (71%). A version sits at most
+// once per table; tables of 3-4 seats are drawn the same way; fewer active versions than seats:
+// no table.
 
 #include <cstdint>
 #include <optional>
@@ -66,7 +66,7 @@ struct MatchmakingSettings {
   double newcomer_share = 0.25;  // in [0, 1)
   double unrated_uncertainty = league::kEloBound;
   double jitter = 0.1;
-  double explore = 0.2;  // chance that an opponent is drawn uniformly from the pool instead
+  double explore = 0.3;  // chance that an opponent is drawn uniformly from the pool instead, in [0, 1]
   double fairness_slack = 0.5;
 };
 

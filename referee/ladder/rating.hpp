@@ -27,8 +27,9 @@
 namespace arena::ladder {
 
 struct RatingSettings {
-  double prior_draws = 1.0;                               // virtual draws of each version against the anchor
-  std::uint64_t interval_games = league::kEloMinSamples;  // fewer games: no interval
+  double prior_draws = 1.0;  // virtual draws of each version against the anchor
+  // Fewer games: no interval (the fit gives none below league::kEloMinSamples either).
+  std::uint64_t interval_games = league::kEloMinSamples;
 };
 
 struct VersionRating {

@@ -143,8 +143,8 @@ std::size_t PlackettLuce::find(const std::vector<std::uint32_t>& bots, const std
   }
 }
 
-void PlackettLuce::grow_index() {
-  index_.assign(std::max<std::size_t>(64, index_.size() * 2), 0);
+void PlackettLuce::rebuild_index(std::size_t capacity) {
+  index_.assign(capacity, 0);
   const std::size_t mask = index_.size() - 1;
   for (std::size_t i = 0; i < orders_.size(); ++i) {
     const Order& o = orders_[i];
@@ -152,6 +152,53 @@ void PlackettLuce::grow_index() {
     while (index_[slot] != 0) slot = (slot + 1) & mask;
     index_[slot] = static_cast<std::uint32_t>(i + 1);
   }
+}
+
+bool PlackettLuce::canonical_less(const Order& x, const Order& y) const {
+  if (x.seats != y.seats) return x.seats < y.seats;
+  const auto xb = bots_.begin() + static_cast<std::ptrdiff_t>(x.first);
+  const auto yb = bots_.begin() + static_cast<std::ptrdiff_t>(y.first);
+  if (const auto [i, j] = std::mismatch(xb, xb + x.seats, yb); i != xb + x.seats) return *i < *j;
+  const auto xt = ties_.begin() + static_cast<std::ptrdiff_t>(x.first);
+  const auto yt = ties_.begin() + static_cast<std::ptrdiff_t>(y.first);
+  return std::lexicographical_compare(xt, xt + x.seats, yt, yt + y.seats);
+}
+
+std::vector<std::uint32_t> PlackettLuce::sorted_tail() const {
+  std::vector<std::uint32_t> tail(orders_.size() - sorted_);
+  std::iota(tail.begin(), tail.end(), static_cast<std::uint32_t>(sorted_));
+  std::sort(tail.begin(), tail.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return canonical_less(orders_[a], orders_[b]); });
+  return tail;
+}
+
+void PlackettLuce::consolidate() {
+  const std::vector<std::uint32_t> tail = sorted_tail();
+  std::vector<Order> orders;
+  std::vector<std::uint32_t> bots;
+  std::vector<std::uint8_t> ties;
+  orders.reserve(orders_.size());
+  bots.reserve(bots_.size());
+  ties.reserve(ties_.size());
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < sorted_ || j < tail.size()) {
+    const bool main = j == tail.size() || (i < sorted_ && canonical_less(orders_[i], orders_[tail[j]]));
+    Order o = orders_[main ? i++ : tail[j++]];
+    const auto from = static_cast<std::ptrdiff_t>(o.first);
+    const auto size = static_cast<std::ptrdiff_t>(std::size_t{o.seats} * o.sequences);
+    o.first = bots.size();
+    bots.insert(bots.end(), bots_.begin() + from, bots_.begin() + from + size);
+    ties.insert(ties.end(), ties_.begin() + from, ties_.begin() + from + size);
+    orders.push_back(o);
+  }
+  orders_ = std::move(orders);
+  bots_ = std::move(bots);
+  ties_ = std::move(ties);
+  sorted_ = orders_.size();
+  std::size_t capacity = std::max<std::size_t>(64, index_.size());
+  while (capacity < orders_.size() * 2) capacity *= 2;
+  rebuild_index(capacity);
 }
 
 void PlackettLuce::add(const std::vector<std::size_t>& seat_bots, const std::vector<int>& ranks) {
@@ -205,34 +252,18 @@ void PlackettLuce::add(const std::vector<std::size_t>& seat_bots, const std::vec
   ties_.resize(bots_.size(), 0);
   std::copy(ties.begin(), ties.end(), ties_.begin() + static_cast<std::ptrdiff_t>(o.first));
   orders_.push_back(o);
+  if (orders_.size() - sorted_ > std::max<std::size_t>(4096, sorted_ / 8)) {
+    consolidate();  // every orders/8 new orders (amortized O(1) per match); indexes them all
+    return;
+  }
   if (orders_.size() * 2 > index_.size()) {
-    grow_index();
+    rebuild_index(std::max<std::size_t>(64, index_.size() * 2));
   } else {
     const std::size_t mask = index_.size() - 1;
     std::size_t slot = hash_order(bots.data(), ties.data(), bots.size()) & mask;
     while (index_[slot] != 0) slot = (slot + 1) & mask;
     index_[slot] = static_cast<std::uint32_t>(orders_.size());
   }
-}
-
-void PlackettLuce::sort_orders() const {
-  if (sorted_.size() == orders_.size()) return;
-  const auto less = [this](std::uint32_t a, std::uint32_t b) {
-    const Order& x = orders_[a];
-    const Order& y = orders_[b];
-    if (x.seats != y.seats) return x.seats < y.seats;
-    const auto xb = bots_.begin() + static_cast<std::ptrdiff_t>(x.first);
-    const auto yb = bots_.begin() + static_cast<std::ptrdiff_t>(y.first);
-    if (const auto [i, j] = std::mismatch(xb, xb + x.seats, yb); i != xb + x.seats) return *i < *j;
-    const auto xt = ties_.begin() + static_cast<std::ptrdiff_t>(x.first);
-    const auto yt = ties_.begin() + static_cast<std::ptrdiff_t>(y.first);
-    return std::lexicographical_compare(xt, xt + x.seats, yt, yt + y.seats);
-  };
-  const std::size_t old = sorted_.size();
-  for (std::size_t i = old; i < orders_.size(); ++i) sorted_.push_back(static_cast<std::uint32_t>(i));
-  const auto middle = sorted_.begin() + static_cast<std::ptrdiff_t>(old);
-  std::sort(middle, sorted_.end(), less);
-  std::inplace_merge(sorted_.begin(), middle, sorted_.end(), less);
 }
 
 namespace {
@@ -373,9 +404,14 @@ std::vector<EloEstimate> PlackettLuce::fit(std::size_t bots, const RankingOption
   const std::size_t n = d.rows;
   d.chosen.assign(n, d.prior / 2);
   d.offset.push_back(0);
-  sort_orders();
-  for (const std::uint32_t i : sorted_) {
-    const Order& o = orders_[i];
+  // The orders in canonical order: the stored ones merged with the newest, sorted here.
+  const std::vector<std::uint32_t> tail = sorted_tail();
+  std::size_t next_stored = 0;
+  std::size_t next_new = 0;
+  while (next_stored < sorted_ || next_new < tail.size()) {
+    const bool stored = next_new == tail.size() ||
+                        (next_stored < sorted_ && canonical_less(orders_[next_stored], orders_[tail[next_new]]));
+    const Order& o = orders_[stored ? next_stored++ : tail[next_new++]];
     if (o.max_bot >= bots) continue;
     const double w = static_cast<double>(o.count) / o.sequences;
     for (std::uint32_t s = 0; s < o.sequences; ++s) {

@@ -80,19 +80,20 @@ class PlackettLuce {
     std::uint64_t count = 0;
   };
   std::size_t find(const std::vector<std::uint32_t>& bots, const std::vector<std::uint8_t>& ties) const;
-  void grow_index();
-  // Brings sorted_ up to date: the fit sums over orders in this canonical order, so that its
-  // result is the same bits whatever order the matches were added in.
-  void sort_orders() const;
+  void rebuild_index(std::size_t capacity);
+  // The canonical order of orders (by canonical sequence, then ties): the fit sums over orders in
+  // it, so that its result is the same bits whatever order the matches were added in.
+  bool canonical_less(const Order& x, const Order& y) const;
+  std::vector<std::uint32_t> sorted_tail() const;  // the orders past sorted_, in canonical order
+  // Rewrites the orders in canonical order (the unsorted tail merged in), for sequential passes.
+  void consolidate();
 
-  std::vector<Order> orders_;
+  std::vector<Order> orders_;  // [0, sorted_) in canonical order and stored in that order; then new ones
+  std::size_t sorted_ = 0;
   std::vector<std::uint32_t> bots_;
   std::vector<std::uint8_t> ties_;    // per canonical sequence only (sized like bots_)
   std::vector<std::uint32_t> index_;  // open addressing: order + 1, 0 for an empty slot
   std::vector<std::uint64_t> games_;  // seats played, per bot
-  // Orders by canonical sequence, then ties; the orders added since the last fit are merged in by
-  // the next (so fit() is const but must not run on one object from two threads at once).
-  mutable std::vector<std::uint32_t> sorted_;
 };
 
 }  // namespace arena::league

@@ -61,6 +61,9 @@ TEST_CASE("Matchmaking: distinct versions per table, none without enough version
   bad.newcomer_share = 1;
   refused(bad, active, "newcomers' share must be in [0, 1)");
   bad = ok;
+  bad.explore = 1.5;
+  refused(bad, active, "chance to explore must be in [0, 1], not 1.5");
+  bad = ok;
   bad.tables = -2;
   refused(bad, active, "cannot add -2 tables");
   std::vector<Candidate> twice = active;

@@ -113,7 +113,7 @@ TEST_CASE("Ladder rating: refits from the last fit equal a cold fit, whatever th
   };
   std::vector<Game> games;
   Rng rng(11);
-  for (int k = 0; k < 3000; ++k) {
+  for (int k = 0; k < 12000; ++k) {  // past 4,096 distinct orders: stored orders are rewritten
     Game g;
     const std::size_t seats = 2 + rng.below(3);
     while (g.seats.size() < seats) {
@@ -133,13 +133,14 @@ TEST_CASE("Ladder rating: refits from the last fit equal a cold fit, whatever th
   Rating warm;
   for (std::size_t k = 0; k < games.size(); ++k) {
     REQUIRE(warm.add(games[k].seats, games[k].ranks).ok());
-    if (k % 250 == 249) warm.fit();
+    if (k % 1000 == 999) warm.fit();
   }
   const std::vector<VersionRating> refit = warm.fit();
   CHECK(warm.last_fit().factorizations <= 3);  // started at the last fit: no Newton from scratch
   Rating cold;
   for (std::size_t k = games.size(); k-- > 0;) REQUIRE(cold.add(games[k].seats, games[k].ranks).ok());
   const std::vector<VersionRating> fresh = cold.fit();
+
   REQUIRE(refit.size() == 40);
   REQUIRE(fresh.size() == 40);
   for (std::size_t i = 0; i < refit.size(); ++i) {
