@@ -407,7 +407,9 @@ TEST_CASE("The three starter kits build in the sandbox and pass the check", "[la
 TEST_CASE("A C++ bot that does not compile is rejected with the compiler's message", "[ladder][build]") {
   const BuildResult b = built(from_data("compile_error"), "compile-error");
   CHECK(b.outcome == BuildOutcome::failed);
-  CHECK(b.exit == "exit code 1");
+  CHECK(b.exit.kind == bots::ExitStatus::Kind::exited);
+  CHECK(b.exit.code == 1);
+  CHECK(b.message == "the build failed: exit code 1");
   CHECK_THAT(b.log, Catch::Contains("bot.cpp") && Catch::Contains("undeclared_name") && Catch::Contains("error"));
   CHECK_FALSE(fs::exists(b.folder / "bot"));
 }
