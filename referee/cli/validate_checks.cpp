@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "referee/bots/process.hpp"
 #include "referee/cli/common.hpp"
 #include "referee/cli/validate_report.hpp"
 #include "referee/core/private_file.hpp"
+#include "referee/ladder/check.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
 
@@ -18,11 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // A word as a POSIX shell reads it back: bare when safe, else in single quotes.
 protocol::Limits limits_from(const json& j) {
@@ -109,93 +104,47 @@ std::vector<std::string> seat_tiers(const replay::Header& h, int seats) {
 
 // ---- the handshake, on its own ------------------------------------------------------------
 
-// The checks and messages are those of a match.
+// The probe is the ladder's check's (ladder::probe_handshake); here its report.
 json probe_handshake(const Setup& s) {
   json h = {{"ok", false},         {"name", nullptr},     {"version", nullptr},
             {"protocol", nullptr}, {"ready_ms", nullptr}, {"init_ms", s.scaled.init_ms},
             {"seats", s.seats},    {"fault", nullptr},    {"sandbox_tier", nullptr}};
   const fs::path log = s.out / "handshake.seat0.stderr.log";
   h["stderr_log"] = log.string();
-  bots::SpawnOptions spawn;
-  spawn.argv = s.bot.argv;
-  spawn.working_dir = fs::current_path();
-  spawn.env = s.env;
-  spawn.env.push_back("ARENA_SEAT=0");
-  spawn.stderr_path = log;
-  spawn.stderr_cap = kStderrCap;
-  spawn.max_line_bytes = s.scaled.max_line_bytes;
-  spawn.sandbox = s.sandbox;
-  spawn.label = "handshake";
-  const json cards = s.game.protocol_card_table(s.config, {});
-  const json hello =
-      protocol::hello(s.game.info().name, 0, s.seats, s.config, s.scaled, games::seat_card_table(cards, 0));
-  match::Fault f;  // the probe is the handshake, whatever goes wrong in it
-  f.phase = match::FaultPhase::handshake;
-  f.request_sent = false;
-  bool faulted = false;
-  auto fault = [&](match::FaultKind kind, std::string message, std::string_view raw) {
-    f.kind = kind;
-    f.message = std::move(message);
-    f.raw = protocol::escape_bytes(raw);
-    faulted = true;
-  };
-  const auto start = Clock::now();
-  const auto deadline = start + std::chrono::milliseconds(s.scaled.init_ms);
-  auto process = bots::BotProcess::spawn(spawn);
-  if (!process) {
-    fault(match::FaultKind::crash, process.error(), "");
-  } else {
-    bots::BotProcess& p = **process;
-    h["sandbox_tier"] = p.sandbox_report().value("tier", "unknown");  // what it ran in, not what was asked
-    const int stop_fd = stop_signal().fd();                           // Ctrl-C ends the wait; the games then report it
-    const auto written = p.write_line(protocol::to_line(hello), deadline, stop_fd);
-    if (written == bots::WriteStatus::interrupted) {
-      h["interrupted"] = true;
-    } else if (written == bots::WriteStatus::timeout) {
-      fault(match::FaultKind::timeout, "did not read its input before the deadline", "");
-    } else if (written == bots::WriteStatus::closed) {
-      fault(match::FaultKind::crash, "its input is closed (the bot is gone)", "");
-    } else {
-      auto r = p.read_line(deadline, stop_fd);
-      h["ready_ms"] = ms_since(start);
-      if (r.status == bots::ReadStatus::interrupted) {
-        h["interrupted"] = true;
-      } else if (r.status == bots::ReadStatus::timeout) {
-        fault(match::FaultKind::timeout, fmt::format("no ready message within {} ms", s.scaled.init_ms), r.partial);
-      } else if (r.status == bots::ReadStatus::too_long) {
-        fault(match::FaultKind::output_limit, fmt::format("a line longer than {} bytes", s.scaled.max_line_bytes),
-              r.partial);
-      } else if (r.status == bots::ReadStatus::eof) {
-        fault(match::FaultKind::crash, "closed its output", r.partial);
-      } else if (auto parsed = protocol::parse_line(r.line, {64, s.scaled.max_line_bytes}); !parsed) {
-        fault(match::FaultKind::malformed, parsed.error(), r.line);
-      } else if (auto ready = protocol::read_ready(*parsed); !ready) {
-        fault(match::FaultKind::malformed, "handshake: " + ready.error(), r.line);
-      } else {
-        h["name"] = ready->name;
-        h["version"] = ready->version;
-        h["protocol"] = ready->protocol;
-      }
-    }
-    // A bot that hung gets no grace; one that answered or crashed gets time to exit by itself.
-    const bool hung = faulted && f.kind != match::FaultKind::crash;
-    const auto status =
-        p.shutdown(hung ? std::chrono::milliseconds(0) : std::chrono::milliseconds(s.args.match.grace_ms));
-    f.exit = status.describe();
-    h["exit"] = f.exit;
-    // Informational: the protocol asks a bot to exit at EOF, but the referee kills it anyway.
-    h["exited_at_eof"] = !hung && !status.killed_by_referee;
-    h["stderr_bytes"] = p.stderr_bytes();
-    if (faulted) {
-      f.stderr_tail = p.stderr_tail(kStderrTailLines);
-      if (f.kind == match::FaultKind::crash) f.message += fmt::format(" ({})", f.exit);
-    }
+  ladder::HandshakeSetup setup;
+  setup.command = s.bot;
+  setup.working_dir = fs::current_path();
+  setup.env = s.env;
+  setup.sandbox = s.sandbox;
+  setup.game = &s.game;
+  setup.config = s.config;
+  setup.seats = s.seats;
+  setup.limits = s.scaled;
+  setup.stderr_log = log;
+  setup.stderr_cap = kStderrCap;
+  setup.stderr_tail_lines = kStderrTailLines;
+  setup.grace = std::chrono::milliseconds(s.args.match.grace_ms);
+  setup.stop = &stop_signal();  // Ctrl-C ends the wait; the games then report it
+  const ladder::Handshake probe = ladder::probe_handshake(setup);
+  if (probe.started) h["sandbox_tier"] = probe.sandbox_tier;  // what it ran in, not what was asked
+  if (probe.interrupted) h["interrupted"] = true;
+  if (probe.hello_written) h["ready_ms"] = probe.ready_ms;
+  if (probe.ready) {
+    h["name"] = probe.ready->name;
+    h["version"] = probe.ready->version;
+    h["protocol"] = probe.ready->protocol;
   }
-  if (faulted) {
-    json fj = fault_json(f);
-    fj["request"] = hello;
+  if (probe.started) {
+    h["exit"] = probe.exit;
+    // Informational: the protocol asks a bot to exit at EOF, but the referee kills it anyway.
+    h["exited_at_eof"] = probe.exited_at_eof;
+    h["stderr_bytes"] = probe.stderr_bytes;
+  }
+  if (probe.fault) {
+    json fj = fault_json(*probe.fault);
+    fj["request"] = probe.hello;
     const fs::path input = s.out / "handshake.fault-input.jsonl";
-    if (files::write_private(input, protocol::to_line(hello) + '\n')) fj["input"] = input.string();
+    if (files::write_private(input, protocol::to_line(probe.hello) + '\n')) fj["input"] = input.string();
     fj["stderr_log"] = log.string();
     fj["rerun"] = fmt::format("{} < {}", s.args.bot, shell_quote(input.string()));
     h["fault"] = std::move(fj);

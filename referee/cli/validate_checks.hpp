@@ -1,9 +1,10 @@
 #pragma once
-// The checks of `referee validate` (docs/validate.md): the handshake on its own, and one match of
-// the bot under test in one seat against an opponent in every other seat, with its faults (and
-// the request each answered, rebuilt from the replay), decision times, stderr volume, the sandbox
-// tier every seat actually had, and the replay verified. validate_cmd.cpp runs them in turn;
-// validate_report.cpp prints what they found.
+// The checks of `referee validate` (docs/validate.md): the handshake on its own (the probe is the
+// ladder check's, ladder::probe_handshake), and one match of the bot under test in one seat
+// against an opponent in every other seat, with its faults (and the request each answered,
+// rebuilt from the replay), decision times, stderr volume, the sandbox tier every seat actually
+// had, and the replay verified. validate_cmd.cpp runs them in turn; validate_report.cpp prints
+// what they found.
 
 #include <cstdint>
 #include <filesystem>

@@ -148,7 +148,7 @@ Result<BuildResult> build(const Submission& submission, const fs::path& work, co
     }
   }
   const bots::ExitStatus status = p.shutdown(std::chrono::milliseconds(0));
-  r.exit = status.describe();
+  r.exit = status;
   r.output_bytes = p.stderr_bytes();
   r.log_cut = r.output_bytes > l.output_bytes;
   r.log = read_log(log, l.output_bytes);
@@ -168,7 +168,7 @@ Result<BuildResult> build(const Submission& submission, const fs::path& work, co
       r.message = "built";
       break;
     case BuildOutcome::failed:
-      r.message = "the build failed: " + r.exit;
+      r.message = "the build failed: " + status.describe();
       break;
     case BuildOutcome::timed_out:
       r.message =

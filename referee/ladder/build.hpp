@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/bots/process.hpp"
 #include "referee/bots/sandbox.hpp"
 #include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
@@ -57,8 +58,8 @@ enum class BuildOutcome {
 
 struct BuildResult {
   BuildOutcome outcome = BuildOutcome::ok;
-  std::string exit;  // how the build's shell ended ("exit code 1", "killed by signal SIGSEGV"); empty: no build
-  std::string log;   // stdout and stderr together, at most output_bytes
+  bots::ExitStatus exit;  // how the build's shell ended (describe(): "exit code 1"); running: nothing was built
+  std::string log;        // stdout and stderr together, at most output_bytes
   bool log_cut = false;
   std::uint64_t output_bytes = 0;  // all it wrote
   std::string tier;                // the sandbox tier it ran in

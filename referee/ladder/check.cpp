@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
+#include "referee/bots/process.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
@@ -9,12 +12,17 @@
 namespace arena::ladder {
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 std::string describe_fault(const CheckFault& f) {
-  std::string text = fmt::format("{} in {} ({}-seat game, seat {}, against {}, seed {}): {}", enum_name(f.kind),
-                                 enum_name(f.phase), f.seats, f.seat, f.opponent, f.seed, f.message);
+  const std::string where = f.opponent.empty() ? fmt::format("alone as seat {} of a {}-seat game", f.seat, f.seats)
+                                               : fmt::format("{}-seat game, seat {}, against {}, seed {}", f.seats,
+                                                             f.seat, f.opponent, f.seed);
+  std::string text = fmt::format("{} in {} ({}): {}", enum_name(f.kind), enum_name(f.phase), where, f.message);
   if (!f.request.empty()) text += "\n  request: " + f.request;
   if (!f.reply.empty()) text += "\n  reply: " + f.reply;
   if (!f.exit.empty()) text += "\n  exit: " + f.exit;
@@ -22,7 +30,104 @@ std::string describe_fault(const CheckFault& f) {
   return text;
 }
 
+// The bot's fault, with where it happened.
+CheckFault charged(const replay::Fault& f, std::string request, int seats, int seat, std::string opponent,
+                   std::uint64_t seed) {
+  CheckFault c;
+  c.kind = f.kind;
+  c.phase = f.phase;
+  c.message = f.message;
+  c.request = std::move(request);
+  c.reply = f.raw;
+  c.stderr_tail = f.stderr_tail;
+  c.exit = f.exit;
+  c.seats = seats;
+  c.seat = seat;
+  c.opponent = std::move(opponent);
+  c.seed = seed;
+  return c;
+}
+
 }  // namespace
+
+// The checks and messages are those of a match.
+Handshake probe_handshake(const HandshakeSetup& s) {
+  Handshake h;
+  const json cards = s.game->protocol_card_table(s.config, {});
+  h.hello = protocol::hello(s.game->info().name, 0, s.seats, s.config, s.limits, games::seat_card_table(cards, 0));
+  replay::Fault f;  // the probe is the handshake, whatever goes wrong in it
+  f.phase = replay::FaultPhase::handshake;
+  f.request_sent = false;
+  bool faulted = false;
+  auto fault = [&](replay::FaultKind kind, std::string message, std::string_view raw) {
+    f.kind = kind;
+    f.message = std::move(message);
+    f.raw = protocol::escape_bytes(raw);
+    faulted = true;
+  };
+  bots::SpawnOptions spawn;
+  spawn.argv = s.command.argv;
+  spawn.working_dir = s.working_dir;
+  spawn.env = s.env;
+  spawn.env.push_back("ARENA_SEAT=0");
+  spawn.stderr_path = s.stderr_log;
+  spawn.stderr_cap = s.stderr_cap;
+  spawn.max_line_bytes = s.limits.max_line_bytes;
+  spawn.sandbox = s.sandbox;
+  spawn.label = "handshake";
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::milliseconds(s.limits.init_ms);
+  auto process = argv ? bots::BotProcess::spawn(spawn) : Result<std::unique_ptr<bots::BotProcess>>(fail(argv.error()));
+  if (!process) {
+    fault(replay::FaultKind::crash, process.error(), "");
+  } else {
+    bots::BotProcess& p = **process;
+    h.started = true;
+    h.sandbox_tier = p.sandbox_report().value("tier", "unknown");  // what it ran in, not what was asked
+    const int stop_fd = s.stop != nullptr ? s.stop->fd() : -1;
+    const auto written = p.write_line(protocol::to_line(h.hello), deadline, stop_fd);
+    if (written == bots::WriteStatus::interrupted) {
+      h.interrupted = true;
+    } else if (written == bots::WriteStatus::timeout) {
+      fault(replay::FaultKind::timeout, "did not read its input before the deadline", "");
+    } else if (written == bots::WriteStatus::closed) {
+      fault(replay::FaultKind::crash, "its input is closed (the bot is gone)", "");
+    } else {
+      h.hello_written = true;
+      auto r = p.read_line(deadline, stop_fd);
+      h.ready_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      if (r.status == bots::ReadStatus::interrupted) {
+        h.interrupted = true;
+      } else if (r.status == bots::ReadStatus::timeout) {
+        fault(replay::FaultKind::timeout, fmt::format("no ready message within {} ms", s.limits.init_ms), r.partial);
+      } else if (r.status == bots::ReadStatus::too_long) {
+        fault(replay::FaultKind::output_limit, fmt::format("a line longer than {} bytes", s.limits.max_line_bytes),
+              r.partial);
+      } else if (r.status == bots::ReadStatus::eof) {
+        fault(replay::FaultKind::crash, "closed its output", r.partial);
+      } else if (auto parsed = protocol::parse_line(r.line, {64, s.limits.max_line_bytes}); !parsed) {
+        fault(replay::FaultKind::malformed, parsed.error(), r.line);
+      } else if (auto ready = protocol::read_ready(*parsed); !ready) {
+        fault(replay::FaultKind::malformed, "handshake: " + ready.error(), r.line);
+      } else {
+        h.ready = *ready;
+      }
+    }
+    // A bot that hung gets no grace; one that answered or crashed gets time to exit by itself.
+    const bool hung = faulted && f.kind != replay::FaultKind::crash;
+    const auto status = p.shutdown(hung ? std::chrono::milliseconds(0) : s.grace);
+    f.exit = status.describe();
+    h.exit = f.exit;
+    h.exited_at_eof = !hung && !status.killed_by_referee;
+    h.stderr_bytes = p.stderr_bytes();
+    if (faulted) {
+      f.stderr_tail = p.stderr_tail(s.stderr_tail_lines);
+      if (f.kind == replay::FaultKind::crash) f.message += fmt::format(" ({})", f.exit);
+    }
+  }
+  if (faulted) h.fault = std::move(f);
+  return h;
+}
 
 Result<CheckResult> check(const std::string& command, const fs::path& folder, const fs::path& out,
                           const CheckOptions& options) {
@@ -58,6 +163,30 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
     result.log += "check: " + result.message + "\n";
     return result;
   };
+  HandshakeSetup hs;
+  hs.command = *bot;
+  hs.working_dir = folder;
+  hs.env = options.env;
+  hs.sandbox = options.sandbox;
+  hs.game = game;
+  auto config = game->normalize_config(options.config);
+  if (!config) return fail(fmt::format("the check's config is refused: {}", config.error()));
+  hs.config = *config;
+  hs.seats = seat_counts.front();
+  if (auto st = protocol::check_limits(options.limits, options.time_scale); !st) return fail(st.error());
+  hs.limits = protocol::scaled(options.limits, options.time_scale);
+  hs.stderr_log = out / "handshake.seat0.stderr.log";
+  hs.grace = options.grace;
+  hs.stop = options.stop;
+  const Handshake h = probe_handshake(hs);
+  if (h.interrupted) return finish(CheckOutcome::interrupted, "interrupted (the referee was asked to stop)");
+  if (h.fault) {
+    result.fault = charged(*h.fault, protocol::escape_bytes(protocol::to_line(h.hello)), hs.seats, 0, "", 0);
+    result.log += "handshake: " + describe_fault(*result.fault) + "\n";
+    return finish(CheckOutcome::faulted, "the bot faulted: " + describe_fault(*result.fault));
+  }
+  result.log += fmt::format("handshake: \"{}\" version \"{}\", protocol {}, ready in {:.0f} ms\n", h.ready->name,
+                            h.ready->version, h.ready->protocol, h.ready_ms);
   std::uint64_t k = 0;
   for (int seats : seat_counts) {
     for (std::size_t oi = 0; oi < parsed.size(); ++oi) {
@@ -96,8 +225,7 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
           }
           if (m->fault && m->fault->seat == seat) {
             const match::Fault& f = *m->fault;
-            CheckFault cf{f.kind, f.phase, f.message, f.request, f.raw, f.stderr_tail,
-                          f.exit, seats,   seat,      opponent,  o.seed};
+            CheckFault cf = charged(f, f.request, seats, seat, opponent, o.seed);
             result.log += where + ": " + describe_fault(cf) + "\n";
             result.fault = std::move(cf);
             return finish(CheckOutcome::faulted, "the bot faulted: " + describe_fault(*result.fault));

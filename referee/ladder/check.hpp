@@ -2,8 +2,8 @@
 // The conformance check of a built bot (docs/ladder-submissions.md), a library call
 // below the CLI, as `referee validate` checks a bot: games of the bot in every seat against each
 // given opponent, for each seat count asked, every one a real match (match::play, in the
-// caller's sandbox) whose replay is then verified (replay::verify). The first game's handshake is
-// the handshake check (a fault there has phase `handshake`). It stops at the first problem: a
+// caller's sandbox) whose replay is then verified (replay::verify), after the handshake on its own
+// (probe_handshake, which `referee validate` runs too). It stops at the first problem: a
 // fault of the bot (with its kind, phase, message, the start of the request it answered, its
 // reply and the tail of its stderr), a replay that does not verify, a stop request. A fault of an
 // opponent is logged and not charged to the bot; an opponent that cannot start is an error of
@@ -22,9 +22,48 @@
 #include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/stop.hpp"
+#include "referee/games/game.hpp"
+#include "referee/match/command.hpp"
 #include "referee/replay/result.hpp"
 
 namespace arena::ladder {
+
+// The handshake on its own (as `referee validate` does first): the bot started alone as seat 0
+// of a `seats`-seat game, sent the hello, its ready line timed and checked as a match checks it,
+// then its input closed and the usual grace given to exit. Every fault is of phase `handshake`.
+struct HandshakeSetup {
+  match::BotCommand command;  // the bot's command line, parsed
+  std::filesystem::path working_dir;
+  std::vector<std::string> env;  // ARENA_SEAT=0 is added
+  bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
+  const games::Game* game = nullptr;
+  nlohmann::json config;  // normalized
+  int seats = 2;
+  protocol::Limits limits;  // as enforced (scaled)
+  std::filesystem::path stderr_log;
+  std::uint64_t stderr_cap = 1 << 20;
+  std::size_t stderr_tail_lines = 20;  // kept in a fault
+  std::chrono::milliseconds grace{200};
+  const StopSignal* stop = nullptr;
+};
+
+struct Handshake {
+  nlohmann::json hello;      // what the bot was sent
+  bool started = false;      // its process started (else `fault` says why)
+  std::string sandbox_tier;  // the tier it ran in, once started
+  bool hello_written = false;
+  double ready_ms = 0;  // from the start to its answer (or the deadline), once the hello was written
+  bool interrupted = false;
+  std::optional<protocol::Ready> ready;  // a valid ready
+  std::optional<replay::Fault> fault;
+  // Once started: how it ended, whether it exited by itself at the end of its input (informational:
+  // the protocol asks it to, the referee kills it anyway) and what it wrote on stderr.
+  std::string exit;
+  bool exited_at_eof = false;
+  std::uint64_t stderr_bytes = 0;
+};
+
+Handshake probe_handshake(const HandshakeSetup& setup);
 
 struct CheckOptions {
   std::string game;  // empty: the referee's default game
@@ -51,7 +90,8 @@ struct CheckFault {
   std::string reply;    // its offending bytes (escaped)
   std::vector<std::string> stderr_tail;
   std::string exit;  // how its process ended, when known
-  // Where: the game's seat count, the bot's seat, the opponent and the seed.
+  // Where: the game's seat count, the bot's seat, the opponent and the seed (the handshake on its
+  // own: no opponent, seed 0).
   int seats = 2;
   int seat = 0;
   std::string opponent;

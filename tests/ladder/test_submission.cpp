@@ -407,7 +407,9 @@ TEST_CASE("The three starter kits build in the sandbox and pass the check", "[la
 TEST_CASE("A C++ bot that does not compile is rejected with the compiler's message", "[ladder][build]") {
   const BuildResult b = built(from_data("compile_error"), "compile-error");
   CHECK(b.outcome == BuildOutcome::failed);
-  CHECK(b.exit == "exit code 1");
+  CHECK(b.exit.kind == bots::ExitStatus::Kind::exited);
+  CHECK(b.exit.code == 1);
+  CHECK(b.message == "the build failed: exit code 1");
   CHECK_THAT(b.log, Catch::Contains("bot.cpp") && Catch::Contains("undeclared_name") && Catch::Contains("error"));
   CHECK_FALSE(fs::exists(b.folder / "bot"));
 }
@@ -430,6 +432,24 @@ TEST_CASE("A bot that crashes at its first decision is rejected with that fault"
   CHECK_THAT(c->fault->stderr_tail.back(), Catch::Contains("crashing at the first decision"));
   CHECK(c->games == 1);
   CHECK_THAT(c->log, Catch::Contains("crash in decision"));
+}
+
+TEST_CASE("A bot that never answers the hello is rejected in the handshake, before any game", "[ladder][check]") {
+  const fs::path folder = testing::fresh_dir("ladder", "silent");
+  write(folder / "silent.sh", "#!/bin/sh\nexec sleep 100\n", 0755);
+  CheckOptions o = check_options();
+  o.limits.init_ms = 300;
+  o.time_scale = 1;
+  auto c = check("./silent.sh", folder, testing::fresh_dir("ladder", "check-silent"), o);
+  REQUIRE(c.ok());
+  INFO(c->log);
+  CHECK(c->outcome == CheckOutcome::faulted);
+  REQUIRE(c->fault);
+  CHECK(c->fault->kind == replay::FaultKind::timeout);
+  CHECK(c->fault->phase == replay::FaultPhase::handshake);
+  CHECK_THAT(c->fault->request, Catch::StartsWith("{\"cards\":"));  // the hello, keys in order
+  CHECK_THAT(c->fault->message, Catch::Contains("no ready message within 300 ms"));
+  CHECK(c->games == 0);
 }
 
 TEST_CASE("A build that never ends is stopped at its time limit, and nothing of it runs on", "[ladder][build]") {
