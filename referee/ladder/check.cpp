@@ -77,7 +77,7 @@ Handshake probe_handshake(const HandshakeSetup& s) {
   spawn.label = "handshake";
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::milliseconds(s.limits.init_ms);
-  auto process = argv ? bots::BotProcess::spawn(spawn) : Result<std::unique_ptr<bots::BotProcess>>(fail(argv.error()));
+  auto process = bots::BotProcess::spawn(spawn);
   if (!process) {
     fault(replay::FaultKind::crash, process.error(), "");
   } else {
@@ -146,7 +146,7 @@ Result<CheckResult> check(const std::string& command, const fs::path& folder, co
   fs::create_directories(out, ec);
   if (ec) return fail(fmt::format("cannot create the check's folder {}: {}", out.string(), ec.message()));
 
-  // Every command parsed once, before any game.
+  // Every command parsed once, before the handshake and the games.
   auto bot = match::BotCommand::parse(command);
   if (!bot) return fail(fmt::format("the bot's run command: {}", bot.error()));
   std::vector<match::BotCommand> parsed;

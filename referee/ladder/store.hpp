@@ -88,7 +88,7 @@ struct NewVersion {
   std::string bot;     // the bot's name (the ladder's key; checked by the caller)
   std::string author;  // who submits: a bot name belongs to the author of its first version
   json manifest;       // its bot.json, normalized
-  Bytes source;        // the submitted files as a zstd-compressed tar (submission.hpp makes it)
+  Bytes source;        // the submitted files as a zstd-compressed tar (archive.hpp: pack)
   std::int64_t now_ms = 0;
 };
 
