@@ -34,8 +34,8 @@ std::string login_name() {
 Status check_bot_name(const std::string& name) {
   if (name.empty() || name.size() > 64) return fail(fmt::format("--name \"{}\": 1 to 64 characters", name));
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '-' || c == '.';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
     if (!ok) {
       return fail(fmt::format("--name \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)",
                               terminal_safe(name), terminal_safe(std::string(1, c))));
@@ -153,7 +153,8 @@ int run_submit(const LadderArgs& a) {
     }
     auto normalized = games::find_game(config->game)->normalize_seat_config(seat);
     if (!normalized) {
-      say("referee ladder submit: {}: refused: bot.json \"seat_config\": {}\n", a.path, terminal_safe(normalized.error()));
+      say("referee ladder submit: {}: refused: bot.json \"seat_config\": {}\n", a.path,
+          terminal_safe(normalized.error()));
       return kSubmissionRefused;
     }
     seat = std::move(*normalized);
@@ -355,7 +356,8 @@ RunCommand add_ladder(CLI::App& command) {
   add_match_options(init, a->match);
   db(init);
 
-  CLI::App* submit = command.add_subcommand("submit", "Submit a bot's next version (a folder or an archive with bot.json)");
+  CLI::App* submit =
+      command.add_subcommand("submit", "Submit a bot's next version (a folder or an archive with bot.json)");
   submit->add_option("dir", a->dir, "The ladder folder")->required();
   submit->add_option("path", a->path, "A folder, or a .tar, .tar.gz or .tar.zst file")->required();
   submit->add_option("--name", a->name, "The bot's name (its first version makes it yours)")->required();
@@ -393,7 +395,8 @@ RunCommand add_ladder(CLI::App& command) {
   CLI::App* worker = command.add_subcommand("worker", "Play the ladder's matches on this machine");
   worker->add_option("dir", a->dir, "The ladder folder (not needed with --db)");
   worker->add_option("-j,--workers", a->workers, "Workers (default: the usable CPUs)")->check(CLI::Range(1, 1024));
-  worker->add_option("--cache", a->cache, "Where versions are unpacked and matches played (default: logs/ladder-worker)");
+  worker->add_option("--cache", a->cache,
+                     "Where versions are unpacked and matches played (default: logs/ladder-worker)");
   worker->add_option("--idle-exit", a->idle_exit_s, "Stop after this many seconds with nothing to play (0: never)");
   db(worker);
 

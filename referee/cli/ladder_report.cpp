@@ -111,7 +111,8 @@ int run_ladder_status(const LadderArgs& a) {
     ++states[v.state];
   }
   std::string versions_line;
-  for (const auto& [state, n] : states) versions_line += fmt::format("{}{} {}", versions_line.empty() ? "" : ", ", n, enum_name(state));
+  for (const auto& [state, n] : states)
+    versions_line += fmt::format("{}{} {}", versions_line.empty() ? "" : ", ", n, enum_name(state));
   say_to(stdout, "versions: {}\n", versions_line.empty() ? "none yet" : versions_line);
   auto workers = (*store)->workers();
   if (!workers) {
@@ -290,8 +291,9 @@ int run_ladder_export(const LadderArgs& a) {
     say("referee ladder export: {}\n", standings.error());
     return kUsage;
   }
-  say_to(stdout, "{}: {} games of {} versions as a league folder (standings.json, standings.md, junit.xml, replays/); "
-                 "`referee html {}` draws it\n",
+  say_to(stdout,
+         "{}: {} games of {} versions as a league folder (standings.json, standings.md, junit.xml, replays/); "
+         "`referee html {}` draws it\n",
          a.out, index, names.size(), a.out);
   return kFinished;
 }

@@ -142,8 +142,7 @@ int run_ladder_run(const LadderArgs& a) {
       last_change = std::chrono::steady_clock::now();
       continue;
     }
-    if (a.idle_exit_s > 0 &&
-        std::chrono::steady_clock::now() - last_change >= std::chrono::seconds(a.idle_exit_s)) {
+    if (a.idle_exit_s > 0 && std::chrono::steady_clock::now() - last_change >= std::chrono::seconds(a.idle_exit_s)) {
       break;
     }
     if (stop.wait_for(std::chrono::milliseconds(250))) break;
@@ -187,8 +186,8 @@ int run_ladder_worker(const LadderArgs& a) {
   StopSignal& stop = stop_signal();
   StopSignal::install_handlers(stop);
   const int workers = a.workers < 1 ? league::usable_cpus() : a.workers;
-  const fs::path cache =
-      fs::absolute(a.cache.empty() ? fs::path("logs") / fmt::format("ladder-worker-{}", ::getpid()) : fs::path(a.cache));
+  const fs::path cache = fs::absolute(a.cache.empty() ? fs::path("logs") / fmt::format("ladder-worker-{}", ::getpid())
+                                                      : fs::path(a.cache));
   Printer print("ladder worker: ");
   say("referee ladder worker: {} worker{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
       workers == 1 ? "" : "s", host_name(), bots::tier_name(sandbox->tier), cache.string());

@@ -22,7 +22,8 @@ std::string audit_report(const MatchRow& m, const std::vector<LegReport>& legs, 
     const replay::Verification v = replay::verify(r);
     if (!v.ok) return fmt::format("{}: the replay does not re-simulate: {}", where, v.message);
     const replay::Header& h = r.header;
-    if (h.game != config.game) return fmt::format("{}: game \"{}\", the ladder plays \"{}\"", where, h.game, config.game);
+    if (h.game != config.game)
+      return fmt::format("{}: game \"{}\", the ladder plays \"{}\"", where, h.game, config.game);
     if (h.config != config.config) return fmt::format("{}: the game's configuration is not the ladder's", where);
     if (h.seed != m.seed) return fmt::format("{}: seed {}, the match's is {}", where, h.seed, m.seed);
     const std::vector<Id> seats = leg_seats(m.seats, static_cast<int>(i));
@@ -49,7 +50,8 @@ std::string audit_report(const MatchRow& m, const std::vector<LegReport>& legs, 
         return fmt::format("{}: the reported result.{} differs from the replay's", where, key);
       }
     }
-    if (reported.size() != replayed.size()) return fmt::format("{}: the reported result has fields the replay's has not", where);
+    if (reported.size() != replayed.size())
+      return fmt::format("{}: the reported result has fields the replay's has not", where);
   }
   return {};
 }

@@ -55,7 +55,8 @@ Status read_sandbox(const json& j, LadderConfig& c) {
   }
   if (auto it = s.find("tier"); it != s.end() && !it->is_null()) {
     const auto tier = it->is_string() ? bots::parse_tier(it->get<std::string>()) : std::nullopt;
-    if (!tier) return fail(fmt::format("{}: \"tier\" must be \"none\", \"basic\" or \"strict\", not {}", where, it->dump()));
+    if (!tier)
+      return fail(fmt::format("{}: \"tier\" must be \"none\", \"basic\" or \"strict\", not {}", where, it->dump()));
     c.tier = *tier;
   }
   bots::SandboxLimits& l = c.sandbox;
@@ -105,11 +106,11 @@ Status read_submission(const json& j, LadderConfig& c) {
 Result<LadderConfig> config_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("ladder.json must hold a JSON object"));
   const char* where = "ladder.json";
-  if (auto st = only_keys(j,
-                          {"ladder", "game", "config", "seats", "duplicate", "seat_configs", "limits", "time_scale",
-                           "sandbox", "build", "submission", "check_games", "placement_games", "lease_s",
-                           "logs_public"},
-                          where);
+  if (auto st =
+          only_keys(j,
+                    {"ladder", "game", "config", "seats", "duplicate", "seat_configs", "limits", "time_scale",
+                     "sandbox", "build", "submission", "check_games", "placement_games", "lease_s", "logs_public"},
+                    where);
       !st) {
     return fail(st.error());
   }

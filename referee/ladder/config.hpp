@@ -34,8 +34,8 @@ struct SubmissionLimits {
 
 struct LadderConfig {
   std::string game;
-  json config;           // the game's configuration, normalized (null: the game's defaults)
-  int seats = 2;         // per table
+  json config;            // the game's configuration, normalized (null: the game's defaults)
+  int seats = 2;          // per table
   bool duplicate = true;  // every deal played once per seat rotation (the legs of a match)
   // A version may carry its own seat configuration (bot.json "seat_config", validated by the game
   // at submission).

@@ -153,7 +153,8 @@ Result<std::size_t> Coordinator::audit_reported() {
       if (auto st = store_->count(m.id, now); !st) return fail(st.error());
       ++counted;
     } else {
-      const std::string reason = fmt::format("match {} as reported by {} (attempt {}): {}", m.id, m.worker, m.attempt, why);
+      const std::string reason =
+          fmt::format("match {} as reported by {} (attempt {}): {}", m.id, m.worker, m.attempt, why);
       if (auto st = store_->refuse(m.id, reason, now); !st) return fail(st.error());
       say(fmt::format("REFUSED {}", reason));
     }
@@ -173,7 +174,8 @@ Status Coordinator::refit() {
   // moved it by a point or more.
   for (const VersionRating& r : board_.fitted()) {
     const auto last = stored_.find(r.version);
-    if (last != stored_.end() && last->second.games == r.games && std::abs(last->second.rating - r.rating) < 1.0) continue;
+    if (last != stored_.end() && last->second.games == r.games && std::abs(last->second.rating - r.rating) < 1.0)
+      continue;
     RatingRow row{r.version, r.rating, r.low, r.high, r.games, now};
     rows.push_back(row);
     stored_[r.version] = row;

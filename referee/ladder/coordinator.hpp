@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,6 @@
 #include "referee/core/stop.hpp"
 #include "referee/ladder/config.hpp"
 #include "referee/ladder/leaderboard.hpp"
-#include <map>
 #include "referee/ladder/store.hpp"
 
 namespace arena::ladder {
@@ -65,7 +65,7 @@ class Coordinator {
   std::unique_ptr<Store> store_;
   Leaderboard board_;
   std::map<Id, RatingRow> stored_;  // each version's last stored rating (its history's last row)
-  Rng rng_;  // matchmaking's tie-breaks (never a seed: those come from the OS)
+  Rng rng_;                         // matchmaking's tie-breaks (never a seed: those come from the OS)
 };
 
 }  // namespace arena::ladder

@@ -14,7 +14,8 @@ Status Leaderboard::load(Store& store) {
     auto games = store.games(kBatch, last_game_);
     if (!games) return fail(games.error());
     for (const GameRow& g : *games) {
-      if (auto st = add(g); !st) return fail(fmt::format("game {} (match {} leg {}): {}", g.id, g.match, g.leg, st.error()));
+      if (auto st = add(g); !st)
+        return fail(fmt::format("game {} (match {} leg {}): {}", g.id, g.match, g.leg, st.error()));
     }
     if (games->size() < kBatch) return {};
   }

@@ -90,7 +90,8 @@ Result<Manifest> manifest_from_json(const json& j) {
   if (!j.is_object()) return fail(fmt::format("bot.json must hold an object, not {}", j.type_name()));
   for (const auto& [key, value] : j.items()) {
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      return fail(fmt::format("bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\", \"seat_config\")", key));
+      return fail(fmt::format(
+          "bot.json: unknown key \"{}\" (known: \"language\", \"main\", \"build\", \"run\", \"seat_config\")", key));
   }
   Manifest m;
   if (j.contains("language")) {

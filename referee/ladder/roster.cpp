@@ -42,7 +42,8 @@ std::vector<int> MatchBots::leg_bots(int leg) const {
   return out;
 }
 
-Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path& versions_dir, const LadderConfig& config) {
+Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path& versions_dir,
+                                const LadderConfig& config) {
   MatchBots t;
   for (Id id : m.seats) {
     auto known = known_.find(id);
@@ -72,7 +73,8 @@ Result<MatchBots> Roster::table(Store& store, const MatchRow& m, const fs::path&
         if (ec) return fail(fmt::format("cannot move {} into place: {}", partial.string(), ec.message()));
       }
       auto command = command_in(v.command, folder);
-      if (!command) return fail(fmt::format("version {} ({}): its run command: {}", id, version_label(v), command.error()));
+      if (!command)
+        return fail(fmt::format("version {} ({}): its run command: {}", id, version_label(v), command.error()));
       match::BotSpec bot(std::move(*command), version_label(v));
       if (config.seat_configs) {
         auto manifest = manifest_from_json(v.manifest);

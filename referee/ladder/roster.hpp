@@ -23,8 +23,8 @@ std::string version_label(const VersionRow& v);
 Result<match::BotCommand> command_in(const std::string& command, const std::filesystem::path& folder);
 
 struct MatchBots {
-  std::vector<Id> versions;             // leg 0's seat order
-  std::vector<match::BotSpec> bots;     // parallel to versions
+  std::vector<Id> versions;                  // leg 0's seat order
+  std::vector<match::BotSpec> bots;          // parallel to versions
   std::vector<int> leg_bots(int leg) const;  // index into bots per seat of that leg
 };
 
@@ -32,7 +32,7 @@ class Roster {
  public:
   // The bots of match `m`: every version's files unpacked once beneath `versions_dir`/<id>.
   Result<MatchBots> table(Store& store, const MatchRow& m, const std::filesystem::path& versions_dir,
-                      const LadderConfig& config);
+                          const LadderConfig& config);
 
  private:
   std::map<Id, match::BotSpec> known_;

@@ -45,7 +45,8 @@ class LeaseKeeper {
   LeaseKeeper& operator=(const LeaseKeeper&) = delete;
 
  private:
-  void keep(const Location& where, const Claim& claim, std::int64_t lease_ms, const std::function<std::int64_t()>& now) {
+  void keep(const Location& where, const Claim& claim, std::int64_t lease_ms,
+            const std::function<std::int64_t()>& now) {
     auto store = Store::open(where);
     if (!store) return;  // the report will find out whether the lease still holds
     std::unique_lock lock(mu_);
@@ -150,8 +151,8 @@ class Worker {
         s.seat_bots = table->leg_bots(leg);
         const fs::path replay = dir / fmt::format("leg{}.jsonl", leg);
         const std::int64_t start = now();
-        auto played = league::play_match(setup(), table->bots, s, replay, fmt::format("match{}-leg{}", m.id, leg),
-                                         kept_);
+        auto played =
+            league::play_match(setup(), table->bots, s, replay, fmt::format("match{}-leg{}", m.id, leg), kept_);
         if (!played) {
           (void)store_->give_back(claim);
           return fail(played.error());

@@ -23,23 +23,23 @@
 namespace arena::ladder {
 
 struct WorkerOptions {
-  std::string name;                 // unique among the ladder's workers (host:pid:n)
-  std::filesystem::path cache;      // the versions' files, this worker's replays and logs while it plays
-  bots::SandboxPolicy sandbox;      // resolved on this machine from the ladder's tier and limits
-  std::vector<std::string> env;     // the bots' environment
+  std::string name;              // unique among the ladder's workers (host:pid:n)
+  std::filesystem::path cache;   // the versions' files, this worker's replays and logs while it plays
+  bots::SandboxPolicy sandbox;   // resolved on this machine from the ladder's tier and limits
+  std::vector<std::string> env;  // the bots' environment
   const StopSignal* stop = nullptr;
   std::chrono::milliseconds poll{500};  // the wait when nothing is claimable
   // Ends the worker after this many matches played and reported (0: run until stopped).
   std::uint64_t max_matches = 0;
   // Ends the worker once nothing was claimable for this long (0: never): tests and one-shot runs.
   std::chrono::milliseconds idle_exit{0};
-  std::function<std::int64_t()> now_ms;  // the clock (default: the system's, in ms since 1970)
+  std::function<std::int64_t()> now_ms;         // the clock (default: the system's, in ms since 1970)
   std::function<void(const std::string&)> say;  // a line for people (may be empty)
 };
 
 struct WorkerOutcome {
-  std::uint64_t played = 0;    // matches reported and accepted by the database
-  std::uint64_t lost = 0;      // matches whose lease another worker took before the report
+  std::uint64_t played = 0;  // matches reported and accepted by the database
+  std::uint64_t lost = 0;    // matches whose lease another worker took before the report
   std::uint64_t given_back = 0;
 };
 

@@ -18,8 +18,7 @@ namespace arena::testing {
 Command ladder_cli(const std::string& args);
 
 // A submission folder `dir`/`name` holding `files` (name -> content) and bot.json.
-std::filesystem::path submission(const std::filesystem::path& dir, const std::string& name,
-                                 const std::string& manifest,
+std::filesystem::path submission(const std::filesystem::path& dir, const std::string& name, const std::string& manifest,
                                  const std::vector<std::pair<std::string, std::string>>& files);
 // Submissions from the project's own bots: the C++ greedy bot (its sources), the Python random
 // bot, a starter kit's folder (sample_bots/starter/<kit>, which carries its bot.json).

@@ -13,8 +13,8 @@
 #include <set>
 
 #include "referee/ladder/leaderboard.hpp"
-#include "referee/league/deal.hpp"
 #include "referee/ladder/store.hpp"
+#include "referee/league/deal.hpp"
 #include "referee/replay/replay.hpp"
 #include "tests/ladder/ladder_harness.hpp"
 #include "tests/ladder/pg_cluster.hpp"
@@ -31,8 +31,8 @@ std::string quoted(const std::string& s) {
 }
 
 // A match claimed by the forger and reported with `legs`; whether the store took the report.
-bool forge(ladder::Store& store, const std::string& forger, const std::function<std::vector<ladder::LegReport>(
-                                                                    const ladder::Claim&)>& legs) {
+bool forge(ladder::Store& store, const std::string& forger,
+           const std::function<std::vector<ladder::LegReport>(const ladder::Claim&)>& legs) {
   std::optional<ladder::Claim> claim;
   REQUIRE(wait_until(
       [&] {
@@ -57,17 +57,19 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   const fs::path l = dir / "ladder";
   // A short lease, so that the killed worker's match comes back within seconds.
   const fs::path settings = dir / "ladder-settings.json";
-  std::ofstream(settings) << R"({"ladder": 1, "game": "stellar", "lease_s": 5, "placement_games": 2, "check_games": 1})";
+  std::ofstream(settings)
+      << R"({"ladder": 1, "game": "stellar", "lease_s": 5, "placement_games": 2, "check_games": 1})";
   Command c = ladder_cli("init " + quoted(l.string()) + " --from " + quoted(settings.string()) + " --db " + quoted(db));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   CHECK_FALSE(fs::exists(l / "ladder.db"));  // the database is PostgreSQL's
   const fs::path subs = dir / "submissions";
-  for (const auto& [name, path] : std::vector<std::pair<std::string, fs::path>>{
-           {"kit-python", starter_kit("python")}, {"kit-js", starter_kit("javascript")},
-           {"random", python_random_submission(subs)}}) {
-    c = ladder_cli("submit " + quoted(l.string()) + " " + quoted(path.string()) + " --name " + name + " --author alice --db " +
-               quoted(db));
+  for (const auto& [name, path] :
+       std::vector<std::pair<std::string, fs::path>>{{"kit-python", starter_kit("python")},
+                                                     {"kit-js", starter_kit("javascript")},
+                                                     {"random", python_random_submission(subs)}}) {
+    c = ladder_cli("submit " + quoted(l.string()) + " " + quoted(path.string()) + " --name " + name +
+                   " --author alice --db " + quoted(db));
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
   }
@@ -81,9 +83,9 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   Background coordinator(referee() + " ladder run " + quoted(l.string()) + " -j 0 --db " + quoted(db),
                          dir / "coordinator.log");
   auto worker = [&](const std::string& name) {
-    return std::make_unique<Background>(referee() + " ladder worker -j 1 --db " + quoted(db) + " --cache " +
-                                            quoted((dir / name).string()),
-                                        dir / (name + ".log"));
+    return std::make_unique<Background>(
+        referee() + " ladder worker -j 1 --db " + quoted(db) + " --cache " + quoted((dir / name).string()),
+        dir / (name + ".log"));
   };
   auto doomed = worker("worker-a");
   auto steady = worker("worker-b");

@@ -118,8 +118,9 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
   CHECK(c.out.find("counted") != std::string::npos);
 
   // A new version replaces the old one; a withdrawn bot plays no more.
-  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(python_random_submission(subs)) + " --name random --author alice")
-              .exit_code == 0);
+  REQUIRE(
+      ladder_cli("submit " + quoted(l) + " " + quoted(python_random_submission(subs)) + " --name random --author alice")
+          .exit_code == 0);
   REQUIRE(ladder_cli("withdraw " + quoted(l) + " greedy --author alice").exit_code == 0);
   auto before = (*store)->count_matches(ladder::MatchState::counted);
   REQUIRE(before);
@@ -264,7 +265,8 @@ TEST_CASE("ladder: a version's own seat configuration, where the ladder takes th
   CHECK(c.exit_code == 6);
   CHECK(c.out.find("seat_config") != std::string::npos);
   REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(moons) + " --name moons --author alice").exit_code == 0);
-  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(standard) + " --name standard --author alice").exit_code == 0);
+  REQUIRE(ladder_cli("submit " + quoted(l) + " " + quoted(standard) + " --name standard --author alice").exit_code ==
+          0);
   c = ladder_cli("run " + quoted(l) + " -j 1 --stop-after 1");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
