@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "referee/cli/ladder_cmd.hpp"
+#include "referee/core/host.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/ladder/coordinator.hpp"
 #include "referee/ladder/worker.hpp"
@@ -18,12 +19,6 @@ namespace arena::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string host_name() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
-  return buf;
-}
 
 // Lines from several threads, one at a time.
 class Printer {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "referee/core/host.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/archive.hpp"
 #include "referee/ladder/roster.hpp"
@@ -19,12 +20,6 @@ namespace arena::ladder {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string host_name() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
-  return buf;
-}
 
 // Renews a claim's lease from its own database connection while the match is played, every third
 // of the lease. It stops with the match (a worker whose match loop died renews nothing), so a

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "protocol/json_fields.hpp"
 #include "referee/core/bounds.hpp"
 #include "referee/games/game.hpp"
 #include "referee/league/league.hpp"
@@ -16,17 +17,11 @@
 namespace arena::league {
 
 namespace fs = std::filesystem;
+using json_fields::only_keys;
+using json_fields::read_real;
+using json_fields::read_whole;
 
 namespace {
-
-Status only_keys(const json& j, std::initializer_list<const char*> keys, const char* where) {
-  for (const auto& [key, value] : j.items()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
-      return fail(fmt::format("{}: unknown key \"{}\"", where, key));
-    }
-  }
-  return {};
-}
 
 // n choose k; UINT64_MAX when it may not fit (normalize caps a league far below that).
 std::uint64_t choose(std::uint64_t n, std::uint64_t k) {
@@ -38,39 +33,6 @@ std::uint64_t choose(std::uint64_t n, std::uint64_t k) {
     r = r * factor / i;  // exact: r * factor is i * C(n - k + i, i)
   }
   return r;
-}
-
-// j[key], when present, as a whole number in `range`, into `out`. Anything else (negative,
-// fractional, too large, a string) is refused with the key, the value and the range; nothing is
-// wrapped or truncated.
-template <typename T, typename R>
-Status read_whole(const json& j, const char* where, const char* key, const bounds::Range<R>& range, T& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {};
-  bool inside = false;
-  if (it->is_number_unsigned()) {
-    const auto v = it->template get<std::uint64_t>();
-    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
-    if (inside) out = static_cast<T>(v);
-  } else if (it->is_number_integer()) {
-    const auto v = it->template get<std::int64_t>();
-    inside = std::cmp_greater_equal(v, range.lo) && std::cmp_less_equal(v, range.hi);
-    if (inside) out = static_cast<T>(v);
-  }
-  if (!inside)
-    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
-  return {};
-}
-
-// j[key], when present, as a finite number in `range`, into `out`.
-Status read_real(const json& j, const char* where, const char* key, const bounds::Range<double>& range, double& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {};
-  if (!it->is_number() || !range.contains(it->get<double>())) {
-    return fail(fmt::format("{}: {}", where, bounds::out_of_range(fmt::format("\"{}\"", key), it->dump(), range)));
-  }
-  out = it->get<double>();
-  return {};
 }
 
 // The g-th k-subset of {0..n-1} in lexicographic order.
