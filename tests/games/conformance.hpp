@@ -29,13 +29,15 @@ ConformanceReport run_conformance(const games::Game& game, const games::json& co
                                   std::uint64_t first_seed, int deep_every = 10,
                                   const std::vector<games::json>& seat_configs = {});
 
-// How many of `games` to play: all of them, or an eighth under AddressSanitizer, whose pass looks
-// for memory errors on the paths the normal pass checks over every seed (each deep step also
-// checks both protocols' views, which under the sanitizers costs more than the game itself).
-constexpr int sanitizer_share(int games) {
+// How many of `games` to play: all of them, or a `divisor`-th (an eighth by default) under
+// AddressSanitizer, whose pass looks for memory errors on the paths the normal pass checks over
+// every seed (each deep step also checks both protocols' views, which under the sanitizers costs
+// more than the game itself).
+constexpr int sanitizer_share(int games, int divisor = 8) {
 #if defined(__SANITIZE_ADDRESS__)
-  return games / 8;
+  return games / divisor;
 #else
+  (void)divisor;
   return games;
 #endif
 }
