@@ -306,7 +306,8 @@ STORE_CASE(replays, "replays round-trip (a big one too), a stored bomb is refuse
   // 24 MB of lines with some variety (a long game).
   std::string big;
   for (int i = 0; big.size() < (24u << 20); ++i)
-    big += "{\"step\":" + std::to_string(i) + ",\"action\":\"play " + std::to_string(i * 7919 % 1000) + "\"}\n";
+    big += "{\"step\":" + std::to_string(i) + ",\"action\":\"play " +
+           std::to_string(static_cast<std::int64_t>(i) * 7919 % 1000) + "\"}\n";
   std::string binary_ish;
   for (int i = 0; i < 70000; ++i) binary_ish += static_cast<char>((i * 131) % 256);
   const Claim c = claim_ok(*s, "w", 100);
