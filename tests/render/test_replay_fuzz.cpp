@@ -1,12 +1,14 @@
 // Mutated replays of every game read as `referee verify`, `show` and `html` read them: each is
 // accepted, diverges or is refused as a bad replay, never an internal error (an exception past the
-// reader). A few hundred cases with a fixed seed; tests/bench/fuzz_replays runs 100,000.
+// reader). 300 cases with a fixed seed (100 under the sanitizers); tests/bench/fuzz_replays runs
+// 100,000.
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 
 #include "referee/games/game.hpp"
+#include "tests/games/conformance.hpp"  // testing::sanitizer_share
 #include "tests/render/replay_fuzz.hpp"
 
 using namespace arena;
@@ -17,7 +19,9 @@ TEST_CASE("mutated replays are refused or diverge, never an internal error", "[r
   REQUIRE(bases.size() >= 3);
   std::array<int, 4> classes{};
   std::vector<std::string> internal;
-  constexpr int kCases = 300;
+  // A third under the sanitizers (100 cases over every game's replay, the same seeded mutations),
+  // where each case cost about a core-second.
+  constexpr int kCases = testing::sanitizer_share(300, 3);
   for (int i = 0; i < kCases; ++i) {
     const std::uint64_t seed = 424242 + static_cast<std::uint64_t>(i);
     std::string what;
