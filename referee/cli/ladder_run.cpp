@@ -110,7 +110,8 @@ int run_ladder_run(const LadderArgs& a) {
   co.env = bot_environment(co.builds, {});
   co.stop = &stop;
   const int workers = a.workers < 0 ? 1 : a.workers;
-  co.queue_target = static_cast<std::size_t>(std::max(2, 2 * workers));
+  // Enough queued that workers never wait for the coordinator's next pass (it sleeps 100 ms when idle).
+  co.queue_target = static_cast<std::size_t>(4 * std::max(1, workers) + 4);
   co.say = [&print](const std::string& line) { print(line); };
   auto coordinator = ladder::Coordinator::open(*where, *config, co);
   if (!coordinator) {
@@ -140,7 +141,7 @@ int run_ladder_run(const LadderArgs& a) {
     if (a.idle_exit_s > 0 && std::chrono::steady_clock::now() - last_change >= std::chrono::seconds(a.idle_exit_s)) {
       break;
     }
-    if (stop.wait_for(std::chrono::milliseconds(250))) break;
+    if (stop.wait_for(std::chrono::milliseconds(100))) break;
   }
   const bool interrupted = stop.requested();
   if (!interrupted) stop.request();  // the workers end their matches and give them back

@@ -21,13 +21,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Renews a claim's lease from its own database connection while the match is played, every third
-// of the lease. It stops with the match (a worker whose match loop died renews nothing), so a
-// lease held means a match in progress.
+// Renews a claim's lease, from a database connection of its own (the worker's second, used by
+// nothing else while the keeper lives), every third of the lease while the match is played. It
+// stops with the match (a worker whose match loop died renews nothing), so a lease held means a
+// match in progress.
 class LeaseKeeper {
  public:
-  LeaseKeeper(const Location& where, const Claim& claim, std::int64_t lease_ms, std::function<std::int64_t()> now)
-      : thread_([this, where, claim, lease_ms, now] { keep(where, claim, lease_ms, now); }) {}
+  LeaseKeeper(Store& store, const Claim& claim, std::int64_t lease_ms, std::function<std::int64_t()> now)
+      : thread_([this, &store, claim, lease_ms, now] { keep(store, claim, lease_ms, now); }) {}
   ~LeaseKeeper() {
     {
       std::lock_guard lock(mu_);
@@ -40,14 +41,11 @@ class LeaseKeeper {
   LeaseKeeper& operator=(const LeaseKeeper&) = delete;
 
  private:
-  void keep(const Location& where, const Claim& claim, std::int64_t lease_ms,
-            const std::function<std::int64_t()>& now) {
-    auto store = Store::open(where);
-    if (!store) return;  // the report will find out whether the lease still holds
+  void keep(Store& store, const Claim& claim, std::int64_t lease_ms, const std::function<std::int64_t()>& now) {
     std::unique_lock lock(mu_);
     while (!wake_.wait_for(lock, std::chrono::milliseconds(lease_ms / 3), [this] { return done_; })) {
       lock.unlock();
-      const auto held = (*store)->renew(claim, now(), lease_ms);
+      const auto held = store.renew(claim, now(), lease_ms);
       lock.lock();
       if (held && !*held) return;  // taken by another worker: nothing more to renew
     }
@@ -136,7 +134,15 @@ class Worker {
     if (auto made = files::make_private_dirs(dir); !made) return fail(made.error());
     std::vector<LegReport> legs;
     {
-      LeaseKeeper lease(where_, claim, lease_ms(), [this] { return now(); });
+      if (!renewals_) {
+        auto opened = Store::open(where_);
+        if (!opened) {
+          (void)store_->give_back(claim);
+          return fail(opened.error());
+        }
+        renewals_ = std::move(*opened);
+      }
+      LeaseKeeper lease(*renewals_, claim, lease_ms(), [this] { return now(); });
       for (int leg = 0; leg < m.legs; ++leg) {
         league::Scheduled s;
         s.index = static_cast<std::uint64_t>(m.id);
@@ -210,6 +216,7 @@ class Worker {
   const LadderConfig& config_;
   const WorkerOptions& o_;
   std::unique_ptr<Store> store_;
+  std::unique_ptr<Store> renewals_;  // the lease keeper's connection, opened once
   Roster roster_;
   league::KeptBots kept_;  // empty: a ladder starts its bots for every match
   WorkerOutcome outcome_;

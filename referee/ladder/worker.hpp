@@ -28,7 +28,7 @@ struct WorkerOptions {
   bots::SandboxPolicy sandbox;   // resolved on this machine from the ladder's tier and limits
   std::vector<std::string> env;  // the bots' environment
   const StopSignal* stop = nullptr;
-  std::chrono::milliseconds poll{500};  // the wait when nothing is claimable
+  std::chrono::milliseconds poll{100};  // the wait when nothing is claimable
   // Ends the worker after this many matches played and reported (0: run until stopped).
   std::uint64_t max_matches = 0;
   // Ends the worker once nothing was claimable for this long (0: never): tests and one-shot runs.
