@@ -187,11 +187,20 @@ Status Coordinator::refit() {
 // ---- the queue ----------------------------------------------------------------------------------
 
 Status Coordinator::top_up() {
+  auto active = store_->versions(VersionState::active);
+  if (!active) return fail(active.error());
+  // A version retired (replaced or withdrawn) leaves the queue at once: its queued tables go.
+  std::set<Id> playing;
+  for (const VersionRow& v : *active) playing.insert(v.id);
+  auto waiting = store_->matches(MatchState::queued, 100000);
+  if (!waiting) return fail(waiting.error());
+  for (const MatchRow& m : *waiting) {
+    if (std::all_of(m.seats.begin(), m.seats.end(), [&](Id id) { return playing.contains(id); })) continue;
+    if (auto dropped = store_->cancel(m.id); !dropped) return fail(dropped.error());
+  }
   auto queued = store_->count_matches(MatchState::queued);
   if (!queued) return fail(queued.error());
   if (*queued >= o_.queue_target) return {};
-  auto active = store_->versions(VersionState::active);
-  if (!active) return fail(active.error());
   if (active->size() < static_cast<std::size_t>(config_.seats)) return {};
   // Tables already waiting or being played count toward each version's share.
   std::map<Id, std::uint64_t> pending;

@@ -244,6 +244,9 @@ class Store {
   virtual Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) = 0;
   // Puts a claimed match back in the queue (a worker that stops).
   virtual Status give_back(const Claim& claim) = 0;
+  // Removes a match still queued (a version at its table was retired); false when it is no longer
+  // queued (claimed meanwhile: it is played and counted as any other).
+  virtual Result<bool> cancel(Id match) = 0;
   // Reported matches awaiting the coordinator's check, oldest first.
   virtual Result<std::vector<MatchRow>> reported(std::size_t limit) = 0;
   virtual Result<std::vector<LegReport>> reported_legs(Id match) = 0;

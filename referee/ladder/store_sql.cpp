@@ -337,6 +337,12 @@ Status SqlStore::give_back(const Claim& claim) {
   });
 }
 
+Result<bool> SqlStore::cancel(Id match) {
+  return guard("cancel a queued match", [&]() -> Result<bool> {
+    return !db_->query("DELETE FROM matches WHERE id = ? AND state = 'queued' RETURNING id", {match}).empty();
+  });
+}
+
 Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) {
   return guard("record a report", [&]() -> Result<bool> {
     // Compressed before the transaction: the write lock is held for the writes alone.

@@ -139,6 +139,7 @@ class SqlStore : public Store {
   Result<bool> renew(const Claim& claim, std::int64_t now_ms, std::int64_t lease_ms) override;
   Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) override;
   Status give_back(const Claim& claim) override;
+  Result<bool> cancel(Id match) override;
   Result<std::vector<MatchRow>> reported(std::size_t limit) override;
   Result<std::vector<LegReport>> reported_legs(Id match) override;
   Status count(Id match, std::int64_t now_ms) override;
