@@ -359,3 +359,18 @@ TEST_CASE("sqlite: a replay file replaced by a symbolic link is refused", "[ladd
   CHECK_FALSE(s->reported_legs(m).ok());
   CHECK(ok(s->replay(m, 1)) == "one\n");
 }
+
+STORE_CASE(cancel, "a queued match can be cancelled, a claimed one cannot") {
+  auto s = open_ok(fresh(engine));
+  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  const auto ids = ok(s->enqueue({table({a, b}, 1, 0), table({b, a}, 1, 1)}));
+  REQUIRE(ids.size() == 2);
+  const Claim c = claim_ok(*s, "w1", 100);
+  CHECK(c.match.id == ids[0]);
+  CHECK_FALSE(ok(s->cancel(ids[0])));  // running: it is played and counted as any other
+  CHECK(ok(s->cancel(ids[1])));
+  CHECK_FALSE(ok(s->cancel(ids[1])));  // gone
+  CHECK(ok(s->count_matches(MatchState::queued)) == 0);
+  CHECK(ok(s->count_matches(MatchState::running)) == 1);
+  CHECK_FALSE(ok(s->claim("w2", 200, 1000)).has_value());
+}
