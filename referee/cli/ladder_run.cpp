@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "referee/cli/ladder_cmd.hpp"
@@ -70,26 +71,47 @@ struct WorkerPool {
   }
 };
 
+// What `run` and `worker` both start from: the database, where it is, the ladder's settings and
+// the bots' sandbox resolved on this machine; nullopt (the message said, `exit` set) when any fails.
+struct Opened {
+  std::unique_ptr<ladder::Store> store;
+  ladder::Location where;
+  ladder::LadderConfig config;
+  bots::SandboxPolicy sandbox;
+};
+
+std::optional<Opened> open_to_play(const LadderArgs& a, const char* command, int& exit) {
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    say("referee ladder {}: {}\n", command, store.error());
+    return std::nullopt;
+  }
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    say("referee ladder {}: {}\n", command, config.error());
+    exit = kUsage;
+    return std::nullopt;
+  }
+  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
+  if (!sandbox) {
+    say("referee ladder {}: {}\n", command, sandbox.error());
+    exit = kUsage;
+    return std::nullopt;
+  }
+  auto where = ladder_location(a, false);  // open_ladder_store checked it
+  return Opened{std::move(*store), std::move(*where), std::move(*config), std::move(*sandbox)};
+}
+
 }  // namespace
 
 int run_ladder_run(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder run: {}\n", store.error());
-    return exit;
-  }
-  auto where = ladder_location(a, false);
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder run: {}\n", config.error());
-    return kUsage;
-  }
-  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
-  if (!sandbox) {
-    say("referee ladder run: {}\n", sandbox.error());
-    return kUsage;
-  }
+  auto opened = open_to_play(a, "run", exit);
+  if (!opened) return exit;
+  auto& store = opened->store;
+  const ladder::Location& where = opened->where;
+  const ladder::LadderConfig& config = opened->config;
+  const bots::SandboxPolicy& sandbox = opened->sandbox;
   std::vector<std::string> opponents = a.opponents;
   if (opponents.empty()) {
     auto found = sample_bot_commands();
@@ -106,22 +128,22 @@ int run_ladder_run(const LadderArgs& a) {
   ladder::CoordinatorOptions co;
   co.builds = folder / "builds";
   co.opponents = opponents;
-  co.sandbox = *sandbox;
+  co.sandbox = sandbox;
   co.env = bot_environment(co.builds, {});
   co.stop = &stop;
   const int workers = a.workers < 0 ? 1 : a.workers;
   // Enough queued that workers never wait for the coordinator's next pass (it sleeps 100 ms when idle).
   co.queue_target = static_cast<std::size_t>(4 * std::max(1, workers) + 4);
   co.say = [&print](const std::string& line) { print(line); };
-  auto coordinator = ladder::Coordinator::open(*where, *config, co);
+  auto coordinator = ladder::Coordinator::open(where, config, co);
   if (!coordinator) {
     say("referee ladder run: {}\n", coordinator.error());
     return kDatabase;
   }
-  say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config->game, config->seats,
-      workers, workers == 1 ? "" : "s", bots::tier_name(sandbox->tier));
+  say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats, workers,
+      workers == 1 ? "" : "s", bots::tier_name(sandbox.tier));
   WorkerPool pool;
-  pool.start(*where, *config, workers, folder / "cache", *sandbox, stop, 0, print);
+  pool.start(where, config, workers, folder / "cache", sandbox, stop, 0, print);
   std::string error;
   auto last_change = std::chrono::steady_clock::now();
   while (!stop.requested()) {
@@ -131,7 +153,7 @@ int run_ladder_run(const LadderArgs& a) {
       break;
     }
     if (a.stop_after > 0) {
-      auto counted = (*store)->count_matches(ladder::MatchState::counted);
+      auto counted = store->count_matches(ladder::MatchState::counted);
       if (counted && *counted >= a.stop_after) break;
     }
     if (*changed) {
@@ -156,29 +178,19 @@ int run_ladder_run(const LadderArgs& a) {
     say("referee ladder run: {}\n", error);
     return kDatabase;
   }
-  print_leaderboard(**store, *config, (*coordinator)->leaderboard());
+  print_leaderboard(*store, config, (*coordinator)->leaderboard());
   if (!pool.errors.empty()) return kDatabase;
   return interrupted ? interrupted_exit_code(stop.signal()) : kFinished;
 }
 
 int run_ladder_worker(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder worker: {}\n", store.error());
-    return exit;
-  }
-  auto where = ladder_location(a, false);
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder worker: {}\n", config.error());
-    return kUsage;
-  }
-  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
-  if (!sandbox) {
-    say("referee ladder worker: {}\n", sandbox.error());
-    return kUsage;
-  }
+  auto opened = open_to_play(a, "worker", exit);
+  if (!opened) return exit;
+  auto& store = opened->store;
+  const ladder::Location& where = opened->where;
+  const ladder::LadderConfig& config = opened->config;
+  const bots::SandboxPolicy& sandbox = opened->sandbox;
   StopSignal& stop = stop_signal();
   StopSignal::install_handlers(stop);
   const int workers = a.workers < 1 ? league::usable_cpus() : a.workers;
@@ -186,9 +198,9 @@ int run_ladder_worker(const LadderArgs& a) {
                                                       : fs::path(a.cache));
   Printer print("ladder worker: ");
   say("referee ladder worker: {} worker{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
-      workers == 1 ? "" : "s", host_name(), bots::tier_name(sandbox->tier), cache.string());
+      workers == 1 ? "" : "s", host_name(), bots::tier_name(sandbox.tier), cache.string());
   WorkerPool pool;
-  pool.start(*where, *config, workers, cache, *sandbox, stop, a.idle_exit_s, print);
+  pool.start(where, config, workers, cache, sandbox, stop, a.idle_exit_s, print);
   pool.join();
   for (const std::string& e : pool.errors) say("referee ladder worker: {}\n", e);
   if (!pool.errors.empty()) return kDatabase;
