@@ -187,7 +187,6 @@ int run_ladder_worker(const LadderArgs& a) {
   int exit = kFinished;
   auto opened = open_to_play(a, "worker", exit);
   if (!opened) return exit;
-  auto& store = opened->store;
   const ladder::Location& where = opened->where;
   const ladder::LadderConfig& config = opened->config;
   const bots::SandboxPolicy& sandbox = opened->sandbox;
