@@ -11,10 +11,13 @@
 //   carry a 15 KB replay (a Stellar replay's mean size);
 // - the seeding time of V versions (default 1,000, through the store) and G counted games
 //   (default 1,000,000: one transaction of batched inserts), then the time to read all games
-//   through Store::games in pages of 100,000.
+//   through Store::games in pages of 100,000, and the time to compute the leaderboard from that
+//   database as `referee ladder status` does (a fresh Leaderboard: load every game, fit, rank the
+//   active versions), wall and CPU.
 // A benchmark prints figures; it never fails on speed.
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +30,8 @@
 #include <vector>
 
 #include "referee/core/rng.hpp"
+#include "referee/ladder/leaderboard.hpp"
+#include "referee/ladder/roster.hpp"
 #include "referee/ladder/store.hpp"
 #include "referee/ladder/store_sql.hpp"
 
@@ -39,6 +44,14 @@ namespace {
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// This process's CPU time (user + system, every thread).
+double cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return s(u.ru_utime) + s(u.ru_stime);
 }
 
 std::unique_ptr<Store> open_or_die(const Location& where) {
@@ -217,6 +230,21 @@ void bench_games(const std::string& engine, const Location& where, int versions,
   const double read_s = seconds_since(start);
   fmt::print("{:<10} read all {} games (pages of 100,000) in {:.2f} s = {:.0f} games/s (checksum {:.0f})\n", engine,
              read, read_s, static_cast<double>(read) / read_s, checksum);
+
+  // The leaderboard from this database, from nothing, as `referee ladder status` computes it.
+  start = Clock::now();
+  const double cpu = cpu_seconds();
+  Leaderboard board;
+  must(board.load(*store));
+  const auto active_versions = must(store->versions(VersionState::active));
+  const auto rows = board.rows(active_versions);
+  const double board_s = seconds_since(start), board_cpu = cpu_seconds() - cpu;
+  fmt::print(
+      "{:<10} leaderboard of {} versions from {} games (load, fit, rank): {:.2f} s wall, {:.2f} s CPU;"
+      " first {} {:+.0f}\n",
+      engine, rows.size(), board.games(), board_s, board_cpu,
+      rows.empty() ? std::string("-") : version_label(rows.front().version),
+      rows.empty() ? 0.0 : rows.front().rating.rating);
 }
 
 }  // namespace
