@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -15,11 +17,19 @@ using namespace arena;
 
 namespace {
 
-// Seeds [first, first + games) of every registered game at every seat count it supports.
-void every_game_conforms(std::uint64_t first, int all) {
-  // Under the sanitizers a 32nd: the four blocks then play 60 seeds per game and seat count,
-  // the same paths as the normal pass, on fewer seeds (an eighth took 3 to 4 minutes of a core per block).
-  const int games = testing::sanitizer_share(all, 32);
+// Block `block` (0-3) of every registered game's conformance at every seat count it supports:
+// seeds [1 + block * n, 1 + (block + 1) * n). n is 125 (500 seeds per game and seat count in
+// all, each step checked and every 17th step and 25th game deeply), or ARENA_CONFORMANCE_SEEDS
+// for a longer soak. Under the sanitizers an eighth: 60 seeds per game and seat count, the same
+// paths on fewer seeds.
+void every_game_conforms(int block) {
+  int all = 125;
+  if (const char* env = std::getenv("ARENA_CONFORMANCE_SEEDS")) {
+    all = std::atoi(env);
+    REQUIRE(all > 0);
+  }
+  const int games = std::max(1, testing::sanitizer_share(all));
+  const std::uint64_t first = 1 + static_cast<std::uint64_t>(block) * static_cast<std::uint64_t>(all);
   REQUIRE_FALSE(games::all_games().empty());
   for (const games::Game* game : games::all_games()) {
     for (int seats = game->info().min_seats; seats <= game->info().max_seats; ++seats) {
@@ -36,19 +46,18 @@ void every_game_conforms(std::uint64_t first, int all) {
 
 }  // namespace
 
-// 2,000 seeds per game and seat count (60 under AddressSanitizer), in four blocks so that CTest
-// runs them on both cores.
-TEST_CASE("Every registered game conforms at every seat count, seeds 1-500", "[conformance]") {
-  every_game_conforms(1, 500);
+// Four blocks, so that CTest runs them on both cores.
+TEST_CASE("Every registered game conforms at every seat count, block 1 of 4", "[conformance]") {
+  every_game_conforms(0);
 }
-TEST_CASE("Every registered game conforms at every seat count, seeds 501-1000", "[conformance]") {
-  every_game_conforms(501, 500);
+TEST_CASE("Every registered game conforms at every seat count, block 2 of 4", "[conformance]") {
+  every_game_conforms(1);
 }
-TEST_CASE("Every registered game conforms at every seat count, seeds 1001-1500", "[conformance]") {
-  every_game_conforms(1001, 500);
+TEST_CASE("Every registered game conforms at every seat count, block 3 of 4", "[conformance]") {
+  every_game_conforms(2);
 }
-TEST_CASE("Every registered game conforms at every seat count, seeds 1501-2000", "[conformance]") {
-  every_game_conforms(1501, 500);
+TEST_CASE("Every registered game conforms at every seat count, block 4 of 4", "[conformance]") {
+  every_game_conforms(3);
 }
 
 TEST_CASE("The registry: names are unique and found, seat ranges hold, defaults are accepted",
