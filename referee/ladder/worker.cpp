@@ -13,6 +13,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/archive.hpp"
 #include "referee/ladder/roster.hpp"
+#include "referee/ladder/storage.hpp"
 #include "referee/league/deal.hpp"
 
 namespace arena::ladder {
@@ -68,8 +69,9 @@ class Worker {
     }
     // The versions' files: every bot's uid passes through (0711) to its own folder (0755); in
     // tier strict a bot sees only its own folder, in basic the others' too (docs/ladder.md).
+    // The storage folders (storage.hpp) likewise: each is its bot's alone (0700, given to its uid).
     std::error_code ec;
-    for (const fs::path& p : {o_.cache, o_.cache / "versions"}) {
+    for (const fs::path& p : {o_.cache, o_.cache / "versions", o_.cache / "storage"}) {
       fs::create_directories(p, ec);
       fs::permissions(p, fs::perms(0711), ec);
     }
@@ -132,6 +134,12 @@ class Worker {
     }
     const fs::path dir = o_.cache / "matches" / std::to_string(m.id);
     if (auto made = files::make_private_dirs(dir); !made) return fail(made.error());
+    // Every version's storage as it is now: each leg starts from it.
+    MatchStorage storage(claim, config_, o_.cache / "storage");
+    if (auto st = storage.load(*store_); !st) {
+      (void)store_->give_back(claim);
+      return fail(st.error());
+    }
     std::vector<LegReport> legs;
     {
       if (!renewals_) {
@@ -151,9 +159,13 @@ class Worker {
         s.seed = m.seed;
         s.seat_bots = table->leg_bots(leg);
         const fs::path replay = dir / fmt::format("leg{}.jsonl", leg);
+        auto bots = storage.prepare_leg(*table, leg);
+        if (!bots) {
+          (void)store_->give_back(claim);
+          return fail(bots.error());
+        }
         const std::int64_t start = now();
-        auto played =
-            league::play_match(setup(), table->bots, s, replay, fmt::format("match{}-leg{}", m.id, leg), kept_);
+        auto played = league::play_match(setup(), *bots, s, replay, fmt::format("match{}-leg{}", m.id, leg), kept_);
         if (!played) {
           (void)store_->give_back(claim);
           return fail(played.error());
@@ -164,6 +176,7 @@ class Worker {
           fs::remove_all(dir);
           return {};
         }
+        storage.finish_leg(*table, leg);
         auto text = files::read_file(replay);
         if (!text) {
           (void)store_->give_back(claim);
@@ -172,7 +185,10 @@ class Worker {
         legs.push_back(LegReport{leg, (*played)->result, std::move(*text), start, now()});
       }
     }
-    auto reported = store_->report(claim, legs, now());
+    for (const std::string& problem : storage.problems()) {
+      if (auto st = store_->log_event(EventKind::storage, problem, now()); !st) return fail(st.error());
+    }
+    auto reported = store_->report(claim, legs, now(), storage.reports());
     std::error_code ec;
     fs::remove_all(dir, ec);
     if (!reported) return fail(reported.error());
