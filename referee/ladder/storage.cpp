@@ -59,9 +59,10 @@ Result<std::vector<match::BotSpec>> MatchStorage::prepare_leg(const MatchBots& t
     if (!blob.empty()) {
       // The stored blob is read as a stranger's archive: a forged one is refused, never followed.
       if (auto st = unpack(blob, dir, storage_limits(config_)); !st) {
-        problems_.push_back(fmt::format("match {} leg {} seat {}: the stored storage of {} cannot be unpacked ({}); "
-                                        "the seat starts with an empty folder",
-                                        match_.id, leg, seat, t.bots[b].name, st.error().message));
+        problems_.push_back(
+            fmt::format("match {} leg {} seat {}: the stored storage of {} cannot be unpacked ({}); "
+                        "the seat starts with an empty folder",
+                        match_.id, leg, seat, t.bots[b].name, st.error().message));
         fs::remove_all(dir, ec);
         fs::create_directory(dir, ec);
         fs::permissions(dir, fs::perms::owner_all, ec);
@@ -86,10 +87,10 @@ void MatchStorage::finish_leg(const MatchBots& t, int leg) {
       done.push_back(v);
       auto packed = pack_folder(folder(leg, b), storage_limits(config_), storage_packed_cap(config_));
       if (!packed) {
-        problems_.push_back(fmt::format("match {} leg {} seat {}: the storage folder of {} is refused ({}: {}); "
-                                        "its storage stays as it was",
-                                        match_.id, leg, seat, t.bots[b].name, enum_name(packed.error().problem),
-                                        packed.error().message));
+        problems_.push_back(fmt::format(
+            "match {} leg {} seat {}: the storage folder of {} is refused ({}: {}); "
+            "its storage stays as it was",
+            match_.id, leg, seat, t.bots[b].name, enum_name(packed.error().problem), packed.error().message));
         continue;
       }
       reports_.push_back(StorageReport{v, std::move(*packed)});
