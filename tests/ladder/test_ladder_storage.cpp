@@ -15,6 +15,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/archive.hpp"
 #include "referee/ladder/store.hpp"
+#include "referee/ladder/worker.hpp"
 #include "referee/league/deal.hpp"
 #include "tests/ladder/ladder_harness.hpp"
 #include "tests/match/harness.hpp"
@@ -82,9 +83,8 @@ std::map<std::string, std::string> stored_files(ladder::Store& store, ladder::Id
   return out;
 }
 
-const char* const kStorageLadder =
-    R"({"ladder": 1, "game": "stellar", "check_games": 0, "placement_games": 2,)"
-    R"( "storage": {"max_bytes": 65536, "max_files": 50}})";
+const char* const kStorageLadder = R"({"ladder": 1, "game": "stellar", "check_games": 0, "placement_games": 2,)"
+                                   R"( "storage": {"max_bytes": 65536, "max_files": 50}})";
 
 }  // namespace
 
@@ -222,8 +222,8 @@ TEST_CASE("ladder storage: kept between counted matches, every leg from one snap
   events = store->events(1000);
   REQUIRE(events);
   bool refused = false;
-  for (const auto& e : *events) refused = refused || (e.kind == ladder::EventKind::refused &&
-                                                      e.message.find("forger") != std::string::npos);
+  for (const auto& e : *events)
+    refused = refused || (e.kind == ladder::EventKind::refused && e.message.find("forger") != std::string::npos);
   CHECK(refused);
   const auto after = stored_files(*store, id.at("count"), dir / "stored-after");
   CHECK(after.at("count") != "999");
@@ -291,8 +291,8 @@ TEST_CASE("ladder storage: ladder.json's storage is read strictly", "[ladder]") 
   CHECK(j.at("storage") == nlohmann::json{{"max_bytes", 1 << 20}, {"max_files", 100}});
 }
 
-// (Tier basic as root is played by the worker-level case below: a ladder folder made by `init` is
-// private, 0700, so no bot of a uid of its own reaches its files there.)
+// (Tier basic is played by the worker-level case below: a ladder folder made by `init` is private,
+// 0700, so as root no bot of a uid of its own reaches its files there.)
 TEST_CASE("ladder storage: writable and kept in tier none too", "[ladder]") {
   for (const std::string tier : {"none"}) {
     INFO("tier " << tier);
@@ -324,4 +324,68 @@ TEST_CASE("ladder storage: writable and kept in tier none too", "[ladder]") {
       CHECK(std::stoi(stored.at("count")) >= 1);
     }
   }
+}
+
+TEST_CASE("ladder storage: a worker in tier basic; two seats of one version each get their own copy", "[ladder]") {
+  const fs::path dir = fresh_dir("ladder", "storage-worker");
+  const ladder::Location where{dir / "ladder", ""};
+  fs::create_directories(where.folder);
+  auto store = open_store(where.folder);
+  ladder::LadderConfig config;
+  config.game = "stellar";
+  auto normalized = ladder::normalize(config);
+  REQUIRE(normalized);
+  config = *normalized;
+  config.storage = ladder::StorageSettings{4096, 8};
+  // One version of storage_bot.py, run by the system's Python (a uid of its own reads it), its
+  // storage holding a count of 41.
+  const fs::path src = dir / "src";
+  fs::create_directories(src);
+  fs::copy_file(fs::path(ARENA_SOURCE_DIR) / "tests" / "test_bots" / "storage" / "storage_bot.py",
+                src / "storage_bot.py");
+  auto files = ladder::pack_folder(src, ladder::ArchiveLimits{}, 1 << 20);
+  REQUIRE(files);
+  auto added = store->add_version(ladder::NewVersion{"count", "alice", nlohmann::json::object(), *files, 1});
+  REQUIRE(added);
+  const ladder::Id v = added->id;
+  REQUIRE(store->finish_build(v, ladder::VersionState::active, "/usr/bin/python3 -u storage_bot.py count", *files, "",
+                              "", 2));
+  const fs::path before = dir / "before";
+  fs::create_directories(before);
+  std::ofstream(before / "count") << "41";
+  auto snapshot = ladder::pack_folder(before, ladder::storage_limits(config), ladder::storage_packed_cap(config));
+  REQUIRE(snapshot);
+  REQUIRE(store->put_storage(v, *snapshot));
+  auto queued = store->enqueue({ladder::NewMatch{{v, v}, 99, 2, 0, 3}});
+  REQUIRE(queued);
+
+  ladder::WorkerOptions o;
+  o.name = "worker:1";
+  o.cache = dir / "cache";
+  o.sandbox = bots::SandboxPolicy{bots::Tier::basic, {}, true};
+  o.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
+  o.max_matches = 1;
+  o.idle_exit = std::chrono::seconds(30);
+  auto outcome = ladder::run_worker(where, config, o);
+  INFO((outcome ? std::string() : outcome.error()));
+  REQUIRE(outcome);
+  REQUIRE(outcome->played == 1);
+  auto legs = store->reported_legs(queued->front());
+  REQUIRE(legs);
+  REQUIRE(legs->size() == 2);
+  for (const ladder::LegReport& leg : *legs) {
+    INFO("leg " << leg.leg);
+    CHECK(leg.result.fault == std::nullopt);
+    CHECK_THAT(leg.replay, Catch::Contains(R"("tier":"basic")"));
+    // Both seats of both legs started from the claim's snapshot.
+    const std::vector<int> counts = counts_in(leg.replay, "count");
+    CHECK(counts.size() >= 2);
+    for (int n : counts) CHECK(n == 41);
+  }
+  // Counted: one seat's folder (the last leg's seat 0) is the storage, 42, not 43: the seats
+  // never shared a folder. The folders are gone from the worker's cache.
+  CHECK(stored_files(*store, v, dir / "stored").at("count") == "41");
+  REQUIRE(store->count(queued->front(), 4));
+  CHECK(stored_files(*store, v, dir / "stored").at("count") == "42");
+  CHECK(fs::is_empty(o.cache / "storage"));
 }
