@@ -69,9 +69,12 @@ class Worker {
     }
     // The versions' files: every bot's uid passes through (0711) to its own folder (0755); in
     // tier strict a bot sees only its own folder, in basic the others' too (docs/ladder.md).
-    // The storage folders (storage.hpp) likewise: each is its bot's alone (0700, given to its uid).
+    // The storage folders (storage.hpp), when the ladder keeps storage, likewise: each is its
+    // bot's alone (0700, given to its uid).
+    std::vector<fs::path> shared = {o_.cache, o_.cache / "versions"};
+    if (config_.storage) shared.push_back(o_.cache / "storage");
     std::error_code ec;
-    for (const fs::path& p : {o_.cache, o_.cache / "versions", o_.cache / "storage"}) {
+    for (const fs::path& p : shared) {
       fs::create_directories(p, ec);
       fs::permissions(p, fs::perms(0711), ec);
     }
