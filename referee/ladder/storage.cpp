@@ -2,6 +2,8 @@
 #include "referee/ladder/storage.hpp"
 
 #include <fmt/format.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -31,10 +33,34 @@ Status MatchStorage::load(Store& store) {
 
 MatchStorage::~MatchStorage() {
   if (!on_) return;
-  std::error_code ec;
   for (int leg = 0; leg < match_.legs; ++leg) {
-    for (std::size_t b = 0; b < match_.seats.size(); ++b) fs::remove_all(folder(leg, b), ec);
+    for (std::size_t b = 0; b < match_.seats.size(); ++b) drop(folder(leg, b));
   }
+}
+
+Status MatchStorage::make(const fs::path& dir) {
+  drop(dir);
+  std::error_code ec;
+  if (!fs::create_directory(dir, ec) || ec)
+    return fail(fmt::format("cannot create the storage folder {}: {}", dir.string(), ec.message()));
+  // As root, a tmpfs of its own: what the bot may write there is bounded (bytes and files) by
+  // the ladder's limits plus room for the tar's rounding, not by the worker's disk.
+  if (::geteuid() == 0) {
+    const StorageSettings& s = *config_.storage;
+    const std::string options = fmt::format("size={},nr_inodes={},mode=0700",
+                                            s.max_bytes + (s.max_files + 1) * 4096 + (64 << 10), s.max_files + 16);
+    if (::mount("tmpfs", dir.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) == 0) mounted_.insert(dir);
+  }
+  // The bot's own (given to its uid by the sandbox); nobody else's uid may enter it.
+  fs::permissions(dir, fs::perms::owner_all, ec);
+  if (ec) return fail(fmt::format("cannot set the mode of {}: {}", dir.string(), ec.message()));
+  return {};
+}
+
+void MatchStorage::drop(const fs::path& dir) {
+  if (mounted_.erase(dir) != 0) ::umount2(dir.c_str(), MNT_DETACH);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 fs::path MatchStorage::folder(int leg, std::size_t bot) const {
@@ -48,13 +74,7 @@ Result<std::vector<match::BotSpec>> MatchStorage::prepare_leg(const MatchBots& t
   for (std::size_t seat = 0; seat < seat_bots.size(); ++seat) {
     const auto b = static_cast<std::size_t>(seat_bots[seat]);
     const fs::path dir = folder(leg, b);
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    // The bot's own (given to its uid by the sandbox); nobody else's uid may enter it.
-    if (!fs::create_directory(dir, ec) || ec)
-      return fail(fmt::format("cannot create the storage folder {}: {}", dir.string(), ec.message()));
-    fs::permissions(dir, fs::perms::owner_all, ec);
-    if (ec) return fail(fmt::format("cannot set the mode of {}: {}", dir.string(), ec.message()));
+    if (auto made = make(dir); !made) return fail(made.error());
     const Bytes& blob = snapshot_.at(t.versions[b]);
     if (!blob.empty()) {
       // The stored blob is read as a stranger's archive: a forged one is refused, never followed.
@@ -63,10 +83,7 @@ Result<std::vector<match::BotSpec>> MatchStorage::prepare_leg(const MatchBots& t
             fmt::format("match {} leg {} seat {}: the stored storage of {} cannot be unpacked ({}); "
                         "the seat starts with an empty folder",
                         match_.id, leg, seat, t.bots[b].name, st.error().message));
-        fs::remove_all(dir, ec);
-        fs::create_directory(dir, ec);
-        fs::permissions(dir, fs::perms::owner_all, ec);
-        if (ec) return fail(fmt::format("cannot empty the storage folder {}: {}", dir.string(), ec.message()));
+        if (auto made = make(dir); !made) return fail(made.error());
       }
     }
     bots[b].storage = dir;
@@ -96,8 +113,7 @@ void MatchStorage::finish_leg(const MatchBots& t, int leg) {
       reports_.push_back(StorageReport{v, std::move(*packed)});
     }
   }
-  std::error_code ec;
-  for (int b : seat_bots) fs::remove_all(folder(leg, static_cast<std::size_t>(b)), ec);
+  for (int b : seat_bots) drop(folder(leg, static_cast<std::size_t>(b)));
 }
 
 }  // namespace arena::ladder

@@ -9,10 +9,12 @@
 // version's lowest seat in that leg is packed (read without following links, every entry checked,
 // capped): that is what the report carries. A folder that is refused (over the cap, a link, a
 // hard link, a device, a FIFO, a socket) is reported as a problem instead, and the version's
-// storage stays as it was. The folders are removed after each leg.
+// storage stays as it was. The folders are removed after each leg. As root each folder is a
+// tmpfs of its own, sized by the ladder's limits: a bot cannot fill the worker's disk through it.
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,13 +52,16 @@ class MatchStorage {
 
  private:
   std::filesystem::path folder(int leg, std::size_t bot) const;
+  Status make(const std::filesystem::path& dir);  // a fresh empty folder (as root a tmpfs)
+  void drop(const std::filesystem::path& dir);    // unmounted and removed
 
   const MatchRow& match_;
   const int attempt_;
   const LadderConfig& config_;
   const bool on_;
   std::filesystem::path root_;
-  std::map<Id, Bytes> snapshot_;  // each version's stored blob at the claim (empty: none yet)
+  std::map<Id, Bytes> snapshot_;             // each version's stored blob at the claim (empty: none yet)
+  std::set<std::filesystem::path> mounted_;  // folders that are a tmpfs of their own
   std::vector<StorageReport> reports_;
   std::vector<std::string> problems_;
 };

@@ -12,6 +12,8 @@ entry beside the count:
     fifo      "pipe", a FIFO
     huge      "big", 256 KiB of random bytes
     many      "many/0" ... "many/299", 300 small files
+    fill      "fill", random bytes until the folder is full (at most 8 MiB); the debug then
+              ends with " wrote B", the bytes written
 
     usage: python3 storage_bot.py [MODE]
 """
@@ -36,6 +38,29 @@ def take_count(folder, mode):
         count = 0
     with open(path, "w") as f:
         f.write(str(count + 1))
+    try:
+        add_entry(folder, mode, path)
+    except OSError as e:  # the folder is full (a tmpfs of the ladder's size as root): keep playing
+        print("storage_bot.py: {}: {}".format(mode, e), file=sys.stderr)
+    return count
+
+
+def fill(folder):
+    """Bytes written into `folder` until it is full (or 8 MiB)."""
+    wrote = 0
+    try:
+        with open(os.path.join(folder, "fill"), "wb") as f:
+            while wrote < (8 << 20):
+                f.write(os.urandom(64 << 10))
+                f.flush()
+                wrote += 64 << 10
+    except OSError as e:
+        print("storage_bot.py: fill: {}".format(e), file=sys.stderr)
+    return wrote
+
+
+def add_entry(folder, mode, path):
+    """The mode's hostile entry."""
     if mode == "symlink" and not os.path.lexists(os.path.join(folder, "leak")):
         os.symlink("/etc/passwd", os.path.join(folder, "leak"))
     elif mode == "hardlink" and not os.path.exists(os.path.join(folder, "count2")):
@@ -50,7 +75,6 @@ def take_count(folder, mode):
         for i in range(300):
             with open(os.path.join(folder, "many", str(i)), "w") as f:
                 f.write(str(i))
-    return count
 
 
 def main():
@@ -64,6 +88,8 @@ def main():
             if folder:
                 count = take_count(folder, mode)
                 debug = "storage count {} {}".format(count, mode)
+                if mode == "fill":
+                    debug += " wrote {}".format(fill(folder))
                 print("storage_bot.py: " + debug, file=sys.stderr)
             send({"type": "ready", "protocol": 1, "name": "storage_bot.py", "version": "1.0"})
         elif kind == "request":
