@@ -13,6 +13,14 @@ namespace arena::ladder {
 
 namespace fs = std::filesystem;
 
+void clear_storage_folders(const fs::path& root) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    ::umount2(entry.path().c_str(), MNT_DETACH | UMOUNT_NOFOLLOW);  // not one: nothing happens
+    fs::remove_all(entry.path(), ec);
+  }
+}
+
 MatchStorage::MatchStorage(const Claim& claim, const LadderConfig& config, fs::path root)
     : match_(claim.match),
       attempt_(claim.attempt),

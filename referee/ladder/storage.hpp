@@ -25,6 +25,10 @@
 
 namespace arena::ladder {
 
+// Removes what a worker killed mid-match left in its storage folder `root` (unmounting the tmpfs
+// folders first); a worker calls it as it starts.
+void clear_storage_folders(const std::filesystem::path& root);
+
 class MatchStorage {
  public:
   // The folders of `claim`'s match go beneath `root` (a folder of the worker's cache every bot's

@@ -79,6 +79,7 @@ class Worker {
       fs::permissions(p, fs::perms(0711), ec);
     }
     if (ec) return fail(fmt::format("cannot create {}: {}", (o_.cache / "versions").string(), ec.message()));
+    if (config_.storage) clear_storage_folders(o_.cache / "storage");
     WorkerRow row{o_.name, host_name(), now(), now(), std::nullopt};
     if (auto st = store_->heartbeat(row); !st) return fail(st.error());
     std::int64_t idle_since = now();

@@ -5,6 +5,7 @@
 // leg from the same snapshot; links, hard links, FIFOs, big files and many files refused with an
 // event (nothing followed, the storage kept, the match counted); a forged report changes nothing.
 
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -343,7 +344,8 @@ TEST_CASE("ladder storage: writable and kept in tier none too", "[ladder]") {
 }
 
 // One match of storage_bot.py in `mode` against itself (two seats of one version), its storage
-// holding `stored_count`, played by a worker of its own in `tier`, and reported.
+// holding `stored_count`, played by a worker of its own in `tier`, and reported. `leftover`: the
+// worker's cache holds a storage folder of a match it was killed in (a tmpfs, as root).
 struct WorkerMatch {
   std::unique_ptr<ladder::Store> store;
   ladder::LadderConfig config;
@@ -353,8 +355,8 @@ struct WorkerMatch {
   std::vector<ladder::LegReport> legs;
 };
 
-WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tier tier,
-                         const std::string& stored_count) {
+WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tier tier, const std::string& stored_count,
+                         const fs::path& leftover = {}) {
   WorkerMatch w;
   const ladder::Location where{dir / "ladder", ""};
   fs::create_directories(where.folder);
@@ -389,6 +391,11 @@ WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tie
   ladder::WorkerOptions o;
   o.name = "worker:1";
   o.cache = w.cache = dir / "cache";
+  if (!leftover.empty()) {
+    fs::create_directories(leftover);
+    if (::geteuid() == 0) REQUIRE(::mount("tmpfs", leftover.c_str(), "tmpfs", 0, "size=64k") == 0);
+    std::ofstream(leftover / "count") << "7";
+  }
   o.sandbox = bots::SandboxPolicy{tier, {}, true};
   o.env = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
   o.max_matches = 1;
@@ -406,7 +413,13 @@ WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tie
 
 TEST_CASE("ladder storage: a worker in tier basic, two seats of one version, each with its own copy", "[ladder]") {
   const fs::path dir = fresh_dir("ladder", "storage-worker");
-  WorkerMatch w = worker_match(dir, "count", bots::Tier::basic, "41");
+  const fs::path leftover = dir / "cache" / "storage" / "12-a1-leg0-bot1";
+  WorkerMatch w = worker_match(dir, "count", bots::Tier::basic, "41", leftover);
+  CHECK_FALSE(fs::exists(leftover));  // unmounted and removed as the worker started
+  std::ifstream mountinfo("/proc/self/mountinfo");
+  const std::string mounts((std::istreambuf_iterator<char>(mountinfo)), std::istreambuf_iterator<char>());
+  REQUIRE(mounts.find(" / ") != std::string::npos);  // read: the root is there
+  CHECK(mounts.find(leftover.string()) == std::string::npos);
   for (const ladder::LegReport& leg : w.legs) {
     INFO("leg " << leg.leg);
     CHECK(leg.result.fault == std::nullopt);
