@@ -63,7 +63,8 @@ Result<fs::path> work_root() {
 // writable, and the folders of the files it needs that lie under the temporary folders (which it
 // sees as a private tmpfs), read-only; a file directly in one of them is shown alone.
 Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::vector<std::string>& files,
-                                          std::uint64_t scratch_mb, const fs::path& workspace) {
+                                          std::uint64_t scratch_mb, const fs::path& workspace,
+                                          const fs::path& storage) {
   PrivateMounts m;
   m.enabled = true;
   m.scratch_options = fmt::format("size={}m,nr_inodes=65536,mode=1777", scratch_mb);
@@ -82,6 +83,7 @@ Result<PrivateMounts> plan_private_mounts(const fs::path& work_dir, const std::v
   };
   keep(work_dir, true, true);
   if (!workspace.empty()) keep(workspace, true, true);
+  if (!storage.empty()) keep(storage, true, true);
   auto under = [](const fs::path& path, const fs::path& folder) {
     const fs::path rel = path.lexically_relative(folder);
     return !rel.empty() && *rel.begin() != "..";
@@ -217,11 +219,12 @@ std::vector<pid_t> own_children() {
 
 Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const std::string& label, BotCommand& command,
                                            const std::vector<fs::path>& hidden, const std::vector<fs::path>& outputs,
-                                           const fs::path& workspace) {
+                                           const fs::path& workspace, const fs::path& storage) {
   const SandboxSupport& s = sandbox_support();
   std::unique_ptr<Jail> j(new Jail());
   j->policy_ = policy;
   j->workspace_ = workspace;
+  if (!storage.empty()) j->storage_ = fs::absolute(storage).lexically_normal().string();
   if (policy.tier == Tier::none) return j;
   if (policy.tier == Tier::strict && !s.namespaces)
     return fail("the strict sandbox is not available: " + s.namespaces_note);
@@ -245,11 +248,13 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
   if (j->change_uid_ && ::chown(pattern.c_str(), j->uid_, j->gid_) != 0) {
     return fail(fmt::format("cannot give {} to uid {}: {}", pattern, j->uid_, errno_text(errno)));
   }
-  if (j->change_uid_ && !workspace.empty()) {
-    if (auto given = give_tree(workspace, j->uid_, j->gid_); !given) return fail(given.error());
+  for (const fs::path& writable : {workspace, storage}) {
+    if (!j->change_uid_ || writable.empty()) continue;
+    if (auto given = give_tree(writable, j->uid_, j->gid_); !given) return fail(given.error());
   }
   if (j->namespaces_) {
-    auto planned = plan_root_fs(command, hidden, outputs, policy.limits.scratch_mb, j->work_dir_.string(), workspace);
+    auto planned =
+        plan_root_fs(command, hidden, outputs, policy.limits.scratch_mb, j->work_dir_.string(), workspace, storage);
     if (!planned) return fail(planned.error());
     j->root_ = std::move(planned->fs);
     j->shown_ = std::move(planned->shown);
@@ -259,6 +264,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
     }
     command = std::move(planned->command);
     j->home_ = kBotHome;
+    if (!storage.empty()) j->storage_ = kStorageFolder;
     j->tmp_ = "/tmp";
   } else {
     if (j->change_uid_) {
@@ -269,7 +275,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
       }
       if (std::string refused = check_access(j->uid_, j->gid_, files); !refused.empty()) return fail(refused);
       if (s.private_mounts) {
-        auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb, workspace);
+        auto mounts = plan_private_mounts(j->work_dir_, files, policy.limits.scratch_mb, workspace, storage);
         if (!mounts) return fail(mounts.error());
         j->mounts_ = std::move(mounts).value();
       } else {

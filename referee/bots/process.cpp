@@ -290,8 +290,8 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   std::unique_ptr<Jail> jail;
   if (o.sandbox.tier != Tier::none) {
     command.args = absolute_file_arguments(command.args, o.working_dir);
-    auto made = Jail::create(o.sandbox, o.label, command, o.hidden, o.outputs,
-                             o.workspace);  // strict: the paths the bot sees
+    auto made = Jail::create(o.sandbox, o.label, command, o.hidden, o.outputs, o.workspace,
+                             o.storage);  // strict: the paths the bot sees
     if (!made) {
       for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
       close_fd(drain->wake[0]);
@@ -311,6 +311,11 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     std::erase_if(env, [](const std::string& e) { return e.rfind("HOME=", 0) == 0 || e.rfind("TMPDIR=", 0) == 0; });
     env.push_back("HOME=" + jail->home());
     env.push_back("TMPDIR=" + jail->tmp());
+  }
+  if (!o.storage.empty()) {
+    std::erase_if(env, [](const std::string& e) { return e.rfind("ARENA_STORAGE=", 0) == 0; });
+    env.push_back("ARENA_STORAGE=" +
+                  (jail ? jail->storage() : std::filesystem::absolute(o.storage).lexically_normal().string()));
   }
   std::vector<char*> envp;
   for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));

@@ -57,6 +57,10 @@ struct SpawnOptions {
   // working directory in every tier, writable; strict shows it at /bot (read-write) and no
   // program folder; as root, everything in it is given to the process's uid first.
   std::filesystem::path workspace;
+  // A folder the bot keeps between matches (a ladder version's storage, docs/ladder.md): writable
+  // in every tier (as root given to the bot's uid first), shown at /storage in strict, its host
+  // path elsewhere; the bot's environment names it as ARENA_STORAGE.
+  std::filesystem::path storage;
   std::vector<std::string> env;       // "KEY=VALUE"; the bot gets exactly these
   std::filesystem::path stderr_path;  // the capped stderr log; empty: stderr is discarded
   std::uint64_t stderr_cap = 1 << 20;

@@ -341,7 +341,7 @@ class Planner {
 
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs::path>& hidden,
                                 const std::vector<fs::path>& outputs, std::uint64_t scratch_mb,
-                                const std::string& mount_point, const fs::path& workspace) {
+                                const std::string& mount_point, const fs::path& workspace, const fs::path& storage) {
   Planner p(mount_point);
   FsStep root;
   root.kind = FsStep::Kind::tmpfs;
@@ -350,6 +350,7 @@ Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<fs:
   p.step(std::move(root));
   if (auto st = p.system(); !st) return fail(st.error());
   if (!workspace.empty()) p.bind(workspace, kBotFolder, false);
+  if (!storage.empty()) p.bind(storage, kStorageFolder, false);
 
   std::error_code ec;
   const fs::path exe = fs::path(command.exe).lexically_normal();

@@ -83,6 +83,8 @@ struct RootFsPlan {
 
 inline constexpr const char* kBotFolder = "/bot";
 inline constexpr const char* kBotHome = "/home/bot";
+// Where a bot given a storage folder (SpawnOptions::storage) sees it, read-write.
+inline constexpr const char* kStorageFolder = "/storage";
 
 // Plans the root for `command` on `mount_point`, masking `hidden` (other bots' programs) and
 // `outputs` (the referee's output folders) wherever they would show. The bot's own files (its
@@ -90,10 +92,12 @@ inline constexpr const char* kBotHome = "/home/bot";
 // hold) are never masked as `hidden`; `outputs` are masked even inside a folder it names. Opens
 // detached clones of the bound trees when the referee may (as root); the caller owns and closes
 // their descriptors (close_trees). A `workspace` (a build's folder, SpawnOptions) is shown
-// read-write at /bot instead of the program's folder, and is the working directory.
+// read-write at /bot instead of the program's folder, and is the working directory. A `storage`
+// folder (a ladder version's, SpawnOptions) is shown read-write at /storage.
 Result<RootFsPlan> plan_root_fs(const BotCommand& command, const std::vector<std::filesystem::path>& hidden,
                                 const std::vector<std::filesystem::path>& outputs, std::uint64_t scratch_mb,
-                                const std::string& mount_point, const std::filesystem::path& workspace = {});
+                                const std::string& mount_point, const std::filesystem::path& workspace = {},
+                                const std::filesystem::path& storage = {});
 void close_trees(RootFs& fs);
 
 }  // namespace arena::bots

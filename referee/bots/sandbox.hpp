@@ -115,11 +115,13 @@ class Jail {
   // programs) and `outputs` (the referee's output folders) are masked in its root. An error says why the bot
   // cannot run contained (a file its uid cannot read, with the fix); a bot never runs as root.
   // A `workspace` (SpawnOptions::workspace) is given to the bot's uid and is its working
-  // directory, writable (strict: shown at /bot).
+  // directory, writable (strict: shown at /bot). A `storage` folder (SpawnOptions::storage) is
+  // given to the bot's uid too and stays writable (strict: shown at /storage).
   static Result<std::unique_ptr<Jail>> create(const SandboxPolicy& policy, const std::string& label,
                                               BotCommand& command, const std::vector<std::filesystem::path>& hidden,
                                               const std::vector<std::filesystem::path>& outputs,
-                                              const std::filesystem::path& workspace = {});
+                                              const std::filesystem::path& workspace = {},
+                                              const std::filesystem::path& storage = {});
   ~Jail();  // purges and releases the uid, removes the cgroup leaf and the private directory
   Jail(const Jail&) = delete;
   Jail& operator=(const Jail&) = delete;
@@ -128,6 +130,8 @@ class Jail {
   // The bot's HOME and TMPDIR as it sees them (empty in tier none).
   const std::string& home() const { return home_; }
   const std::string& tmp() const { return tmp_; }
+  // The storage folder as the bot sees it (empty without one).
+  const std::string& storage() const { return storage_; }
   // What is enforced for this bot, for the replay header.
   nlohmann::json report() const;
 
@@ -164,7 +168,7 @@ class Jail {
   int uid_lock_fd_ = -1;
   std::filesystem::path work_dir_;
   std::filesystem::path workspace_;  // a build's folder: its working directory, writable
-  std::string home_, tmp_;
+  std::string home_, tmp_, storage_;
   RootFs root_;                     // strict: the bot's root file system, built by its init
   PrivateMounts mounts_;            // basic as root: its own mount namespace
   std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report

@@ -283,6 +283,13 @@ int run_log(const LadderArgs& a) {
   }
   say_to(stdout, "{} ({}){}{}\n{}", ladder::version_label(*found), enum_name(found->state),
          found->fault.empty() ? "" : ": ", terminal_safe(found->fault), terminal_safe(found->build_log));
+  // Its storage between matches (docs/ladder.md), when the ladder keeps one.
+  auto storage = (*store)->storage(found->id);
+  if (!storage) {
+    say("referee ladder log: {}\n", storage.error());
+    return kDatabase;
+  }
+  if (!storage->empty()) say_to(stdout, "storage: {} bytes (packed)\n", storage->size());
   return kFinished;
 }
 

@@ -23,6 +23,8 @@ constexpr bounds::Range<std::int64_t> kCheckGames{0, 100};
 constexpr bounds::Range<std::int64_t> kPlacementGames{0, 100'000};
 constexpr bounds::Range<std::uint64_t> kLeaseSeconds{5, 86'400};
 constexpr bounds::Range<std::int64_t> kConfigVersions{kConfigVersion, kConfigVersion};
+constexpr bounds::Range<std::uint64_t> kStorageBytes{1, 64ull << 20};
+constexpr bounds::Range<std::uint64_t> kStorageFiles{1, 10'000};
 
 Status read_limits(const json& j, LadderConfig& c) {
   auto obj = object_at(j, "ladder.json", "limits");
@@ -101,16 +103,32 @@ Status read_submission(const json& j, LadderConfig& c) {
   return {};
 }
 
+Status read_storage(const json& j, LadderConfig& c) {
+  auto obj = object_at(j, "ladder.json", "storage");
+  if (!obj) return fail(obj.error());
+  if (*obj == nullptr) return {};
+  const json& s = **obj;
+  const char* where = "ladder.json storage";
+  if (auto st = only_keys(s, {"max_bytes", "max_files"}, where); !st) return st;
+  StorageSettings storage;
+  for (const Status& st : {read_whole(s, where, "max_bytes", kStorageBytes, storage.max_bytes),
+                           read_whole(s, where, "max_files", kStorageFiles, storage.max_files)}) {
+    if (!st) return st;
+  }
+  c.storage = storage;
+  return {};
+}
+
 }  // namespace
 
 Result<LadderConfig> config_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("ladder.json must hold a JSON object"));
   const char* where = "ladder.json";
-  if (auto st =
-          only_keys(j,
-                    {"ladder", "game", "config", "seats", "duplicate", "seat_configs", "limits", "time_scale",
-                     "sandbox", "build", "submission", "check_games", "placement_games", "lease_s", "logs_public"},
-                    where);
+  if (auto st = only_keys(
+          j,
+          {"ladder", "game", "config", "seats", "duplicate", "seat_configs", "limits", "time_scale", "sandbox", "build",
+           "submission", "check_games", "placement_games", "lease_s", "logs_public", "storage"},
+          where);
       !st) {
     return fail(st.error());
   }
@@ -127,7 +145,8 @@ Result<LadderConfig> config_from_json(const json& j) {
         read_real(j, where, "time_scale", bounds::kTimeScale, c.time_scale), read_limits(j, c), read_sandbox(j, c),
         read_build(j, c), read_submission(j, c), read_whole(j, where, "check_games", kCheckGames, c.check_games),
         read_whole(j, where, "placement_games", kPlacementGames, c.placement_games),
-        read_whole(j, where, "lease_s", kLeaseSeconds, c.lease_s), read_bool(j, where, "logs_public", c.logs_public)}) {
+        read_whole(j, where, "lease_s", kLeaseSeconds, c.lease_s), read_bool(j, where, "logs_public", c.logs_public),
+        read_storage(j, c)}) {
     if (!st) return fail(st.error());
   }
   return c;
@@ -135,33 +154,36 @@ Result<LadderConfig> config_from_json(const json& j) {
 
 json to_json(const LadderConfig& c) {
   const bots::SandboxLimits& s = c.sandbox;
-  return {{"ladder", kConfigVersion},
-          {"game", c.game},
-          {"config", c.config},
-          {"seats", c.seats},
-          {"duplicate", c.duplicate},
-          {"seat_configs", c.seat_configs},
-          {"limits",
-           {{"init_ms", c.limits.init_ms},
-            {"decision_ms", c.limits.decision_ms},
-            {"time_bank_ms", c.limits.time_bank_ms},
-            {"max_line_bytes", c.limits.max_line_bytes}}},
-          {"time_scale", c.time_scale},
-          {"sandbox",
-           {{"tier", c.tier ? json(bots::tier_name(*c.tier)) : json(nullptr)},
-            {"cpu_seconds", s.cpu_seconds},
-            {"address_space_mb", s.address_space_mb},
-            {"memory_mb", s.memory_mb},
-            {"file_size_mb", s.file_size_mb},
-            {"open_files", s.open_files},
-            {"processes", s.processes},
-            {"scratch_mb", s.scratch_mb}}},
-          {"build", {{"time_s", c.build.time_s}, {"memory_mb", c.build.memory_mb}, {"log_kb", c.build.log_kb}}},
-          {"submission", {{"max_mb", c.submission.max_mb}, {"max_files", c.submission.max_files}}},
-          {"check_games", c.check_games},
-          {"placement_games", c.placement_games},
-          {"lease_s", c.lease_s},
-          {"logs_public", c.logs_public}};
+  json out = {{"ladder", kConfigVersion},
+              {"game", c.game},
+              {"config", c.config},
+              {"seats", c.seats},
+              {"duplicate", c.duplicate},
+              {"seat_configs", c.seat_configs},
+              {"limits",
+               {{"init_ms", c.limits.init_ms},
+                {"decision_ms", c.limits.decision_ms},
+                {"time_bank_ms", c.limits.time_bank_ms},
+                {"max_line_bytes", c.limits.max_line_bytes}}},
+              {"time_scale", c.time_scale},
+              {"sandbox",
+               {{"tier", c.tier ? json(bots::tier_name(*c.tier)) : json(nullptr)},
+                {"cpu_seconds", s.cpu_seconds},
+                {"address_space_mb", s.address_space_mb},
+                {"memory_mb", s.memory_mb},
+                {"file_size_mb", s.file_size_mb},
+                {"open_files", s.open_files},
+                {"processes", s.processes},
+                {"scratch_mb", s.scratch_mb}}},
+              {"build", {{"time_s", c.build.time_s}, {"memory_mb", c.build.memory_mb}, {"log_kb", c.build.log_kb}}},
+              {"submission", {{"max_mb", c.submission.max_mb}, {"max_files", c.submission.max_files}}},
+              {"check_games", c.check_games},
+              {"placement_games", c.placement_games},
+              {"lease_s", c.lease_s},
+              {"logs_public", c.logs_public}};
+  // Written only when on: a ladder without storage keeps the file it always had.
+  if (c.storage) out["storage"] = {{"max_bytes", c.storage->max_bytes}, {"max_files", c.storage->max_files}};
+  return out;
 }
 
 Result<LadderConfig> normalize(LadderConfig c) {
@@ -193,6 +215,22 @@ ArchiveLimits built_limits(const LadderConfig& c) {
   l.max_total_bytes *= 2;
   l.max_file_bytes *= 2;
   return l;
+}
+
+ArchiveLimits storage_limits(const LadderConfig& c) {
+  const StorageSettings s = c.storage.value_or(StorageSettings{});
+  ArchiveLimits l;
+  l.max_files = static_cast<std::size_t>(s.max_files);
+  l.max_total_bytes = s.max_bytes;
+  l.max_file_bytes = s.max_bytes;
+  return l;
+}
+
+std::uint64_t storage_packed_cap(const LadderConfig& c) {
+  // A tar spends at most a header and a block's padding (1 KiB) per entry, and 10 KiB to end;
+  // zstd adds little to what it cannot compress.
+  const StorageSettings s = c.storage.value_or(StorageSettings{});
+  return s.max_bytes + (s.max_files + 1) * 1024 + (16 << 10);
 }
 
 Result<LadderConfig> read_config(const fs::path& folder) {

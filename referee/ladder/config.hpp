@@ -32,6 +32,12 @@ struct SubmissionLimits {
   std::uint64_t max_files = 2000;  // files and folders
 };
 
+// A version's storage between matches (ladder.json "storage", docs/ladder.md): off unless given.
+struct StorageSettings {
+  std::uint64_t max_bytes = 1 << 20;  // the folder's files together (what the bot wrote)
+  std::uint64_t max_files = 100;      // files and folders in it
+};
+
 struct LadderConfig {
   std::string game;
   json config;            // the game's configuration, normalized (null: the game's defaults)
@@ -48,10 +54,11 @@ struct LadderConfig {
   bots::SandboxLimits sandbox;
   BuildSettings build;
   SubmissionLimits submission;
-  int check_games = 1;          // conformance games per seat against each opponent after a build
-  int placement_games = 20;     // a new version's games before it counts as placed
-  std::uint64_t lease_s = 120;  // a worker's hold on a match, renewed while it plays
-  bool logs_public = false;     // build logs and first faults shown to everyone, not only authors
+  int check_games = 1;                     // conformance games per seat against each opponent after a build
+  int placement_games = 20;                // a new version's games before it counts as placed
+  std::uint64_t lease_s = 120;             // a worker's hold on a match, renewed while it plays
+  bool logs_public = false;                // build logs and first faults shown to everyone, not only authors
+  std::optional<StorageSettings> storage;  // per-version storage between matches (unset: off)
 
   int legs() const { return duplicate ? seats : 1; }
 };
@@ -67,6 +74,10 @@ Result<LadderConfig> normalize(LadderConfig c);
 // plus what its build made: twice the bytes).
 ArchiveLimits submission_limits(const LadderConfig& c);
 ArchiveLimits built_limits(const LadderConfig& c);
+// What a version's storage folder may hold (ladder.json "storage"; the defaults when it is off),
+// and the most its packed form may take (the files plus the tar's headers, compressed).
+ArchiveLimits storage_limits(const LadderConfig& c);
+std::uint64_t storage_packed_cap(const LadderConfig& c);
 
 // ladder.json in `folder`, read beneath it without following links.
 Result<LadderConfig> read_config(const std::filesystem::path& folder);

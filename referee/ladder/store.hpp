@@ -40,8 +40,9 @@ enum class VersionState { building, rejected, active, retired };
 enum class MatchState { queued, running, reported, counted, refused };
 // What the event log records (docs/ladder.md lists them): a worker's report refused by the
 // coordinator's re-simulation, a lease that expired (its match queued again), a version rejected
-// by its build or check, a version retired (replaced or withdrawn).
-enum class EventKind { refused, expired, rejected, retired };
+// by its build or check, a version retired (replaced or withdrawn), a version's storage folder
+// refused after a match (over its cap, a link or special file in it: the storage kept as it was).
+enum class EventKind { refused, expired, rejected, retired, storage };
 
 }  // namespace arena::ladder
 
@@ -56,11 +57,12 @@ struct arena::EnumNames<arena::ladder::VersionState> {
 
 template <>
 struct arena::EnumNames<arena::ladder::EventKind> {
-  static constexpr std::array<std::pair<ladder::EventKind, std::string_view>, 4> table{
+  static constexpr std::array<std::pair<ladder::EventKind, std::string_view>, 5> table{
       {{ladder::EventKind::refused, "refused"},
        {ladder::EventKind::expired, "expired"},
        {ladder::EventKind::rejected, "rejected"},
-       {ladder::EventKind::retired, "retired"}}};
+       {ladder::EventKind::retired, "retired"},
+       {ladder::EventKind::storage, "storage"}}};
 };
 
 template <>
@@ -150,6 +152,14 @@ struct LegReport {
   std::int64_t end_ms = 0;
 };
 
+// A version's storage folder after a match (the worker's pick: docs/ladder.md), packed
+// (archive.hpp pack_folder), reported with the legs; it becomes the version's storage when the
+// match is counted.
+struct StorageReport {
+  Id version = 0;
+  Bytes packed;
+};
+
 // One counted leg, as ratings and standings read it.
 struct GameRow {
   Id id = 0;  // increasing in the order games were counted
@@ -225,7 +235,7 @@ class Store {
   virtual Result<std::optional<VersionRow>> version(Id id) = 0;
 
   // Per-version storage between matches (opt-in in ladder.json): a zstd tar, capped by the caller;
-  // empty until put.
+  // empty until put (or until a counted match carried one: report, count).
   virtual Result<Bytes> storage(Id version) = 0;
   virtual Status put_storage(Id version, const Bytes& data) = 0;
 
@@ -240,8 +250,11 @@ class Store {
   // Commits every leg's result and replay and the match as reported, in one transaction; false
   // (and nothing written) when the claim is no longer this worker's; an error (nothing written)
   // when the legs are not each of the match's legs once, a result's scores or ranks do not fit
-  // its seats, or a result would not read back (replay::result_from_json).
-  virtual Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) = 0;
+  // its seats, or a result would not read back (replay::result_from_json). `storage`: the storage
+  // of versions that played in it (at most one each, else an error), kept beside the legs until
+  // the verdict: count() makes it their storage, refuse() drops it.
+  virtual Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms,
+                              const std::vector<StorageReport>& storage = {}) = 0;
   // Puts a claimed match back in the queue (a worker that stops).
   virtual Status give_back(const Claim& claim) = 0;
   // Removes a match still queued (a version at its table was retired); false when it is no longer
@@ -250,8 +263,9 @@ class Store {
   // Reported matches awaiting the coordinator's check, oldest first.
   virtual Result<std::vector<MatchRow>> reported(std::size_t limit) = 0;
   virtual Result<std::vector<LegReport>> reported_legs(Id match) = 0;
-  // The coordinator's verdict: counted (its legs become games), or refused (the reason logged as
-  // an event, the reported legs dropped, the match queued again). Either is an error, changing
+  // The coordinator's verdict: counted (its legs become games, the storage reported with it its
+  // versions' storage: the last counted wins), or refused (the reason logged as an event, the
+  // reported legs and storage dropped, the match queued again). Either is an error, changing
   // nothing, for a match that is not reported (so a result is counted exactly once).
   virtual Status count(Id match, std::int64_t now_ms) = 0;
   virtual Status refuse(Id match, const std::string& reason, std::int64_t now_ms) = 0;

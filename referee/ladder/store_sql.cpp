@@ -105,6 +105,50 @@ std::string check_legs(const std::vector<LegReport>& legs, std::size_t seats, in
   return "";
 }
 
+// A reported match's storage waits for the verdict in the settings table (schema 1 has no table
+// of its own for it), one row per version: key pending-storage/<match>/<version>, the packed
+// bytes in hexadecimal.
+std::string pending_prefix(Id match) {
+  return "pending-storage/" + std::to_string(match) + "/";
+}
+
+std::string to_hex(const Bytes& b) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(b.size() * 2);
+  for (std::uint8_t byte : b) {
+    out += digits[byte >> 4];
+    out += digits[byte & 15];
+  }
+  return out;
+}
+
+Bytes from_hex(const std::string& text, const std::string& where) {
+  auto digit = [&](char c) -> std::uint8_t {
+    if (c >= '0' && c <= '9') return static_cast<std::uint8_t>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<std::uint8_t>(c - 'a' + 10);
+    throw DbError(where + " is not hexadecimal");
+  };
+  if (text.size() % 2 != 0) throw DbError(where + " is not hexadecimal");
+  Bytes out(text.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint8_t>(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
+  return out;
+}
+
+// The storage of a report, checked against its match's seats.
+std::string check_storage(const std::vector<StorageReport>& storage, const std::vector<Id>& seats) {
+  std::vector<Id> seen;
+  for (const StorageReport& s : storage) {
+    if (std::find(seats.begin(), seats.end(), s.version) == seats.end())
+      return "storage of version " + std::to_string(s.version) + ", which does not play in it";
+    if (std::find(seen.begin(), seen.end(), s.version) != seen.end())
+      return "storage of version " + std::to_string(s.version) + " twice";
+    seen.push_back(s.version);
+  }
+  return "";
+}
+
 }  // namespace
 
 MatchRow SqlStore::match_row(const Row& r) {
@@ -343,7 +387,8 @@ Result<bool> SqlStore::cancel(Id match) {
   });
 }
 
-Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) {
+Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms,
+                              const std::vector<StorageReport>& storage) {
   return guard("record a report", [&]() -> Result<bool> {
     // Compressed before the transaction: the write lock is held for the writes alone.
     std::vector<Bytes> replays;
@@ -359,6 +404,13 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
     const int count = static_cast<int>(rows[0][1].i64());
     if (const auto bad = check_legs(legs, seats.size(), count); !bad.empty())
       return fail("the report of match " + std::to_string(claim.match.id) + " is refused: " + bad);
+    if (const auto bad = check_storage(storage, seats); !bad.empty())
+      return fail("the report of match " + std::to_string(claim.match.id) + " is refused: " + bad);
+    const std::string prefix = pending_prefix(claim.match.id);
+    db_->exec("DELETE FROM settings WHERE key LIKE ?", {prefix + "%"});
+    for (const StorageReport& s : storage)
+      db_->exec("INSERT INTO settings (key, value) VALUES (?, ?)",
+                {prefix + std::to_string(s.version), to_hex(s.packed)});
     for (std::size_t i = 0; i < legs.size(); ++i) {
       const auto& l = legs[i];
       const auto& r = l.result;
@@ -422,6 +474,13 @@ Status SqlStore::count(Id match, std::int64_t) {
         " l.fault_seat, l.fault_kind, l.fault_message, l.end_ms FROM legs l JOIN matches m ON m.id = l.match_id"
         " WHERE l.match_id = ? ORDER BY l.leg",
         {match});
+    const std::string prefix = pending_prefix(match);
+    for (const auto& r : db_->query("SELECT key, value FROM settings WHERE key LIKE ?", {prefix + "%"})) {
+      const std::string key = r[0].str();
+      const Id version = std::stoll(key.substr(prefix.size()));
+      db_->exec("UPDATE versions SET storage = ? WHERE id = ?", {Value::blob(from_hex(r[1].str(), key)), version});
+    }
+    db_->exec("DELETE FROM settings WHERE key LIKE ?", {prefix + "%"});
     txn.commit();
     return {};
   });
@@ -437,6 +496,7 @@ Status SqlStore::refuse(Id match, const std::string& reason, std::int64_t now_ms
     db_->exec("UPDATE matches SET state = 'queued', worker = '', lease_until_ms = 0, finished_ms = 0 WHERE id = ?",
               {match});
     db_->exec("DELETE FROM legs WHERE match_id = ?", {match});
+    db_->exec("DELETE FROM settings WHERE key LIKE ?", {pending_prefix(match) + "%"});
     insert_event(*db_, EventKind::refused,
                  "match " + std::to_string(match) + " (attempt " + std::to_string(rows[0][2].i64()) + " by " +
                      rows[0][1].str() + ") refused: " + reason,

@@ -137,7 +137,8 @@ class SqlStore : public Store {
   Status put_storage(Id version, const Bytes& data) override;
   Result<std::vector<Id>> enqueue(const std::vector<NewMatch>& matches) override;
   Result<bool> renew(const Claim& claim, std::int64_t now_ms, std::int64_t lease_ms) override;
-  Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms) override;
+  Result<bool> report(const Claim& claim, const std::vector<LegReport>& legs, std::int64_t now_ms,
+                      const std::vector<StorageReport>& storage) override;
   Status give_back(const Claim& claim) override;
   Result<bool> cancel(Id match) override;
   Result<std::vector<MatchRow>> reported(std::size_t limit) override;

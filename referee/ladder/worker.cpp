@@ -13,6 +13,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/archive.hpp"
 #include "referee/ladder/roster.hpp"
+#include "referee/ladder/storage.hpp"
 #include "referee/league/deal.hpp"
 
 namespace arena::ladder {
@@ -68,12 +69,17 @@ class Worker {
     }
     // The versions' files: every bot's uid passes through (0711) to its own folder (0755); in
     // tier strict a bot sees only its own folder, in basic the others' too (docs/ladder.md).
+    // The storage folders (storage.hpp), when the ladder keeps storage, likewise: each is its
+    // bot's alone (0700, given to its uid).
+    std::vector<fs::path> shared = {o_.cache, o_.cache / "versions"};
+    if (config_.storage) shared.push_back(o_.cache / "storage");
     std::error_code ec;
-    for (const fs::path& p : {o_.cache, o_.cache / "versions"}) {
+    for (const fs::path& p : shared) {
       fs::create_directories(p, ec);
       fs::permissions(p, fs::perms(0711), ec);
     }
     if (ec) return fail(fmt::format("cannot create {}: {}", (o_.cache / "versions").string(), ec.message()));
+    if (config_.storage) clear_storage_folders(o_.cache / "storage");
     WorkerRow row{o_.name, host_name(), now(), now(), std::nullopt};
     if (auto st = store_->heartbeat(row); !st) return fail(st.error());
     std::int64_t idle_since = now();
@@ -132,6 +138,12 @@ class Worker {
     }
     const fs::path dir = o_.cache / "matches" / std::to_string(m.id);
     if (auto made = files::make_private_dirs(dir); !made) return fail(made.error());
+    // Every version's storage as it is now: each leg starts from it.
+    MatchStorage storage(claim, config_, o_.cache / "storage");
+    if (auto st = storage.load(*store_); !st) {
+      (void)store_->give_back(claim);
+      return fail(st.error());
+    }
     std::vector<LegReport> legs;
     {
       if (!renewals_) {
@@ -151,9 +163,13 @@ class Worker {
         s.seed = m.seed;
         s.seat_bots = table->leg_bots(leg);
         const fs::path replay = dir / fmt::format("leg{}.jsonl", leg);
+        auto bots = storage.prepare_leg(*table, leg);
+        if (!bots) {
+          (void)store_->give_back(claim);
+          return fail(bots.error());
+        }
         const std::int64_t start = now();
-        auto played =
-            league::play_match(setup(), table->bots, s, replay, fmt::format("match{}-leg{}", m.id, leg), kept_);
+        auto played = league::play_match(setup(), *bots, s, replay, fmt::format("match{}-leg{}", m.id, leg), kept_);
         if (!played) {
           (void)store_->give_back(claim);
           return fail(played.error());
@@ -164,6 +180,7 @@ class Worker {
           fs::remove_all(dir);
           return {};
         }
+        storage.finish_leg(*table, leg);
         auto text = files::read_file(replay);
         if (!text) {
           (void)store_->give_back(claim);
@@ -172,7 +189,10 @@ class Worker {
         legs.push_back(LegReport{leg, (*played)->result, std::move(*text), start, now()});
       }
     }
-    auto reported = store_->report(claim, legs, now());
+    for (const std::string& problem : storage.problems()) {
+      if (auto st = store_->log_event(EventKind::storage, problem, now()); !st) return fail(st.error());
+    }
+    auto reported = store_->report(claim, legs, now(), storage.reports());
     std::error_code ec;
     fs::remove_all(dir, ec);
     if (!reported) return fail(reported.error());

@@ -133,6 +133,7 @@ class Match {
       spawn.sandbox = o_.sandbox;
       if (spec_of(s).address_space_mb) spawn.sandbox.limits.address_space_mb = *spec_of(s).address_space_mb;
       spawn.label = fmt::format("seat{}", s.seat);
+      spawn.storage = spec_of(s).storage;
       spawn.hidden = hidden_from(s);
       spawn.outputs = o_.hidden;
       spawn.outputs.push_back(std::filesystem::absolute(o_.log_dir).lexically_normal());

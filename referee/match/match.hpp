@@ -51,6 +51,9 @@ struct BotSpec {
   std::optional<std::uint64_t> address_space_mb;  // overrides the sandbox's (JVMs reserve a lot)
   json seat_config;  // the seat's own game configuration, e.g. a deck list (null = none); it
                      // moves with the bot when a league rotates seats
+  // A folder this bot keeps between matches (a ladder version's storage; empty: none), writable
+  // (bots::SpawnOptions::storage). Not recorded in replays.
+  std::filesystem::path storage;
 };
 
 // A bot process kept from one match for the next (`league --reuse`, docs/league.md "Reused

@@ -374,3 +374,39 @@ STORE_CASE(cancel, "a queued match can be cancelled, a claimed one cannot") {
   CHECK(ok(s->count_matches(MatchState::running)) == 1);
   CHECK_FALSE(ok(s->claim("w2", 200, 1000)).has_value());
 }
+
+STORE_CASE(storage_verdict, "a report's storage becomes its versions' when counted, never when refused") {
+  auto s = open_ok(fresh(engine));
+  const Id a = active_version(*s, "a"), b = active_version(*s, "b"), other = active_version(*s, "c");
+  ok(s->put_storage(a, bytes("a before")));
+  const Id m = ok(s->enqueue({table({a, b})}))[0];
+  const Claim c = claim_ok(*s, "liar", 100);
+  // Only versions of the match, once each; a refused report writes nothing.
+  CHECK_THAT(error_of(s->report(c, {leg_result(0, 1, 0)}, 150, {{other, bytes("x")}})),
+             Catch::Contains("does not play"));
+  CHECK_THAT(error_of(s->report(c, {leg_result(0, 1, 0)}, 150, {{a, bytes("x")}, {a, bytes("y")}})),
+             Catch::Contains("twice"));
+  CHECK(ok(s->report(c, {leg_result(0, 9, 0)}, 200, {{a, bytes("forged a")}, {b, bytes("forged b")}})));
+  CHECK(ok(s->storage(a)) == bytes("a before"));  // until the verdict
+  ok(s->refuse(m, "seat 0's score differs from the replay's", 300));
+  CHECK(ok(s->storage(a)) == bytes("a before"));
+  CHECK(ok(s->storage(b)).empty());
+  // Played again: b's storage (every byte value) counts with the match; a sent none (its folder
+  // was refused by the worker) and keeps its own.
+  Bytes every;
+  for (int i = 0; i < 512; ++i) every.push_back(static_cast<std::uint8_t>(i % 256));
+  const Claim again = claim_ok(*s, "honest", 400);
+  CHECK(ok(s->report(again, {leg_result(0, 1, 2)}, 500, {{b, every}})));
+  ok(s->count(m, 600));
+  CHECK(ok(s->storage(a)) == bytes("a before"));
+  CHECK(ok(s->storage(b)) == every);
+  CHECK_FALSE(ok(s->setting("pending-storage/" + std::to_string(m) + "/" + std::to_string(b))));
+  // The last counted wins.
+  const Id m2 = ok(s->enqueue({table({b, a})}))[0];
+  const Claim third = claim_ok(*s, "honest", 700);
+  REQUIRE(third.match.id == m2);
+  CHECK(ok(s->report(third, {leg_result(0, 1, 2)}, 800, {{b, bytes("b last")}, {a, bytes("a last")}})));
+  ok(s->count(m2, 900));
+  CHECK(ok(s->storage(a)) == bytes("a last"));
+  CHECK(ok(s->storage(b)) == bytes("b last"));
+}
