@@ -390,6 +390,8 @@ RunCommand add_ladder(CLI::App& command) {
   run->add_option("--stop-after", a->stop_after, "Stop once this many matches are counted (0: run until stopped)");
   run->add_option("--idle-exit", a->idle_exit_s,
                   "Stop after this many seconds without a build, a match or a queued match (0: never)");
+  run->add_option("--listen", a->listen,
+                  "Also serve the ladder's HTTP API on HOST:PORT or PORT (HOST default 127.0.0.1; 0: any free port)");
   db(run);
 
   CLI::App* worker = command.add_subcommand("worker", "Play the ladder's matches on this machine");
@@ -399,6 +401,12 @@ RunCommand add_ladder(CLI::App& command) {
                      "Where versions are unpacked and matches played (default: logs/ladder-worker)");
   worker->add_option("--idle-exit", a->idle_exit_s, "Stop after this many seconds with nothing to play (0: never)");
   db(worker);
+
+  CLI::App* serve = command.add_subcommand("serve", "Serve the ladder's HTTP API (without the coordinator)");
+  serve->add_option("dir", a->dir, "The ladder folder")->required();
+  serve->add_option("--listen", a->listen,
+                    "HOST:PORT or PORT (default 127.0.0.1:8080; HOST default 127.0.0.1; 0: any free port)");
+  db(serve);
 
   CLI::App* status = command.add_subcommand("status", "The leaderboard, the queue, the workers and the last matches");
   status->add_option("dir", a->dir, "The ladder folder")->required();
@@ -410,7 +418,7 @@ RunCommand add_ladder(CLI::App& command) {
   out->add_option("--out", a->out, "The folder to write (new or empty)")->required();
   db(out);
 
-  return [a, init, submit, withdraw, list, log, run, worker, status, out](const CLI::App&) {
+  return [a, init, submit, withdraw, list, log, run, worker, serve, status, out](const CLI::App&) {
     if (init->parsed()) return run_init(*init, *a);
     if (submit->parsed()) return run_submit(*a);
     if (withdraw->parsed()) return run_withdraw(*a);
@@ -418,6 +426,7 @@ RunCommand add_ladder(CLI::App& command) {
     if (log->parsed()) return run_log(*a);
     if (run->parsed()) return run_ladder_run(*a);
     if (worker->parsed()) return run_ladder_worker(*a);
+    if (serve->parsed()) return run_ladder_serve(*a);
     if (status->parsed()) return run_ladder_status(*a);
     if (out->parsed()) return run_ladder_export(*a);
     return static_cast<int>(kUsage);

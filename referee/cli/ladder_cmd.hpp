@@ -5,8 +5,9 @@
 //   withdraw, list, log        the bots, their versions and their build logs
 //   run DIR        the coordinator (builds, audits, ratings, the queue) and -j local workers
 //   worker         more workers, on any machine that reaches the database
+//   serve DIR      the HTTP API alone (run --listen starts it beside the coordinator)
 //   status, export the leaderboard, queue and workers; the ladder as a league folder
-// ladder_cmd.cpp: the flags and the bots' subcommands; ladder_run.cpp: run and worker;
+// ladder_cmd.cpp: the flags and the bots' subcommands; ladder_run.cpp: run, worker and serve;
 // ladder_report.cpp: status and export.
 
 #include <CLI/CLI.hpp>
@@ -46,6 +47,7 @@ struct LadderArgs {
   std::uint64_t stop_after = 0;  // run: stop once this many matches are counted (0: never)
   std::uint64_t idle_exit_s = 0;
   std::vector<std::string> opponents;  // the conformance check's; default: the sample bots
+  std::string listen;                  // run, serve: the web server's address (run: none when empty)
   // status, export
   std::string out;
   std::size_t recent = 10;
@@ -75,6 +77,7 @@ void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config,
 
 int run_ladder_run(const LadderArgs& a);
 int run_ladder_worker(const LadderArgs& a);
+int run_ladder_serve(const LadderArgs& a);
 int run_ladder_status(const LadderArgs& a);
 int run_ladder_export(const LadderArgs& a);
 

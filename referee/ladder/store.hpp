@@ -266,6 +266,13 @@ class Store {
   // The latest rating of every version that has one.
   virtual Result<std::vector<RatingRow>> latest_ratings() = 0;
   virtual Result<std::vector<RatingRow>> rating_history(Id version) = 0;
+  // Counted games newest first, with id below `before` (0: from the newest), only those that
+  // ended with a fault of `fault` when given (the web's list of recent matches, page by page).
+  virtual Result<std::vector<GameRow>> recent_games(std::size_t limit, Id before = 0,
+                                                    std::optional<replay::FaultKind> fault = std::nullopt) = 0;
+  // One match, and its counted games in leg order (empty until it is counted).
+  virtual Result<std::optional<MatchRow>> match(Id id) = 0;
+  virtual Result<std::vector<GameRow>> match_games(Id match) = 0;
 
   // --- Workers and events
   virtual Status heartbeat(const WorkerRow& worker) = 0;

@@ -151,6 +151,10 @@ class SqlStore : public Store {
   Status add_ratings(const std::vector<RatingRow>& rows) override;
   Result<std::vector<RatingRow>> latest_ratings() override;
   Result<std::vector<RatingRow>> rating_history(Id version) override;
+  Result<std::vector<GameRow>> recent_games(std::size_t limit, Id before,
+                                            std::optional<replay::FaultKind> fault) override;
+  Result<std::optional<MatchRow>> match(Id id) override;
+  Result<std::vector<GameRow>> match_games(Id match) override;
   Status heartbeat(const WorkerRow& worker) override;
   Status worker_gone(const std::string& name) override;
   Result<std::vector<WorkerRow>> workers() override;
