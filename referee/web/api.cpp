@@ -13,8 +13,8 @@
 
 namespace arena::web {
 
-using nlohmann::json;
 using ladder::Id;
+using nlohmann::json;
 
 namespace {
 
@@ -23,7 +23,9 @@ constexpr std::size_t kDefaultGames = 50;
 constexpr std::size_t kMaxGames = 500;
 
 // Text from bots and authors may be any bytes: invalid UTF-8 is replaced, never an exception.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 Response ok(const json& j) {
   Response r;
@@ -38,7 +40,9 @@ Response error(int status, const std::string& message) {
   return r;
 }
 
-Response database_error(const std::string& message) { return error(500, "the ladder's database: " + message); }
+Response database_error(const std::string& message) {
+  return error(500, "the ladder's database: " + message);
+}
 
 // A path's parts after the prefix: "bots/x" -> {"bots", "x"}; an empty part (a doubled or
 // trailing '/') is kept, so such a path matches no route.
@@ -182,7 +186,8 @@ Response Api::status() {
   if (!versions) return database_error(versions.error());
   json states = json::object();
   for (const auto& [state, name] : EnumNames<ladder::VersionState>::table) states[std::string(name)] = 0;
-  for (const ladder::VersionRow& v : *versions) states[std::string(enum_name(v.state))] = states[std::string(enum_name(v.state))].get<int>() + 1;
+  for (const ladder::VersionRow& v : *versions)
+    states[std::string(enum_name(v.state))] = states[std::string(enum_name(v.state))].get<int>() + 1;
   auto workers = store_->workers();
   if (!workers) return database_error(workers.error());
   json list = json::array();
@@ -215,7 +220,8 @@ Response Api::leaderboard() {
     row["last_game_ms"] = r.last_game_ms > 0 ? json(r.last_game_ms) : json();
     rows.push_back(std::move(row));
   }
-  return ok(json{{"game", config_.game}, {"seats", config_.seats}, {"games", board_.games()}, {"rows", std::move(rows)}});
+  return ok(
+      json{{"game", config_.game}, {"seats", config_.seats}, {"games", board_.games()}, {"rows", std::move(rows)}});
 }
 
 Response Api::bots() {

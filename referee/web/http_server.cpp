@@ -1,7 +1,5 @@
 // The HTTP server over Boost.Beast (http_server.hpp): an acceptor, and one asynchronous session
 // per connection on its own strand.
-#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
-
 #include "referee/web/http_server.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
+#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
 
 namespace arena::web {
 
@@ -68,7 +67,8 @@ Response error_response(int status, const std::string& message) {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, std::shared_ptr<Shared> shared) : stream_(std::move(socket)), shared_(std::move(shared)) {}
+  Session(tcp::socket socket, std::shared_ptr<Shared> shared)
+      : stream_(std::move(socket)), shared_(std::move(shared)) {}
   ~Session() { shared_->open.fetch_sub(1); }
 
   void start() {
@@ -92,14 +92,14 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     if (ec == http::error::body_limit) {
-      send(error_response(413, fmt::format("the request's body is over the limit of {} bytes",
-                                           shared_->limits.body_bytes)),
+      send(error_response(413,
+                          fmt::format("the request's body is over the limit of {} bytes", shared_->limits.body_bytes)),
            false);
       return;
     }
     if (ec == http::error::header_limit) {
-      send(error_response(431, fmt::format("the request's header is over the limit of {} bytes",
-                                           shared_->limits.header_bytes)),
+      send(error_response(
+               431, fmt::format("the request's header is over the limit of {} bytes", shared_->limits.header_bytes)),
            false);
       return;
     }
@@ -174,7 +174,9 @@ class Session : public std::enable_shared_from_this<Session> {
 class BeastServer : public HttpServer {
  public:
   BeastServer(Handler handler, ServerLimits limits)
-      : shared_(std::make_shared<Shared>()), acceptor_(asio::make_strand(ioc_)) {
+      : ioc_(std::make_unique<asio::io_context>()),
+        shared_(std::make_shared<Shared>()),
+        acceptor_(std::make_unique<tcp::acceptor>(asio::make_strand(*ioc_))) {
     shared_->handler = std::move(handler);
     shared_->limits = limits;
   }
@@ -186,15 +188,15 @@ class BeastServer : public HttpServer {
     if (ec) return fail(fmt::format("--listen {}: not an IP address ({})", where.host, ec.message()));
     const tcp::endpoint endpoint(address, where.port);
     const std::string named = fmt::format("{}:{}", where.host, where.port);
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    acceptor_->open(endpoint.protocol(), ec);
+    if (!ec) acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_->bind(endpoint, ec);
+    if (!ec) acceptor_->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) return fail(fmt::format("cannot listen on {}: {}", named, ec.message()));
     local_ = where;
-    local_.port = acceptor_.local_endpoint().port();
+    local_.port = acceptor_->local_endpoint().port();
     accept();
-    for (int i = 0; i < std::max(1, shared_->limits.threads); ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (int i = 0; i < std::max(1, shared_->limits.threads); ++i) threads_.emplace_back([this] { ioc_->run(); });
     return {};
   }
 
@@ -202,14 +204,18 @@ class BeastServer : public HttpServer {
 
   void stop() override {
     if (stopped_.exchange(true)) return;
-    ioc_.stop();
+    ioc_->stop();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
+    // No thread runs now: the listening socket closes, and the io_context's end destroys the
+    // sessions its pending operations held, closing their connections.
+    acceptor_.reset();
+    ioc_.reset();
   }
 
  private:
   void accept() {
-    acceptor_.async_accept(asio::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+    acceptor_->async_accept(asio::make_strand(*ioc_), [this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
         if (shared_->open.load() >= shared_->limits.connections) {
@@ -225,9 +231,9 @@ class BeastServer : public HttpServer {
     });
   }
 
-  asio::io_context ioc_;
+  std::unique_ptr<asio::io_context> ioc_;
   std::shared_ptr<Shared> shared_;
-  tcp::acceptor acceptor_;
+  std::unique_ptr<tcp::acceptor> acceptor_;
   Endpoint local_;
   std::vector<std::thread> threads_;
   std::atomic<bool> stopped_{false};
@@ -258,7 +264,8 @@ Result<Endpoint> parse_listen(const std::string& text) {
   if (const std::size_t colon = text.rfind(':'); colon != std::string::npos) {
     e.host = text.substr(0, colon);
     port = text.substr(colon + 1);
-    if (e.host.size() >= 2 && e.host.front() == '[' && e.host.back() == ']') e.host = e.host.substr(1, e.host.size() - 2);
+    if (e.host.size() >= 2 && e.host.front() == '[' && e.host.back() == ']')
+      e.host = e.host.substr(1, e.host.size() - 2);
     if (e.host.empty()) return fail(fmt::format("--listen \"{}\": no address before ':' (e.g. 127.0.0.1:8080)", text));
   }
   if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||

@@ -21,9 +21,9 @@
 namespace arena::web {
 
 struct Request {
-  std::string method;  // "GET", "POST", ...
-  std::string path;    // the target before '?', as sent
-  std::map<std::string, std::string> query;  // the target's parameters, percent-decoded
+  std::string method;                          // "GET", "POST", ...
+  std::string path;                            // the target before '?', as sent
+  std::map<std::string, std::string> query;    // the target's parameters, percent-decoded
   std::map<std::string, std::string> headers;  // names in lower case
   std::string body;
 };
@@ -46,9 +46,9 @@ struct Endpoint {
 Result<Endpoint> parse_listen(const std::string& text);
 
 struct ServerLimits {
-  std::size_t header_bytes = 8 * 1024;   // the request line and headers together
-  std::size_t body_bytes = 1024 * 1024;  // a request's body
-  std::chrono::seconds read_timeout{10};  // to receive a whole request (also an idle keep-alive)
+  std::size_t header_bytes = 8 * 1024;     // the request line and headers together
+  std::size_t body_bytes = 1024 * 1024;    // a request's body
+  std::chrono::seconds read_timeout{10};   // to receive a whole request (also an idle keep-alive)
   std::chrono::seconds write_timeout{60};  // to send a whole response
   std::size_t connections = 1024;          // open at once; more are closed as they arrive
   int threads = 2;
