@@ -30,21 +30,6 @@ std::string login_name() {
   return fmt::format("uid{}", ::geteuid());
 }
 
-// A bot's name: what authors, standings and file names can all carry.
-Status check_bot_name(const std::string& name) {
-  if (name.empty() || name.size() > 64) return fail(fmt::format("--name \"{}\": 1 to 64 characters", name));
-  for (char c : name) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    if (!ok) {
-      return fail(fmt::format("--name \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)",
-                              terminal_safe(name), terminal_safe(std::string(1, c))));
-    }
-  }
-  if (name[0] == '.' || name[0] == '-') return fail(fmt::format("--name \"{}\" may not start with '.' or '-'", name));
-  return {};
-}
-
 int run_init(const CLI::App& cmd, const LadderArgs& a) {
   ladder::LadderConfig c;
   if (!a.from.empty()) {
@@ -124,7 +109,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
 }
 
 int run_submit(const LadderArgs& a) {
-  if (auto st = check_bot_name(a.name); !st) {
+  if (auto st = check_name(a.name, "--name"); !st) {
     say("referee ladder submit: {}\n", st.error());
     return kUsage;
   }
@@ -288,6 +273,20 @@ int run_log(const LadderArgs& a) {
 
 }  // namespace
 
+Status check_name(const std::string& name, std::string_view what) {
+  if (name.empty() || name.size() > 64) return fail(fmt::format("{} \"{}\": 1 to 64 characters", what, name));
+  for (char c : name) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok) {
+      return fail(fmt::format("{} \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)", what,
+                              terminal_safe(name), terminal_safe(std::string(1, c))));
+    }
+  }
+  if (name[0] == '.' || name[0] == '-') return fail(fmt::format("{} \"{}\" may not start with '.' or '-'", what, name));
+  return {};
+}
+
 Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating) {
   ladder::Location where;
   where.folder = a.dir;
@@ -408,6 +407,18 @@ RunCommand add_ladder(CLI::App& command) {
                     "HOST:PORT or PORT (default 127.0.0.1:8080; HOST default 127.0.0.1; 0: any free port)");
   db(serve);
 
+  CLI::App* author = command.add_subcommand("author", "The HTTP API's accounts: an author's or the organiser's token");
+  author->require_subcommand(1);
+  CLI::App* author_add =
+      author->add_subcommand("add", "Add an account and print its token (once: only its hash is kept)");
+  author_add->add_option("dir", a->dir, "The ladder folder")->required();
+  author_add->add_option("name", a->name, "The account's name: the author name its bots carry")->required();
+  author_add->add_flag("--organiser", a->organiser, "The organiser's account: may act on every bot");
+  db(author_add);
+  CLI::App* author_list = author->add_subcommand("list", "List the accounts and their roles");
+  author_list->add_option("dir", a->dir, "The ladder folder")->required();
+  db(author_list);
+
   CLI::App* status = command.add_subcommand("status", "The leaderboard, the queue, the workers and the last matches");
   status->add_option("dir", a->dir, "The ladder folder")->required();
   status->add_option("--recent", a->recent, "How many recent matches and events (default 10)");
@@ -418,7 +429,8 @@ RunCommand add_ladder(CLI::App& command) {
   out->add_option("--out", a->out, "The folder to write (new or empty)")->required();
   db(out);
 
-  return [a, init, submit, withdraw, list, log, run, worker, serve, status, out](const CLI::App&) {
+  return [a, init, submit, withdraw, list, log, run, worker, serve, author_add, author_list, status,
+          out](const CLI::App&) {
     if (init->parsed()) return run_init(*init, *a);
     if (submit->parsed()) return run_submit(*a);
     if (withdraw->parsed()) return run_withdraw(*a);
@@ -427,6 +439,8 @@ RunCommand add_ladder(CLI::App& command) {
     if (run->parsed()) return run_ladder_run(*a);
     if (worker->parsed()) return run_ladder_worker(*a);
     if (serve->parsed()) return run_ladder_serve(*a);
+    if (author_add->parsed()) return run_ladder_author_add(*a);
+    if (author_list->parsed()) return run_ladder_author_list(*a);
     if (status->parsed()) return run_ladder_status(*a);
     if (out->parsed()) return run_ladder_export(*a);
     return static_cast<int>(kUsage);

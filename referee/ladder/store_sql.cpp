@@ -624,4 +624,44 @@ Result<std::vector<EventRow>> SqlStore::events(std::size_t limit) {
   });
 }
 
+// --- Accounts
+
+Status SqlStore::add_author(const AuthorRow& a) {
+  return guard("add an account", [&]() -> Status {
+    Txn txn(*db_, true);
+    if (!db_->query("SELECT 1 FROM authors WHERE name = ?", {a.name}).empty())
+      return fail("the ladder has an account \"" + a.name + "\" already");
+    db_->exec("INSERT INTO authors (name, token_hash, organiser, created_ms) VALUES (?, ?, ?, ?)",
+              {a.name, a.token_hash, a.organiser ? 1 : 0, a.created_ms});
+    txn.commit();
+    return {};
+  });
+}
+
+namespace {
+
+AuthorRow author_row(const Row& r) {
+  return AuthorRow{r[0].str(), r[1].str(), r[2].i64() != 0, r[3].i64()};
+}
+
+}  // namespace
+
+Result<std::optional<AuthorRow>> SqlStore::author_by_token_hash(const std::string& token_hash) {
+  return guard("read an account", [&]() -> Result<std::optional<AuthorRow>> {
+    const auto rows =
+        db_->query("SELECT name, token_hash, organiser, created_ms FROM authors WHERE token_hash = ?", {token_hash});
+    if (rows.empty()) return std::optional<AuthorRow>();
+    return std::optional<AuthorRow>(author_row(rows[0]));
+  });
+}
+
+Result<std::vector<AuthorRow>> SqlStore::authors() {
+  return guard("list the accounts", [&]() -> Result<std::vector<AuthorRow>> {
+    std::vector<AuthorRow> out;
+    for (const auto& r : db_->query("SELECT name, token_hash, organiser, created_ms FROM authors ORDER BY name"))
+      out.push_back(author_row(r));
+    return out;
+  });
+}
+
 }  // namespace arena::ladder::sql

@@ -160,6 +160,9 @@ class SqlStore : public Store {
   Result<std::vector<WorkerRow>> workers() override;
   Status log_event(EventKind kind, const std::string& message, std::int64_t now_ms) override;
   Result<std::vector<EventRow>> events(std::size_t limit) override;
+  Status add_author(const AuthorRow& author) override;
+  Result<std::optional<AuthorRow>> author_by_token_hash(const std::string& token_hash) override;
+  Result<std::vector<AuthorRow>> authors() override;
 
  protected:
   // Where a leg's compressed replay lives: a file (SQLite: written here, the column stays NULL)

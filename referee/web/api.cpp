@@ -10,6 +10,7 @@
 #include "referee/core/enum_names.hpp"
 #include "referee/ladder/roster.hpp"
 #include "referee/league/deal.hpp"
+#include "referee/web/tokens.hpp"
 
 namespace arena::web {
 
@@ -44,6 +45,17 @@ Response database_error(const std::string& message) {
   return error(500, "the ladder's database: " + message);
 }
 
+// 401: no account, or a token that is not one.
+Response unauthorized(const std::string& why) {
+  Response r = error(401, why);
+  r.headers.emplace_back("WWW-Authenticate", "Bearer");
+  return r;
+}
+
+Response needs_token() {
+  return unauthorized("this needs an account's token: Authorization: Bearer TOKEN");
+}
+
 // A path's parts after the prefix: "bots/x" -> {"bots", "x"}; an empty part (a doubled or
 // trailing '/') is kept, so such a path matches no route.
 std::vector<std::string> split_path(std::string_view path) {
@@ -67,7 +79,9 @@ std::optional<Id> parse_id(const std::string& text) {
   return id;
 }
 
-json version_json(const ladder::VersionRow& v, bool logs_public, bool with_log) {
+// A version; its rejection reason and (with `with_log`) its build log when `logs` (ladder.json's
+// logs_public, or the caller is its author or the organiser).
+json version_json(const ladder::VersionRow& v, bool logs_public, bool logs, bool with_log) {
   json j{{"id", v.id},
          {"bot", v.bot},
          {"number", v.number},
@@ -78,7 +92,7 @@ json version_json(const ladder::VersionRow& v, bool logs_public, bool with_log) 
          {"decided_ms", v.decided_ms},
          {"language", v.manifest.value("language", json())},
          {"logs_public", logs_public}};
-  if (logs_public) {
+  if (logs) {
     j["fault"] = v.fault;
     if (with_log) j["build_log"] = v.build_log;
   }
@@ -155,23 +169,69 @@ Response Api::route(const Request& request) {
   const std::string_view path = request.path;
   if (path.substr(0, kPrefix.size()) != kPrefix) return error(404, fmt::format("no page at {}", request.path));
   const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
-  if (request.method != "GET") {
-    Response r = error(405, fmt::format("{} takes GET, not {}", request.path, request.method));
-    r.headers.emplace_back("Allow", "GET");
+  const std::size_t n = p.size();
+  // The one path that changes something takes POST; every other takes GET.
+  const bool post = n == 3 && p[0] == "bots" && p[2] == "withdraw";
+  const char* allowed = post ? "POST" : "GET";
+  if (request.method != allowed) {
+    Response r = error(405, fmt::format("{} takes {}, not {}", request.path, allowed, request.method));
+    r.headers.emplace_back("Allow", allowed);
     return r;
   }
-  const std::size_t n = p.size();
+  auto who = authenticate(request);
+  if (auto* refused = std::get_if<Response>(&who)) return std::move(*refused);
+  const Caller& caller = std::get<Caller>(who);
+  if (post) return withdraw(p[1], caller);
   if (n == 1 && p[0] == "status") return status();
+  if (n == 1 && p[0] == "me") return me(caller);
   if (n == 1 && p[0] == "leaderboard") return leaderboard();
   if (n == 1 && p[0] == "bots") return bots();
-  if (n == 2 && p[0] == "bots") return bot(p[1]);
-  if (n == 1 && p[0] == "versions") return versions(request);
-  if (n == 2 && p[0] == "versions") return version(p[1], false);
-  if (n == 3 && p[0] == "versions" && p[2] == "ratings") return version(p[1], true);
+  if (n == 2 && p[0] == "bots") return bot(p[1], caller);
+  if (n == 1 && p[0] == "versions") return versions(request, caller);
+  if (n == 2 && p[0] == "versions") return version(p[1], false, caller);
+  if (n == 3 && p[0] == "versions" && p[2] == "ratings") return version(p[1], true, caller);
   if (n == 1 && p[0] == "matches") return matches(request);
   if (n == 2 && p[0] == "matches") return match(p[1]);
   if (n == 4 && p[0] == "matches" && p[2] == "replay") return replay(p[1], p[3]);
   return error(404, fmt::format("the API has no {} (docs/ladder.md lists its paths)", request.path));
+}
+
+std::variant<Caller, Response> Api::authenticate(const Request& request) {
+  const auto header = request.headers.find("authorization");
+  if (header == request.headers.end()) return Caller();
+  constexpr std::string_view kBearer = "Bearer ";
+  const std::string& value = header->second;
+  if (value.size() <= kBearer.size() || value.compare(0, kBearer.size(), kBearer) != 0)
+    return unauthorized("the Authorization header must be \"Bearer TOKEN\" (`referee ladder author add` gives tokens)");
+  const std::string hash = token_hash(std::string_view(value).substr(kBearer.size()));
+  auto found = store_->author_by_token_hash(hash);
+  if (!found) return database_error(found.error());
+  if (!*found || !same_hash((*found)->token_hash, hash)) return unauthorized("the token is not one of this ladder's");
+  return Caller(std::move(*found));
+}
+
+bool Api::sees_logs(const Caller& caller, const ladder::VersionRow& v) const {
+  return config_.logs_public || (caller && (caller->organiser || caller->name == v.author));
+}
+
+Response Api::me(const Caller& caller) {
+  if (!caller) return needs_token();
+  return ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
+}
+
+Response Api::withdraw(const std::string& name, const Caller& caller) {
+  if (!caller) return needs_token();
+  auto versions = store_->versions();
+  if (!versions) return database_error(versions.error());
+  const ladder::VersionRow* found = nullptr;
+  for (const ladder::VersionRow& v : *versions)
+    if (v.bot == name) found = &v;
+  if (found == nullptr) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
+  if (!caller->organiser && found->author != caller->name)
+    return error(403, fmt::format("the bot \"{}\" belongs to {}, not to {}", name, found->author, caller->name));
+  auto done = store_->withdraw(name, league::unix_ms());
+  if (!done) return database_error(done.error());
+  return ok(json{{"bot", name}, {"withdrawn", *done}});
 }
 
 Response Api::status() {
@@ -215,7 +275,7 @@ Response Api::leaderboard() {
   for (const ladder::BoardRow& r : board_.rows(*versions)) {
     json row = rating_json(r.rating);
     row["rank"] = r.rank;
-    row["version"] = version_json(r.version, config_.logs_public, false);
+    row["version"] = version_json(r.version, config_.logs_public, config_.logs_public, false);
     row["faults"] = r.faults;
     row["last_game_ms"] = r.last_game_ms > 0 ? json(r.last_game_ms) : json();
     rows.push_back(std::move(row));
@@ -240,7 +300,7 @@ Response Api::bots() {
   return ok(json{{"bots", std::move(out)}});
 }
 
-Response Api::bot(const std::string& name) {
+Response Api::bot(const std::string& name, const Caller& caller) {
   auto versions = store_->versions();
   if (!versions) return database_error(versions.error());
   json list = json::array();
@@ -248,13 +308,13 @@ Response Api::bot(const std::string& name) {
   for (const ladder::VersionRow& v : *versions) {
     if (v.bot != name) continue;
     author = v.author;
-    list.push_back(version_json(v, config_.logs_public, false));
+    list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
   }
   if (list.empty()) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
   return ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
 }
 
-Response Api::versions(const Request& request) {
+Response Api::versions(const Request& request, const Caller& caller) {
   std::optional<ladder::VersionState> state;
   if (auto it = request.query.find("state"); it != request.query.end()) {
     state = parse_enum<ladder::VersionState>(it->second);
@@ -264,17 +324,18 @@ Response Api::versions(const Request& request) {
   auto versions = store_->versions(state);
   if (!versions) return database_error(versions.error());
   json list = json::array();
-  for (const ladder::VersionRow& v : *versions) list.push_back(version_json(v, config_.logs_public, false));
+  for (const ladder::VersionRow& v : *versions)
+    list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
   return ok(json{{"versions", std::move(list)}});
 }
 
-Response Api::version(const std::string& id_text, bool ratings) {
+Response Api::version(const std::string& id_text, bool ratings, const Caller& caller) {
   const auto id = parse_id(id_text);
   if (!id) return error(400, fmt::format("\"{}\" is not a version id (a positive number)", id_text));
   auto v = store_->version(*id);
   if (!v) return database_error(v.error());
   if (!*v) return error(404, fmt::format("the ladder has no version {}", *id));
-  if (!ratings) return ok(version_json(**v, config_.logs_public, true));
+  if (!ratings) return ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
   auto history = store_->rating_history(*id);
   if (!history) return database_error(history.error());
   json list = json::array();

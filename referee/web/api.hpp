@@ -1,10 +1,13 @@
 #pragma once
-// The ladder's JSON API, version 1 (docs/ladder.md "The web server and its API"): read-only views
-// of the ladder's store under /api/v1/ (status, leaderboard, bots, versions, matches, a match's
-// replays). Requests become typed store calls here; JSON is made only at this edge.
+// The ladder's JSON API, version 1 (docs/ladder.md "The web server and its API"): views of the
+// ladder's store under /api/v1/ (status, leaderboard, bots, versions, matches, a match's replays),
+// and with an account's token (Authorization: Bearer) its own build logs, who it is, and withdrawing
+// its bots. Requests become typed store calls here; JSON is made only at this edge.
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <variant>
 
 #include "referee/ladder/config.hpp"
 #include "referee/ladder/leaderboard.hpp"
@@ -12,6 +15,9 @@
 #include "referee/web/http_server.hpp"
 
 namespace arena::web {
+
+// Who asks: the account of the request's bearer token, or nobody (no Authorization header).
+using Caller = std::optional<ladder::AuthorRow>;
 
 class Api {
  public:
@@ -26,12 +32,17 @@ class Api {
 
  private:
   Response route(const Request& request);
+  // The caller, or the 401 that says why its token is refused.
+  std::variant<Caller, Response> authenticate(const Request& request);
+  bool sees_logs(const Caller& caller, const ladder::VersionRow& v) const;
   Response status();
   Response leaderboard();
   Response bots();
-  Response bot(const std::string& name);
-  Response versions(const Request& request);
-  Response version(const std::string& id, bool ratings);
+  Response bot(const std::string& name, const Caller& caller);
+  Response versions(const Request& request, const Caller& caller);
+  Response version(const std::string& id, bool ratings, const Caller& caller);
+  Response withdraw(const std::string& name, const Caller& caller);
+  Response me(const Caller& caller);
   Response matches(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);

@@ -1,8 +1,9 @@
 // The ladder's store: what the web reads (store_fixture.hpp, both engines): recent games newest
-// first, page by page and by fault kind; one match and its games.
+// first, page by page and by fault kind; one match and its games; the accounts (schema 2).
 
 #include <catch2/catch.hpp>
 
+#include "referee/ladder/store_sql.hpp"
 #include "tests/ladder/store_fixture.hpp"
 
 using namespace arena;
@@ -59,4 +60,43 @@ STORE_CASE(recent_games, "recent games: newest first, below an id, by fault kind
   CHECK(legs[0].scores == std::vector<double>{5, 2});
   CHECK_FALSE(ok(s->match(ids[1] + 100)).has_value());
   CHECK(ok(s->match_games(ids[1] + 100)).empty());
+}
+
+STORE_CASE(accounts, "accounts: added once by name, found by their token's hash, listed by name") {
+  auto s = open_ok(fresh(engine));
+  CHECK(ok(s->authors()).empty());
+  ok(s->add_author(AuthorRow{"zoe", "hash-z", false, 10}));
+  ok(s->add_author(AuthorRow{"org", "hash-o", true, 11}));
+  CHECK_THAT(error_of(s->add_author(AuthorRow{"zoe", "hash-other", false, 12})),
+             Catch::Contains("the ladder has an account \"zoe\" already"));
+  CHECK_FALSE(s->add_author(AuthorRow{"amy", "hash-z", false, 12}).ok());  // a hash is one account's
+  const auto zoe = ok(s->author_by_token_hash("hash-z"));
+  REQUIRE(zoe.has_value());
+  CHECK(zoe->name == "zoe");
+  CHECK_FALSE(zoe->organiser);
+  CHECK(zoe->created_ms == 10);
+  CHECK(ok(s->author_by_token_hash("hash-o"))->organiser);
+  CHECK_FALSE(ok(s->author_by_token_hash("hash-x")).has_value());
+  const auto all = ok(s->authors());
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].name == "org");
+  CHECK(all[1].name == "zoe");
+}
+
+STORE_CASE(schema_1_migrated, "a ladder of schema 1 is migrated to the accounts' schema, its rows kept") {
+  const Location where = fresh(engine);
+  const std::vector<sql::Migration> first(sql::migrations().begin(), sql::migrations().begin() + 1);
+  Id v = 0;
+  {
+    auto old = sql::open_with(where, first);
+    REQUIRE(old.ok());
+    CHECK(old.value()->schema_version() == 1);
+    v = active_version(*old.value(), "greedy");
+  }
+  auto s = open_ok(where);
+  CHECK(s->schema_version() == kSchemaVersion);
+  CHECK(ok(s->version(v))->bot == "greedy");
+  CHECK(ok(s->authors()).empty());
+  ok(s->add_author(AuthorRow{"ann", "h", false, 1}));
+  CHECK(ok(s->authors()).size() == 1);
 }

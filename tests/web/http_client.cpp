@@ -1,6 +1,4 @@
 // The web tests' client side (http_client.hpp).
-#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
-
 #include "tests/web/http_client.hpp"
 
 #include <arpa/inet.h>
@@ -13,6 +11,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cctype>
+#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
 
 namespace arena::testing {
 

@@ -13,7 +13,7 @@
 namespace arena::testing {
 
 struct Reply {
-  int status = 0;  // 0: no answer (`body` says why)
+  int status = 0;                              // 0: no answer (`body` says why)
   std::map<std::string, std::string> headers;  // names in lower case
   std::string body;
 };
@@ -21,7 +21,9 @@ struct Reply {
 // One request to 127.0.0.1:port (Connection: close); a reply within 60 s or status 0.
 Reply http_request(std::uint16_t port, const std::string& method, const std::string& target,
                    const std::vector<std::pair<std::string, std::string>>& headers = {}, const std::string& body = "");
-inline Reply http_get(std::uint16_t port, const std::string& target) { return http_request(port, "GET", target); }
+inline Reply http_get(std::uint16_t port, const std::string& target) {
+  return http_request(port, "GET", target);
+}
 
 // A TCP connection to 127.0.0.1:port, closed when it goes.
 class RawConnection {

@@ -2,8 +2,10 @@
 // and its API"): one ladder for every case (two Python bots that play, one that is rejected with
 // HTML in its build log, an author whose name is HTML), played by `referee ladder run`, then served
 // by `referee ladder serve`; every endpoint, its errors, the logs only where ladder.json makes them
-// public, 64 unfinished requests that do not hold up a leaderboard, an oversized request, and
-// `run --listen` serving while it plays.
+// public or to their author's token, accounts (401, 403, withdraw), 64 unfinished requests that do
+// not hold up a leaderboard, an oversized request, and `run --listen` serving while it plays.
+
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -28,7 +30,9 @@ namespace {
 const std::string kHostileAuthor = "<img src=x onerror=alert(1)>";
 const std::string kHostileLog = "<script>alert(\"log\")</script>";
 
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
@@ -74,15 +78,15 @@ struct SharedLadder {
 SharedLadder& shared_ladder() {
   static SharedLadder s = [] {
     SharedLadder l;
-    l.dir = fresh_dir("web", "api");
+    l.dir = fresh_dir("web", "api-" + std::to_string(::getpid()));  // ctest -j runs cases side by side
     l.ladder = l.dir / "ladder";
     Command c = ladder_cli("init " + quoted(l.ladder) + " --game stellar --placement-games 2 --check-games 1");
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
     const fs::path subs = l.dir / "submissions";
-    const fs::path crashing = submission(subs, "crashing", R"({"language": "python"})",
-                                         {{"bot.py", "import sys\nsys.stderr.write('" + kHostileLog +
-                                                         "\\n')\nsys.exit(3)\n"}});
+    const fs::path crashing =
+        submission(subs, "crashing", R"({"language": "python"})",
+                   {{"bot.py", "import sys\nsys.stderr.write('" + kHostileLog + "\\n')\nsys.exit(3)\n"}});
     for (const auto& [name, path, author] : {std::tuple{"kit", starter_kit("python"), kHostileAuthor},
                                              std::tuple{"random", python_random_submission(subs), std::string("alice")},
                                              std::tuple{"crashing", crashing, std::string("bob")}}) {
@@ -94,8 +98,8 @@ SharedLadder& shared_ladder() {
     c = ladder_cli("run " + quoted(l.ladder) + " -j 2 --stop-after 4");
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
-    l.server = std::make_unique<Background>(
-        referee() + " ladder serve " + quoted(l.ladder) + " --listen 127.0.0.1:0", l.dir / "serve.log");
+    l.server = std::make_unique<Background>(referee() + " ladder serve " + quoted(l.ladder) + " --listen 127.0.0.1:0",
+                                            l.dir / "serve.log");
     l.port = served_port(l.dir / "serve.log");
     return l;
   }();
@@ -258,8 +262,7 @@ TEST_CASE("web API: build logs and rejection reasons only where ladder.json make
   CHECK(server.stop(SIGTERM) == 128 + SIGTERM);
 }
 
-TEST_CASE("web API: 64 unfinished requests do not hold up a leaderboard, an oversized request is refused",
-          "[ladder]") {
+TEST_CASE("web API: 64 unfinished requests do not hold up a leaderboard, an oversized request is refused", "[ladder]") {
   const std::uint16_t port = shared_ladder().port;
   std::vector<std::unique_ptr<RawConnection>> slow;
   for (int i = 0; i < 64; ++i) {
@@ -301,4 +304,79 @@ TEST_CASE("web API: `ladder run --listen` serves while it plays, a wrong --liste
   c = ladder_cli("run " + quoted(l.ladder) + " --listen 127.0.0.1:" + std::to_string(l.port));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Catch::Contains("cannot listen on 127.0.0.1:" + std::to_string(l.port)));
+}
+
+TEST_CASE("web API: accounts: tokens printed once, a build log to its author, withdraw by its owner only", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  const std::uint16_t port = l.port;
+  const auto token = [&](const std::string& args) {
+    Command c = run(referee() + " ladder author add " + quoted(l.ladder) + " " + args + " 2>/dev/null");
+    REQUIRE(c.exit_code == 0);
+    REQUIRE(c.out.size() == 44);  // 43 characters of URL-safe base64 and a newline
+    return c.out.substr(0, 43);
+  };
+  const std::string bob = token("bob");
+  const std::string alice = token("alice");
+  const std::string org = token("org --organiser");
+  CHECK(bob != alice);
+  Command again = ladder_cli("author add " + quoted(l.ladder) + " bob");
+  CHECK(again.exit_code == 2);
+  CHECK_THAT(again.out, Catch::Contains("the ladder has an account \"bob\" already"));
+  Command bad = ladder_cli("author add " + quoted(l.ladder) + " '<b>'");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("the account's name \"<b>\": only letters"));
+  Command list = ladder_cli("author list " + quoted(l.ladder));
+  CHECK(list.exit_code == 0);
+  CHECK_THAT(list.out, Catch::Contains("org") && Catch::Contains("organiser") && !Catch::Contains(bob));
+  // Only hashes are kept: no token in the database file.
+  CHECK(read_text(l.ladder / "ladder.db").find(bob) == std::string::npos);
+
+  const auto with = [&](const std::string& method, const std::string& target, const std::string& t) {
+    return http_request(port, method, target, {{"Authorization", "Bearer " + t}});
+  };
+  const json me = json::parse(with("GET", "/api/v1/me", bob).body);
+  CHECK(me["name"] == "bob");
+  CHECK(me["organiser"] == false);
+  CHECK(json::parse(with("GET", "/api/v1/me", org).body)["organiser"] == true);
+  const Reply anonymous = http_get(port, "/api/v1/me");
+  CHECK(anonymous.status == 401);
+  CHECK(anonymous.headers.at("www-authenticate") == "Bearer");
+  const Reply wrong = with("GET", "/api/v1/me", bob + "x");
+  CHECK(wrong.status == 401);
+  CHECK(json::parse(wrong.body)["error"] == "the token is not one of this ladder's");
+  const Reply basic = http_request(port, "GET", "/api/v1/leaderboard", {{"Authorization", "Basic Ym9iOmJvYg=="}});
+  CHECK(basic.status == 401);
+  CHECK_THAT(basic.body, Catch::Contains("Bearer TOKEN"));
+
+  // The rejected version's build log: to its author and the organiser, not to another author.
+  const json crashing = get_json(port, "/api/v1/bots/crashing");
+  const std::string version = "/api/v1/versions/" + std::to_string(crashing["versions"][0]["id"].get<int>());
+  for (const std::string* t : {&bob, &org}) {
+    const Reply r = with("GET", version, *t);
+    REQUIRE(r.status == 200);
+    const json v = json::parse(r.body);
+    CHECK_THAT(v["build_log"].get<std::string>(), Catch::Contains(kHostileLog));
+    CHECK_THAT(v["fault"].get<std::string>(), Catch::Contains("handshake"));
+  }
+  const json to_alice = json::parse(with("GET", version, alice).body);
+  CHECK_FALSE(to_alice.contains("build_log"));
+  CHECK_FALSE(to_alice.contains("fault"));
+  CHECK(json::parse(with("GET", "/api/v1/bots/crashing", bob).body)["versions"][0].contains("fault"));
+
+  // Withdraw: its owner or the organiser (the bot has no active version: nothing changes).
+  const Reply nobody = http_request(port, "POST", "/api/v1/bots/crashing/withdraw");
+  CHECK(nobody.status == 401);
+  const Reply other = with("POST", "/api/v1/bots/crashing/withdraw", alice);
+  CHECK(other.status == 403);
+  CHECK(json::parse(other.body)["error"] == "the bot \"crashing\" belongs to bob, not to alice");
+  for (const std::string* t : {&bob, &org}) {
+    const Reply r = with("POST", "/api/v1/bots/crashing/withdraw", *t);
+    REQUIRE(r.status == 200);
+    CHECK(json::parse(r.body) == json{{"bot", "crashing"}, {"withdrawn", false}});
+  }
+  CHECK(with("POST", "/api/v1/bots/ghost/withdraw", org).status == 404);
+  const Reply get = with("GET", "/api/v1/bots/crashing/withdraw", org);
+  CHECK(get.status == 405);
+  CHECK(get.headers.at("allow") == "POST");
+  CHECK(get_json(port, "/api/v1/leaderboard")["rows"].size() == 2);  // nothing withdrawn that played
 }

@@ -19,12 +19,13 @@ namespace {
 web::Response echo(const web::Request& r) {
   if (r.path == "/throw") throw std::runtime_error("the handler broke");
   web::Response out;
-  out.body = json{{"method", r.method},
-                  {"path", r.path},
-                  {"query", r.query},
-                  {"agent", r.headers.count("x-agent") > 0 ? r.headers.at("x-agent") : ""},
-                  {"body", r.body}}
-                 .dump();
+  out.body = json{
+      {"method", r.method},
+      {"path", r.path},
+      {"query", r.query},
+      {"agent", r.headers.count("x-agent") > 0 ? r.headers.at("x-agent") : ""},
+      {"body",
+       r.body}}.dump();
   out.headers.emplace_back("X-Extra", "yes");
   return out;
 }
@@ -123,7 +124,7 @@ TEST_CASE("http server: unfinished requests are closed at their timeout and hold
   CHECK(other.status == 200);
   for (auto& c : slow) {
     const auto [got, closed] = c->read_until_closed(std::chrono::seconds(60));
-    CHECK(closed);      // the server gave up on it (its read timeout is 1 s)
+    CHECK(closed);       // the server gave up on it (its read timeout is 1 s)
     CHECK(got.empty());  // without an answer: there was no request to answer
   }
   server->stop();
