@@ -7,7 +7,9 @@
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cctype>
@@ -56,6 +58,7 @@ struct Shared {
   Handler handler;
   ServerLimits limits;
   std::atomic<std::size_t> open{0};
+  std::unique_ptr<asio::thread_pool> handlers;
 };
 
 Response error_response(int status, const std::string& message) {
@@ -127,13 +130,20 @@ class Session : public std::enable_shared_from_this<Session> {
       r.headers[name] = std::string(field.value());
     }
     r.body = std::move(req.body());
-    Response out;
-    try {
-      out = shared_->handler(r);
-    } catch (const std::exception& e) {
-      out = error_response(500, fmt::format("the server failed: {}", e.what()));
-    }
-    send(std::move(out), req.keep_alive());
+    // The handler runs on the handlers' pool, so a slow one (a database that takes its time)
+    // never holds the threads that accept and read connections; its answer comes back to this
+    // session's strand.
+    const bool keep_alive = req.keep_alive();
+    asio::post(*shared_->handlers, [self = shared_from_this(), r = std::move(r), keep_alive]() mutable {
+      Response out;
+      try {
+        out = self->shared_->handler(r);
+      } catch (const std::exception& e) {
+        out = error_response(500, fmt::format("the server failed: {}", e.what()));
+      }
+      asio::post(self->stream_.get_executor(),
+                 [self, out = std::move(out), keep_alive]() mutable { self->send(std::move(out), keep_alive); });
+    });
   }
 
   void send(Response r, bool keep_alive) {
@@ -179,6 +189,8 @@ class BeastServer : public HttpServer {
         acceptor_(std::make_unique<tcp::acceptor>(asio::make_strand(*ioc_))) {
     shared_->handler = std::move(handler);
     shared_->limits = limits;
+    shared_->handlers =
+        std::make_unique<asio::thread_pool>(static_cast<std::size_t>(std::max(1, limits.handler_threads)));
   }
   ~BeastServer() override { stop(); }
 
@@ -207,6 +219,7 @@ class BeastServer : public HttpServer {
     ioc_->stop();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
+    shared_->handlers->join();  // the handlers running finish; their answers go nowhere
     // No thread runs now: the listening socket closes, and the io_context's end destroys the
     // sessions its pending operations held, closing their connections.
     acceptor_.reset();

@@ -2,9 +2,10 @@
 // The ladder's HTTP server (docs/ladder.md "The web server and its API"): Boost.Beast over one
 // Asio io_context run by a few threads. Every connection is asynchronous, so a client that sends
 // its request slowly, or never finishes it, holds no thread: it only holds its socket until its
-// timeout. Every request has limits: its header, its body, the time to receive it; past them the
-// client gets the status that names the problem (431, 413, 400) and the connection is closed.
-// Beast stays inside http_server.cpp: callers see plain requests and responses.
+// timeout. The handler runs on a pool of its own, so a slow answer does not stop the server
+// accepting and reading other requests. Every request has limits: its header, its body, the time to receive it; past
+// them the client gets the status that names the problem (431, 413, 400) and the connection is closed. Beast stays
+// inside http_server.cpp: callers see plain requests and responses.
 
 #include <chrono>
 #include <cstddef>
@@ -51,7 +52,8 @@ struct ServerLimits {
   std::chrono::seconds read_timeout{10};   // to receive a whole request (also an idle keep-alive)
   std::chrono::seconds write_timeout{60};  // to send a whole response
   std::size_t connections = 1024;          // open at once; more are closed as they arrive
-  int threads = 2;
+  int threads = 2;                         // accepting, reading and writing connections
+  int handler_threads = 2;                 // running the handler (the answers' work: database reads)
 };
 
 class HttpServer {

@@ -8,8 +8,6 @@
 //   bench_web [--versions V] [--games G] [--seconds D]
 //
 // A benchmark prints figures; it never fails on speed.
-#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
-
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -20,6 +18,7 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
 
 #include "referee/ladder/config.hpp"
 #include "referee/web/api.hpp"
@@ -81,10 +80,14 @@ void run_load(std::uint16_t port, const std::string& target, int clients, double
     all.latency_us.insert(all.latency_us.end(), l.latency_us.begin(), l.latency_us.end());
   }
   std::sort(all.latency_us.begin(), all.latency_us.end());
-  const auto at = [&](double q) { return all.latency_us[static_cast<std::size_t>(q * double(all.latency_us.size() - 1))]; };
-  fmt::print("{:<34} c={:<2} {:>7} requests in {:.2f} s = {:>8.0f} req/s, {:>7.0f} KiB a response; p50 {:.0f} us, p99 {:.0f} us\n",
-             target, clients, all.requests, took, double(all.requests) / took,
-             double(all.bytes) / double(std::max<std::size_t>(1, all.requests)) / 1024.0, at(0.5), at(0.99));
+  const auto at = [&](double q) {
+    return all.latency_us[static_cast<std::size_t>(q * double(all.latency_us.size() - 1))];
+  };
+  fmt::print(
+      "{:<34} c={:<2} {:>7} requests in {:.2f} s = {:>8.0f} req/s, {:>7.0f} KiB a response; p50 {:.0f} us, p99 {:.0f} "
+      "us\n",
+      target, clients, all.requests, took, double(all.requests) / took,
+      double(all.bytes) / double(std::max<std::size_t>(1, all.requests)) / 1024.0, at(0.5), at(0.99));
 }
 
 }  // namespace
@@ -118,8 +121,8 @@ int main(int argc, char** argv) {
   ladder::LadderConfig config;
   config.game = "stellar";
   auto api = std::make_shared<web::Api>(open_or_die(where), must(ladder::normalize(config)));
-  auto server = must(web::HttpServer::start(web::Endpoint{"127.0.0.1", 0},
-                                            [api](const web::Request& r) { return api->handle(r); }));
+  auto server = must(
+      web::HttpServer::start(web::Endpoint{"127.0.0.1", 0}, [api](const web::Request& r) { return api->handle(r); }));
   const std::uint16_t port = server->local().port;
   fmt::print("bench_web: {} versions, {} games, {} cores, {} s a run\n", versions, games,
              std::thread::hardware_concurrency(), seconds);

@@ -3,9 +3,10 @@
 // population seeded straight into it (active versions through the store, counted games inserted
 // as count() leaves them).
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <memory>
 #include <string>
 #include <vector>

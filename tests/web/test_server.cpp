@@ -1,11 +1,16 @@
 // The ladder's HTTP server in this process (referee/web/http_server.hpp), with a handler that
 // echoes the request: requests parsed (path, query, headers, body), every limit answered with the
 // status that names it, a handler's failure a 500, unfinished requests closed at their timeout
-// without holding up anyone else, and --listen's address parsed or refused.
+// without holding up anyone else, a handler that does not return holding up no other request,
+// and --listen's address parsed or refused.
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <functional>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "referee/web/http_server.hpp"
 #include "tests/web/http_client.hpp"
@@ -16,8 +21,17 @@ using nlohmann::json;
 
 namespace {
 
+// Released by the test that blocks a handler on "/block".
+std::promise<void> release;
+std::shared_future<void> released = release.get_future().share();
+std::atomic<bool> blocked{false};
+
 web::Response echo(const web::Request& r) {
   if (r.path == "/throw") throw std::runtime_error("the handler broke");
+  if (r.path == "/block") {
+    blocked = true;
+    released.wait();
+  }
   web::Response out;
   out.body = json{
       {"method", r.method},
@@ -35,6 +49,15 @@ std::unique_ptr<web::HttpServer> start(web::ServerLimits limits) {
   INFO((server ? std::string() : server.error()));
   REQUIRE(server);
   return std::move(*server);
+}
+
+// Polls `done` every 10 ms, for up to a minute.
+bool wait_for(const std::function<bool()>& done) {
+  for (int i = 0; i < 6000; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 web::ServerLimits small_limits() {
@@ -157,4 +180,17 @@ TEST_CASE("http server: --listen's address", "[ladder]") {
   auto taken = web::HttpServer::start(web::Endpoint{"127.0.0.1", first->local().port}, echo);
   REQUIRE_FALSE(taken);
   CHECK_THAT(taken.error(), Catch::Contains("cannot listen on 127.0.0.1:" + std::to_string(first->local().port)));
+}
+
+TEST_CASE("http server: a handler that does not return holds up no other request", "[ladder]") {
+  web::ServerLimits limits;
+  limits.threads = 1;  // the one thread that reads connections stays free
+  auto server = start(limits);
+  const std::uint16_t port = server->local().port;
+  std::thread slow([port] { CHECK(http_get(port, "/block").status == 200); });
+  REQUIRE(wait_for([] { return blocked.load(); }));
+  const Reply other = http_get(port, "/other");  // answered while /block's handler waits
+  CHECK(other.status == 200);
+  release.set_value();
+  slow.join();
 }
