@@ -56,6 +56,14 @@ Response needs_token() {
   return unauthorized("this needs an account's token: Authorization: Bearer TOKEN");
 }
 
+// Unless the caller is the organiser: the 401 or 403 that says so.
+std::optional<Response> not_organiser(const Caller& caller) {
+  if (!caller) return needs_token();
+  if (!caller->organiser)
+    return error(403, fmt::format("only the organiser's account may read this, not {}", caller->name));
+  return std::nullopt;
+}
+
 // A path's parts after the prefix: "bots/x" -> {"bots", "x"}; an empty part (a doubled or
 // trailing '/') is kept, so such a path matches no route.
 std::vector<std::string> split_path(std::string_view path) {
@@ -77,6 +85,16 @@ std::optional<Id> parse_id(const std::string& text) {
   const Id id = std::stoll(text);
   if (id <= 0) return std::nullopt;
   return id;
+}
+
+// The request's `limit` (default 50, at most 500).
+Result<std::size_t> query_limit(const Request& request) {
+  const auto it = request.query.find("limit");
+  if (it == request.query.end()) return kDefaultGames;
+  const auto n = parse_id(it->second);
+  if (!n || static_cast<std::size_t>(*n) > kMaxGames)
+    return fail(fmt::format("limit \"{}\": a number from 1 to {}", it->second, kMaxGames));
+  return static_cast<std::size_t>(*n);
 }
 
 // A version; its rejection reason and (with `with_log`) its build log when `logs` (ladder.json's
@@ -184,6 +202,8 @@ Response Api::route(const Request& request) {
   if (post) return withdraw(p[1], caller);
   if (n == 1 && p[0] == "status") return status();
   if (n == 1 && p[0] == "me") return me(caller);
+  if (n == 1 && p[0] == "queue") return queue(caller);
+  if (n == 1 && p[0] == "events") return events(request, caller);
   if (n == 1 && p[0] == "leaderboard") return leaderboard();
   if (n == 1 && p[0] == "bots") return bots();
   if (n == 2 && p[0] == "bots") return bot(p[1], caller);
@@ -217,6 +237,45 @@ bool Api::sees_logs(const Caller& caller, const ladder::VersionRow& v) const {
 Response Api::me(const Caller& caller) {
   if (!caller) return needs_token();
   return ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
+}
+
+Response Api::queue(const Caller& caller) {
+  if (auto refused = not_organiser(caller)) return std::move(*refused);
+  auto versions = store_->versions();
+  if (!versions) return database_error(versions.error());
+  const auto by_id = index(*versions);
+  json list = json::array();
+  for (ladder::MatchState state :
+       {ladder::MatchState::running, ladder::MatchState::queued, ladder::MatchState::reported}) {
+    auto rows = store_->matches(state, kMaxGames);
+    if (!rows) return database_error(rows.error());
+    for (const ladder::MatchRow& m : *rows) {
+      json seats = json::array();
+      for (Id v : m.seats) seats.push_back(seat_json(v, by_id));
+      list.push_back(json{{"id", m.id},
+                          {"state", enum_name(m.state)},
+                          {"seats", std::move(seats)},
+                          {"legs", m.legs},
+                          {"priority", m.priority},
+                          {"worker", m.worker},
+                          {"attempt", m.attempt},
+                          {"lease_until_ms", m.lease_until_ms},
+                          {"created_ms", m.created_ms}});
+    }
+  }
+  return ok(json{{"matches", std::move(list)}});
+}
+
+Response Api::events(const Request& request, const Caller& caller) {
+  if (auto refused = not_organiser(caller)) return std::move(*refused);
+  const auto limit = query_limit(request);
+  if (!limit) return error(400, limit.error());
+  auto rows = store_->events(*limit);
+  if (!rows) return database_error(rows.error());
+  json list = json::array();
+  for (const ladder::EventRow& e : *rows)
+    list.push_back(json{{"id", e.id}, {"at_ms", e.at_ms}, {"kind", enum_name(e.kind)}, {"message", e.message}});
+  return ok(json{{"events", std::move(list)}});
 }
 
 Response Api::withdraw(const std::string& name, const Caller& caller) {
@@ -347,13 +406,8 @@ Response Api::version(const std::string& id_text, bool ratings, const Caller& ca
 }
 
 Response Api::matches(const Request& request) {
-  std::size_t limit = kDefaultGames;
-  if (auto it = request.query.find("limit"); it != request.query.end()) {
-    const auto n = parse_id(it->second);
-    if (!n || static_cast<std::size_t>(*n) > kMaxGames)
-      return error(400, fmt::format("limit \"{}\": a number from 1 to {}", it->second, kMaxGames));
-    limit = static_cast<std::size_t>(*n);
-  }
+  const auto limit = query_limit(request);
+  if (!limit) return error(400, limit.error());
   Id before = 0;
   if (auto it = request.query.find("before"); it != request.query.end()) {
     const auto n = parse_id(it->second);
@@ -379,7 +433,7 @@ Response Api::matches(const Request& request) {
   // Newest first, a page at a time, until `limit` games of the bot are found or none are left.
   json list = json::array();
   bool more = true;
-  while (list.size() < limit && more) {
+  while (list.size() < *limit && more) {
     auto page = store_->recent_games(kMaxGames, before, fault);
     if (!page) return database_error(page.error());
     more = page->size() == kMaxGames;
@@ -389,7 +443,7 @@ Response Api::matches(const Request& request) {
       for (Id v : g.seats) wanted = wanted || of_bot.count(v) > 0;
       if (!wanted) continue;
       list.push_back(game_json(g, by_id));
-      if (list.size() == limit) {
+      if (list.size() == *limit) {
         more = true;
         break;
       }

@@ -43,6 +43,8 @@ class Api {
   Response version(const std::string& id, bool ratings, const Caller& caller);
   Response withdraw(const std::string& name, const Caller& caller);
   Response me(const Caller& caller);
+  Response queue(const Caller& caller);
+  Response events(const Request& request, const Caller& caller);
   Response matches(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);

@@ -379,4 +379,27 @@ TEST_CASE("web API: accounts: tokens printed once, a build log to its author, wi
   CHECK(get.status == 405);
   CHECK(get.headers.at("allow") == "POST");
   CHECK(get_json(port, "/api/v1/leaderboard")["rows"].size() == 2);  // nothing withdrawn that played
+
+  // The organiser's views: the queue and the events (the rejection of "crashing" among them).
+  CHECK(http_get(port, "/api/v1/queue").status == 401);
+  const Reply author_queue = with("GET", "/api/v1/queue", bob);
+  CHECK(author_queue.status == 403);
+  CHECK(json::parse(author_queue.body)["error"] == "only the organiser's account may read this, not bob");
+  const Reply queue = with("GET", "/api/v1/queue", org);
+  REQUIRE(queue.status == 200);
+  const json queued = json::parse(queue.body);
+  for (const json& m : queued["matches"]) {
+    CHECK(m["state"] != "counted");
+    CHECK(m["seats"].size() == 2);
+  }
+  CHECK(with("GET", "/api/v1/events", alice).status == 403);
+  const Reply events = with("GET", "/api/v1/events?limit=500", org);
+  REQUIRE(events.status == 200);
+  bool rejected = false;
+  const json logged = json::parse(events.body);
+  for (const json& e : logged["events"])
+    rejected =
+        rejected || (e["kind"] == "rejected" && e["message"].get<std::string>().find("crashing") != std::string::npos);
+  CHECK(rejected);
+  CHECK(with("GET", "/api/v1/events?limit=0", org).status == 400);
 }
