@@ -30,21 +30,6 @@ std::string login_name() {
   return fmt::format("uid{}", ::geteuid());
 }
 
-// A bot's name: what authors, standings and file names can all carry.
-Status check_bot_name(const std::string& name) {
-  if (name.empty() || name.size() > 64) return fail(fmt::format("--name \"{}\": 1 to 64 characters", name));
-  for (char c : name) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    if (!ok) {
-      return fail(fmt::format("--name \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)",
-                              terminal_safe(name), terminal_safe(std::string(1, c))));
-    }
-  }
-  if (name[0] == '.' || name[0] == '-') return fail(fmt::format("--name \"{}\" may not start with '.' or '-'", name));
-  return {};
-}
-
 int run_init(const CLI::App& cmd, const LadderArgs& a) {
   ladder::LadderConfig c;
   if (!a.from.empty()) {
@@ -124,7 +109,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
 }
 
 int run_submit(const LadderArgs& a) {
-  if (auto st = check_bot_name(a.name); !st) {
+  if (auto st = check_name(a.name, "--name"); !st) {
     say("referee ladder submit: {}\n", st.error());
     return kUsage;
   }
@@ -295,6 +280,20 @@ int run_log(const LadderArgs& a) {
 
 }  // namespace
 
+Status check_name(const std::string& name, std::string_view what) {
+  if (name.empty() || name.size() > 64) return fail(fmt::format("{} \"{}\": 1 to 64 characters", what, name));
+  for (char c : name) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok) {
+      return fail(fmt::format("{} \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)", what,
+                              terminal_safe(name), terminal_safe(std::string(1, c))));
+    }
+  }
+  if (name[0] == '.' || name[0] == '-') return fail(fmt::format("{} \"{}\" may not start with '.' or '-'", what, name));
+  return {};
+}
+
 Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating) {
   ladder::Location where;
   where.folder = a.dir;
@@ -397,6 +396,8 @@ RunCommand add_ladder(CLI::App& command) {
   run->add_option("--stop-after", a->stop_after, "Stop once this many matches are counted (0: run until stopped)");
   run->add_option("--idle-exit", a->idle_exit_s,
                   "Stop after this many seconds without a build, a match or a queued match (0: never)");
+  run->add_option("--listen", a->listen,
+                  "Also serve the ladder's HTTP API on HOST:PORT or PORT (HOST default 127.0.0.1; 0: any free port)");
   db(run);
 
   CLI::App* worker = command.add_subcommand("worker", "Play the ladder's matches on this machine");
@@ -406,6 +407,24 @@ RunCommand add_ladder(CLI::App& command) {
                      "Where versions are unpacked and matches played (default: logs/ladder-worker)");
   worker->add_option("--idle-exit", a->idle_exit_s, "Stop after this many seconds with nothing to play (0: never)");
   db(worker);
+
+  CLI::App* serve = command.add_subcommand("serve", "Serve the ladder's HTTP API (without the coordinator)");
+  serve->add_option("dir", a->dir, "The ladder folder")->required();
+  serve->add_option("--listen", a->listen,
+                    "HOST:PORT or PORT (default 127.0.0.1:8080; HOST default 127.0.0.1; 0: any free port)");
+  db(serve);
+
+  CLI::App* author = command.add_subcommand("author", "The HTTP API's accounts: an author's or the organiser's token");
+  author->require_subcommand(1);
+  CLI::App* author_add =
+      author->add_subcommand("add", "Add an account and print its token (once: only its hash is kept)");
+  author_add->add_option("dir", a->dir, "The ladder folder")->required();
+  author_add->add_option("name", a->name, "The account's name: the author name its bots carry")->required();
+  author_add->add_flag("--organiser", a->organiser, "The organiser's account: may act on every bot");
+  db(author_add);
+  CLI::App* author_list = author->add_subcommand("list", "List the accounts and their roles");
+  author_list->add_option("dir", a->dir, "The ladder folder")->required();
+  db(author_list);
 
   CLI::App* status = command.add_subcommand("status", "The leaderboard, the queue, the workers and the last matches");
   status->add_option("dir", a->dir, "The ladder folder")->required();
@@ -417,7 +436,8 @@ RunCommand add_ladder(CLI::App& command) {
   out->add_option("--out", a->out, "The folder to write (new or empty)")->required();
   db(out);
 
-  return [a, init, submit, withdraw, list, log, run, worker, status, out](const CLI::App&) {
+  return [a, init, submit, withdraw, list, log, run, worker, serve, author_add, author_list, status,
+          out](const CLI::App&) {
     if (init->parsed()) return run_init(*init, *a);
     if (submit->parsed()) return run_submit(*a);
     if (withdraw->parsed()) return run_withdraw(*a);
@@ -425,6 +445,9 @@ RunCommand add_ladder(CLI::App& command) {
     if (log->parsed()) return run_log(*a);
     if (run->parsed()) return run_ladder_run(*a);
     if (worker->parsed()) return run_ladder_worker(*a);
+    if (serve->parsed()) return run_ladder_serve(*a);
+    if (author_add->parsed()) return run_ladder_author_add(*a);
+    if (author_list->parsed()) return run_ladder_author_list(*a);
     if (status->parsed()) return run_ladder_status(*a);
     if (out->parsed()) return run_ladder_export(*a);
     return static_cast<int>(kUsage);

@@ -5,9 +5,11 @@
 //   withdraw, list, log        the bots, their versions and their build logs
 //   run DIR        the coordinator (builds, audits, ratings, the queue) and -j local workers
 //   worker         more workers, on any machine that reaches the database
+//   serve DIR      the HTTP API alone (run --listen starts it beside the coordinator)
+//   author add|list  the HTTP API's accounts: an author's or the organiser's token
 //   status, export the leaderboard, queue and workers; the ladder as a league folder
-// ladder_cmd.cpp: the flags and the bots' subcommands; ladder_run.cpp: run and worker;
-// ladder_report.cpp: status and export.
+// ladder_cmd.cpp: the flags and the bots' subcommands; ladder_run.cpp: run, worker and serve;
+// ladder_report.cpp: status and export; ladder_author.cpp: author.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -38,14 +40,16 @@ struct LadderArgs {
   // submit, withdraw, log
   std::string path;
   std::string name;
-  std::string author;  // default: the login name
-  int version = 0;     // log: 0 = the latest
+  std::string author;      // default: the login name
+  bool organiser = false;  // author add: the organiser's account
+  int version = 0;         // log: 0 = the latest
   // run, worker
   int workers = -1;  // -j; run: default 1, worker: default the usable CPUs
   std::string cache;
   std::uint64_t stop_after = 0;  // run: stop once this many matches are counted (0: never)
   std::uint64_t idle_exit_s = 0;
   std::vector<std::string> opponents;  // the conformance check's; default: the sample bots
+  std::string listen;                  // run, serve: the web server's address (run: none when empty)
   // status, export
   std::string out;
   std::size_t recent = 10;
@@ -70,11 +74,17 @@ Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bo
 // The ladder's settings: its folder's ladder.json, or (a worker without a folder) the copy in its
 // database.
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store);
+// A bot's or an account's name: what authors, standings and file names can all carry (1 to 64
+// letters, digits, '_', '-', '.'; not first '.' or '-'); the error starts with `what` (the flag).
+Status check_name(const std::string& name, std::string_view what);
 // The leaderboard in the terminal (ladder_report.cpp).
 void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config, ladder::Leaderboard& board);
 
 int run_ladder_run(const LadderArgs& a);
 int run_ladder_worker(const LadderArgs& a);
+int run_ladder_serve(const LadderArgs& a);
+int run_ladder_author_add(const LadderArgs& a);  // ladder_author.cpp
+int run_ladder_author_list(const LadderArgs& a);
 int run_ladder_status(const LadderArgs& a);
 int run_ladder_export(const LadderArgs& a);
 

@@ -1,4 +1,5 @@
-// `referee ladder run` (the coordinator and local workers) and `referee ladder worker`.
+// `referee ladder run` (the coordinator, local workers and, with --listen, the HTTP API),
+// `referee ladder worker` and `referee ladder serve` (the HTTP API alone).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -14,6 +15,8 @@
 #include "referee/ladder/coordinator.hpp"
 #include "referee/ladder/worker.hpp"
 #include "referee/league/league.hpp"
+#include "referee/web/api.hpp"
+#include "referee/web/http_server.hpp"
 
 namespace arena::cli {
 
@@ -102,6 +105,34 @@ std::optional<Opened> open_to_play(const LadderArgs& a, const char* command, int
   return Opened{std::move(*store), std::move(*where), std::move(*config), std::move(*sandbox)};
 }
 
+// The HTTP API on `listen` over a connection of its own to the ladder's database; nullptr (the
+// message said, `exit` set) when the address is wrong or taken.
+std::unique_ptr<web::HttpServer> start_web(const LadderArgs& a, const std::string& listen,
+                                           const ladder::LadderConfig& config, const char* command, int& exit) {
+  auto endpoint = web::parse_listen(listen);
+  if (!endpoint) {
+    say("referee ladder {}: {}\n", command, endpoint.error());
+    exit = kUsage;
+    return nullptr;
+  }
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    say("referee ladder {}: {}\n", command, store.error());
+    return nullptr;
+  }
+  auto api = std::make_shared<web::Api>(std::move(*store), config);
+  auto server = web::HttpServer::start(*endpoint, [api](const web::Request& r) { return api->handle(r); });
+  if (!server) {
+    say("referee ladder {}: {}\n", command, server.error());
+    exit = kUsage;
+    return nullptr;
+  }
+  const web::Endpoint at = (*server)->local();
+  say("referee ladder {}: serving http://{}:{}/api/v1/\n", command,
+      at.host.find(':') == std::string::npos ? at.host : "[" + at.host + "]", at.port);
+  return std::move(*server);
+}
+
 }  // namespace
 
 int run_ladder_run(const LadderArgs& a) {
@@ -140,6 +171,11 @@ int run_ladder_run(const LadderArgs& a) {
     say("referee ladder run: {}\n", coordinator.error());
     return kDatabase;
   }
+  std::unique_ptr<web::HttpServer> server;
+  if (!a.listen.empty()) {
+    server = start_web(a, a.listen, config, "run", exit);
+    if (!server) return exit;
+  }
   say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats, workers,
       workers == 1 ? "" : "s", bots::tier_name(sandbox.tier));
   WorkerPool pool;
@@ -168,6 +204,7 @@ int run_ladder_run(const LadderArgs& a) {
   const bool interrupted = stop.requested();
   if (!interrupted) stop.request();  // the workers end their matches and give them back
   pool.join();
+  if (server) server->stop();
   // What the workers reported while stopping is audited and counted before the summary.
   if (error.empty()) {
     if (auto done = (*coordinator)->audit_reported(); !done) error = done.error();
@@ -204,6 +241,32 @@ int run_ladder_worker(const LadderArgs& a) {
   for (const std::string& e : pool.errors) say("referee ladder worker: {}\n", e);
   if (!pool.errors.empty()) return kDatabase;
   return stop.requested() ? interrupted_exit_code(stop.signal()) : kFinished;
+}
+
+}  // namespace arena::cli
+
+namespace arena::cli {
+
+int run_ladder_serve(const LadderArgs& a) {
+  int exit = kFinished;
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    say("referee ladder serve: {}\n", store.error());
+    return exit;
+  }
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    say("referee ladder serve: {}\n", config.error());
+    return kUsage;
+  }
+  StopSignal& stop = stop_signal();
+  StopSignal::install_handlers(stop);
+  auto server = start_web(a, a.listen.empty() ? std::string("127.0.0.1:8080") : a.listen, *config, "serve", exit);
+  if (!server) return exit;
+  while (!stop.wait_for(std::chrono::seconds(1))) {
+  }
+  server->stop();
+  return interrupted_exit_code(stop.signal());
 }
 
 }  // namespace arena::cli

@@ -66,8 +66,17 @@ void create_v1(Db& db) {
   db.exec("INSERT INTO meta (key, value) VALUES ('ladder', ?)", {kMarker});
 }
 
+// Version 2: the web API's accounts (an author's name, the hash of its token, whether it is the
+// organiser's).
+void create_v2(Db& db) {
+  db.exec(
+      "CREATE TABLE authors (name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, organiser INTEGER NOT NULL,"
+      " created_ms BIGINT NOT NULL)");
+}
+
 constexpr Migration kMigrations[] = {
     {1, "the ladder's tables", &create_v1},
+    {2, "the web API's accounts", &create_v2},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 

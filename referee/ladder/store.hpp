@@ -32,7 +32,7 @@ using Id = std::int64_t;
 using Bytes = std::vector<std::uint8_t>;
 
 // The schema version this referee writes and reads.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 enum class VersionState { building, rejected, active, retired };
 // `refused` is the coordinator's verdict, not a state a match stays in: refuse() logs it as an
@@ -200,6 +200,15 @@ struct EventRow {
   std::string message;
 };
 
+// An account of the web API (schema 2): an author (the same name the bots' `author` holds) or the
+// organiser, known by a token whose hash alone is kept.
+struct AuthorRow {
+  std::string name;
+  std::string token_hash;  // web/tokens.hpp: the token's BLAKE2b-256, hex
+  bool organiser = false;
+  std::int64_t created_ms = 0;
+};
+
 // Every call is one transaction (writes in SQLite: BEGIN IMMEDIATE); an error is a database
 // problem named in one sentence (the engine's own message appended). A Store is used by one
 // thread; each worker thread opens its own.
@@ -280,6 +289,13 @@ class Store {
   // The latest rating of every version that has one.
   virtual Result<std::vector<RatingRow>> latest_ratings() = 0;
   virtual Result<std::vector<RatingRow>> rating_history(Id version) = 0;
+  // Counted games newest first, with id below `before` (0: from the newest), only those that
+  // ended with a fault of `fault` when given (the web's list of recent matches, page by page).
+  virtual Result<std::vector<GameRow>> recent_games(std::size_t limit, Id before = 0,
+                                                    std::optional<replay::FaultKind> fault = std::nullopt) = 0;
+  // One match, and its counted games in leg order (empty until it is counted).
+  virtual Result<std::optional<MatchRow>> match(Id id) = 0;
+  virtual Result<std::vector<GameRow>> match_games(Id match) = 0;
 
   // --- Workers and events
   virtual Status heartbeat(const WorkerRow& worker) = 0;
@@ -288,6 +304,13 @@ class Store {
   virtual Status log_event(EventKind kind, const std::string& message, std::int64_t now_ms) = 0;
   // The latest `limit` events, newest first.
   virtual Result<std::vector<EventRow>> events(std::size_t limit) = 0;
+
+  // --- Accounts (schema 2)
+  // Adds an account; an error naming the problem when the name is taken (nothing changed).
+  virtual Status add_author(const AuthorRow& author) = 0;
+  // The account whose token hashes to `token_hash`, if any.
+  virtual Result<std::optional<AuthorRow>> author_by_token_hash(const std::string& token_hash) = 0;
+  virtual Result<std::vector<AuthorRow>> authors() = 0;  // by name
 };
 
 }  // namespace arena::ladder

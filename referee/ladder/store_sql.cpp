@@ -123,6 +123,33 @@ std::string to_hex(const Bytes& b) {
   return out;
 }
 
+// The columns every game query selects, and their rows read back.
+constexpr std::string_view kGameSelect =
+    "SELECT id, match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind, fault_message, end_ms"
+    " FROM games";
+
+std::vector<GameRow> game_rows(const std::vector<Row>& rows) {
+  std::vector<GameRow> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) {
+    GameRow g;
+    g.id = r[0].i64();
+    g.match = r[1].i64();
+    g.leg = static_cast<int>(r[2].i64());
+    g.seed = static_cast<std::uint64_t>(r[3].i64());
+    g.seats = ids(r[4], "games.seats");
+    g.end = parse_state<replay::End>(r[5]);
+    g.scores = doubles_from_text(r[6].str(), "games.scores");
+    for (auto v : ints_from_text(r[7].str(), "games.ranks")) g.ranks.push_back(static_cast<int>(v));
+    if (!r[8].is_null()) g.fault_seat = static_cast<int>(r[8].i64());
+    if (!r[9].is_null()) g.fault_kind = parse_state<replay::FaultKind>(r[9]);
+    g.fault_message = r[10].str();
+    g.end_ms = r[11].i64();
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 Bytes from_hex(const std::string& text, const std::string& where) {
   auto digit = [&](char c) -> std::uint8_t {
     if (c >= '0' && c <= '9') return static_cast<std::uint8_t>(c - '0');
@@ -530,29 +557,8 @@ Result<std::uint64_t> SqlStore::count_matches(MatchState state) {
 
 Result<std::vector<GameRow>> SqlStore::games(std::size_t limit, Id after) {
   return guard("read games", [&]() -> Result<std::vector<GameRow>> {
-    std::vector<GameRow> out;
-    const auto rows = db_->query(
-        "SELECT id, match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind, fault_message, end_ms"
-        " FROM games WHERE id > ? ORDER BY id LIMIT ?",
-        {after, limit_value(limit)});
-    out.reserve(rows.size());
-    for (const auto& r : rows) {
-      GameRow g;
-      g.id = r[0].i64();
-      g.match = r[1].i64();
-      g.leg = static_cast<int>(r[2].i64());
-      g.seed = static_cast<std::uint64_t>(r[3].i64());
-      g.seats = ids(r[4], "games.seats");
-      g.end = parse_state<replay::End>(r[5]);
-      g.scores = doubles_from_text(r[6].str(), "games.scores");
-      for (auto v : ints_from_text(r[7].str(), "games.ranks")) g.ranks.push_back(static_cast<int>(v));
-      if (!r[8].is_null()) g.fault_seat = static_cast<int>(r[8].i64());
-      if (!r[9].is_null()) g.fault_kind = parse_state<replay::FaultKind>(r[9]);
-      g.fault_message = r[10].str();
-      g.end_ms = r[11].i64();
-      out.push_back(std::move(g));
-    }
-    return out;
+    return game_rows(
+        db_->query(std::string(kGameSelect) + " WHERE id > ? ORDER BY id LIMIT ?", {after, limit_value(limit)}));
   });
 }
 
@@ -598,6 +604,33 @@ Result<std::vector<RatingRow>> SqlStore::rating_history(Id version) {
              "SELECT version, rating, low, high, games, at_ms FROM ratings WHERE version = ? ORDER BY id", {version}))
       out.push_back(rating_row(r));
     return out;
+  });
+}
+
+Result<std::vector<GameRow>> SqlStore::recent_games(std::size_t limit, Id before,
+                                                    std::optional<replay::FaultKind> fault) {
+  return guard("read recent games", [&]() -> Result<std::vector<GameRow>> {
+    const Value below = before > 0 ? Value(before) : Value(std::numeric_limits<std::int64_t>::max());
+    if (fault)
+      return game_rows(
+          db_->query(std::string(kGameSelect) + " WHERE id < ? AND fault_kind = ? ORDER BY id DESC LIMIT ?",
+                     {below, text(enum_name(*fault)), limit_value(limit)}));
+    return game_rows(
+        db_->query(std::string(kGameSelect) + " WHERE id < ? ORDER BY id DESC LIMIT ?", {below, limit_value(limit)}));
+  });
+}
+
+Result<std::optional<MatchRow>> SqlStore::match(Id id) {
+  return guard("read a match", [&]() -> Result<std::optional<MatchRow>> {
+    const auto rows = db_->query("SELECT " + std::string(kMatchColumns) + " FROM matches WHERE id = ?", {id});
+    if (rows.empty()) return std::optional<MatchRow>();
+    return std::optional<MatchRow>(match_row(rows[0]));
+  });
+}
+
+Result<std::vector<GameRow>> SqlStore::match_games(Id match) {
+  return guard("read a match's games", [&]() -> Result<std::vector<GameRow>> {
+    return game_rows(db_->query(std::string(kGameSelect) + " WHERE match_id = ? ORDER BY leg", {match}));
   });
 }
 
@@ -647,6 +680,46 @@ Result<std::vector<EventRow>> SqlStore::events(std::size_t limit) {
     for (const auto& r :
          db_->query("SELECT id, at_ms, kind, message FROM events ORDER BY id DESC LIMIT ?", {limit_value(limit)}))
       out.push_back(EventRow{r[0].i64(), r[1].i64(), parse_state<EventKind>(r[2]), r[3].str()});
+    return out;
+  });
+}
+
+// --- Accounts
+
+Status SqlStore::add_author(const AuthorRow& a) {
+  return guard("add an account", [&]() -> Status {
+    Txn txn(*db_, true);
+    if (!db_->query("SELECT 1 FROM authors WHERE name = ?", {a.name}).empty())
+      return fail("the ladder has an account \"" + a.name + "\" already");
+    db_->exec("INSERT INTO authors (name, token_hash, organiser, created_ms) VALUES (?, ?, ?, ?)",
+              {a.name, a.token_hash, a.organiser ? 1 : 0, a.created_ms});
+    txn.commit();
+    return {};
+  });
+}
+
+namespace {
+
+AuthorRow author_row(const Row& r) {
+  return AuthorRow{r[0].str(), r[1].str(), r[2].i64() != 0, r[3].i64()};
+}
+
+}  // namespace
+
+Result<std::optional<AuthorRow>> SqlStore::author_by_token_hash(const std::string& token_hash) {
+  return guard("read an account", [&]() -> Result<std::optional<AuthorRow>> {
+    const auto rows =
+        db_->query("SELECT name, token_hash, organiser, created_ms FROM authors WHERE token_hash = ?", {token_hash});
+    if (rows.empty()) return std::optional<AuthorRow>();
+    return std::optional<AuthorRow>(author_row(rows[0]));
+  });
+}
+
+Result<std::vector<AuthorRow>> SqlStore::authors() {
+  return guard("list the accounts", [&]() -> Result<std::vector<AuthorRow>> {
+    std::vector<AuthorRow> out;
+    for (const auto& r : db_->query("SELECT name, token_hash, organiser, created_ms FROM authors ORDER BY name"))
+      out.push_back(author_row(r));
     return out;
   });
 }

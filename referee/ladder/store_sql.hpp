@@ -152,11 +152,18 @@ class SqlStore : public Store {
   Status add_ratings(const std::vector<RatingRow>& rows) override;
   Result<std::vector<RatingRow>> latest_ratings() override;
   Result<std::vector<RatingRow>> rating_history(Id version) override;
+  Result<std::vector<GameRow>> recent_games(std::size_t limit, Id before,
+                                            std::optional<replay::FaultKind> fault) override;
+  Result<std::optional<MatchRow>> match(Id id) override;
+  Result<std::vector<GameRow>> match_games(Id match) override;
   Status heartbeat(const WorkerRow& worker) override;
   Status worker_gone(const std::string& name) override;
   Result<std::vector<WorkerRow>> workers() override;
   Status log_event(EventKind kind, const std::string& message, std::int64_t now_ms) override;
   Result<std::vector<EventRow>> events(std::size_t limit) override;
+  Status add_author(const AuthorRow& author) override;
+  Result<std::optional<AuthorRow>> author_by_token_hash(const std::string& token_hash) override;
+  Result<std::vector<AuthorRow>> authors() override;
 
  protected:
   // Where a leg's compressed replay lives: a file (SQLite: written here, the column stays NULL)

@@ -34,9 +34,11 @@
 #include "referee/ladder/roster.hpp"
 #include "referee/ladder/store.hpp"
 #include "referee/ladder/store_sql.hpp"
+#include "tests/bench/ladder_seed.hpp"
 
 using namespace arena;
 using namespace arena::ladder;
+using namespace arena::bench;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -52,37 +54,6 @@ double cpu_seconds() {
   ::getrusage(RUSAGE_SELF, &u);
   const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
   return s(u.ru_utime) + s(u.ru_stime);
-}
-
-std::unique_ptr<Store> open_or_die(const Location& where) {
-  auto s = Store::open(where);
-  if (!s) {
-    fmt::print(stderr, "bench_ladder_store: {}\n", s.error());
-    std::exit(1);
-  }
-  return std::move(s.value());
-}
-
-template <typename T>
-T must(Result<T> r) {
-  if (!r) {
-    fmt::print(stderr, "bench_ladder_store: {}\n", r.error());
-    std::exit(1);
-  }
-  return std::move(r.value());
-}
-void must(const Status& s) {
-  if (!s) {
-    fmt::print(stderr, "bench_ladder_store: {}\n", s.error());
-    std::exit(1);
-  }
-}
-
-Id active(Store& s, const std::string& bot) {
-  const Bytes files{1, 2, 3};
-  const auto v = must(s.add_version(NewVersion{bot, "bench", json{{"language", "cpp"}}, files, 1}));
-  must(s.finish_build(v.id, VersionState::active, "./bot", files, "", "", 2));
-  return v.id;
 }
 
 // A two-seat leg as a worker reports it, with `replay` as its replay.
@@ -181,37 +152,9 @@ void bench_games(const std::string& engine, const Location& where, int versions,
   for (int v = 0; v < versions; ++v) ids.push_back(active(*store, "bot" + std::to_string(v)));
   const double version_s = seconds_since(start);
 
-  // The games: one transaction of multi-row inserts (straight into the games table: the counted
-  // rows as count() leaves them).
-  auto& db = dynamic_cast<sql::SqlStore&>(*store).db();
-  constexpr int kRows = 200;
-  std::string statement =
-      "INSERT INTO games (match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind, fault_message,"
-      " end_ms) VALUES ";
-  for (int r = 0; r < kRows; ++r)
-    statement += r == 0 ? "(?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)"
-                        : ", (?, 0, ?, ?, 'finished', ?, ?, NULL, NULL, '', ?)";
-  Rng rng(2026);
+  // The games: one transaction of multi-row inserts (ladder_seed.hpp).
   start = Clock::now();
-  db.begin(true);
-  sql::Params params;
-  for (std::int64_t g = 0; g < games; g += kRows) {
-    params.clear();
-    for (int r = 0; r < kRows; ++r) {
-      const Id a = ids[rng.below(ids.size())];
-      Id b = ids[rng.below(ids.size())];
-      if (b == a) b = ids[(static_cast<std::size_t>(a) + 1) % ids.size()];
-      const double sa = static_cast<double>(rng.below(10)), sb = static_cast<double>(rng.below(10));
-      const std::vector<int> ranks = sa > sb   ? std::vector<int>{1, 2}
-                                     : sa < sb ? std::vector<int>{2, 1}
-                                               : std::vector<int>{1, 1};
-      params.insert(params.end(),
-                    {sql::Value(g + r + 1), sql::Value(rng.next()), sql::Value(sql::ints_text(std::vector<Id>{a, b})),
-                     sql::Value(sql::doubles_text({sa, sb})), sql::Value(sql::ints_text(ranks)), sql::Value(g + r)});
-    }
-    db.exec(statement, params);
-  }
-  db.commit();
+  seed_games(*store, ids, games);
   const double seed_s = seconds_since(start);
   fmt::print("{:<10} seeding: {} versions through the store in {:.2f} s; {} games in one transaction in {:.2f} s\n",
              engine, versions, version_s, games, seed_s);

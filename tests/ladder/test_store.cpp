@@ -16,7 +16,7 @@ using namespace arena;
 using namespace arena::ladder;
 using namespace arena::ladder::test;
 
-STORE_CASE(creates, "an empty database gets the schema, version 1") {
+STORE_CASE(creates, "an empty database gets the schema, the referee's version") {
   const Location where = fresh(engine);
   auto s = open_ok(where);
   CHECK(s->schema_version() == kSchemaVersion);
@@ -74,8 +74,8 @@ STORE_CASE(reopens, "a reopened database keeps its rows and settings") {
 
 namespace {
 
-// A second migration as a later referee would add it (a table and a column).
-void fake_migration_2(sql::Db& db) {
+// The next migration as a later referee would add it (a table and a column).
+void fake_migration_next(sql::Db& db) {
   db.exec(sql::spell(db.dialect(), "CREATE TABLE notes (id {id}, body TEXT NOT NULL)"));
   db.exec("ALTER TABLE versions ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated'");
 }
@@ -86,42 +86,45 @@ STORE_CASE(migrates, "an older schema is migrated, a newer one refused with both
   const Location where = fresh(engine);
   Id v = 0;
   {
-    auto s = open_ok(where);  // version 1, the referee's
+    auto s = open_ok(where);  // the referee's version
     v = active_version(*s, "greedy");
   }
   std::vector<sql::Migration> later(sql::migrations().begin(), sql::migrations().end());
-  later.push_back({2, "notes", &fake_migration_2});
+  const int next = kSchemaVersion + 1;
+  later.push_back({next, "notes", &fake_migration_next});
   {
     auto s = sql::open_with(where, later);
     INFO((s ? std::string() : s.error()));
     REQUIRE(s.ok());
-    CHECK(s.value()->schema_version() == 2);
+    CHECK(s.value()->schema_version() == next);
     auto& db = dynamic_cast<sql::SqlStore&>(*s.value()).db();
     const auto rows = db.query("SELECT bot, note FROM versions WHERE id = ?", {v});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0][0].str() == "greedy");
     CHECK(rows[0][1].str() == "migrated");
     CHECK(db.exec("INSERT INTO notes (body) VALUES ('kept')") == 1);
-    // Opened again at version 2: nothing to do, nothing lost.
+    // Opened again at the later version: nothing to do, nothing lost.
     auto again = sql::open_with(where, later);
     REQUIRE(again.ok());
     CHECK(dynamic_cast<sql::SqlStore&>(*again.value()).db().query("SELECT body FROM notes").size() == 1);
   }
-  // This referee reads up to version 1.
+  // This referee reads up to its own version.
   const auto refused = error_of(Store::open(where));
-  CHECK_THAT(refused, Catch::Contains("has schema 2, this referee reads up to 1: upgrade the referee"));
+  CHECK_THAT(refused, Catch::Contains("has schema " + std::to_string(next) + ", this referee reads up to " +
+                                      std::to_string(kSchemaVersion) + ": upgrade the referee"));
   if (engine == Engine::sqlite) CHECK_THAT(refused, Catch::Contains((where.folder / "ladder.db").string()));
 }
 
-STORE_CASE(refuses_newer, "a database of schema 3 is refused naming both versions") {
+STORE_CASE(refuses_newer, "a database of a later schema is refused naming both versions") {
   const Location where = fresh(engine);
   {
     auto s = open_ok(where);
     auto& db = dynamic_cast<sql::SqlStore&>(*s).db();
-    CHECK(db.exec("UPDATE meta SET value = '3' WHERE key = 'schema'") == 1);
+    CHECK(db.exec("UPDATE meta SET value = ? WHERE key = 'schema'", {std::to_string(kSchemaVersion + 2)}) == 1);
   }
   const auto e = error_of(Store::open(where));
-  CHECK_THAT(e, Catch::Contains("has schema 3, this referee reads up to 1: upgrade the referee"));
+  CHECK_THAT(e, Catch::Contains("has schema " + std::to_string(kSchemaVersion + 2) + ", this referee reads up to " +
+                                std::to_string(kSchemaVersion) + ": upgrade the referee"));
 }
 
 STORE_CASE(refuses_foreign, "a database that is not a ladder's is refused, named") {

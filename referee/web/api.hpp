@@ -1,0 +1,58 @@
+#pragma once
+// The ladder's JSON API, version 1 (docs/ladder.md "The web server and its API"): views of the
+// ladder's store under /api/v1/ (status, leaderboard, bots, versions, matches, a match's replays),
+// and with an account's token (Authorization: Bearer) its own build logs, who it is, and withdrawing
+// its bots. Requests become typed store calls here; JSON is made only at this edge.
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <variant>
+
+#include "referee/ladder/config.hpp"
+#include "referee/ladder/leaderboard.hpp"
+#include "referee/ladder/store.hpp"
+#include "referee/web/http_server.hpp"
+
+namespace arena::web {
+
+// Who asks: the account of the request's bearer token, or nobody (no Authorization header).
+using Caller = std::optional<ladder::AuthorRow>;
+
+class Api {
+ public:
+  // `store`: a connection of the server's own (a Store is used by one thread at a time: requests
+  // take their turn on it); `config`: the ladder's settings (logs_public decides who reads build
+  // logs and rejection reasons).
+  Api(std::unique_ptr<ladder::Store> store, ladder::LadderConfig config);
+
+  // Any request: the API's paths answer JSON (a replay: JSON lines); any other path is a 404 with
+  // a JSON error. Safe to call from several threads.
+  Response handle(const Request& request);
+
+ private:
+  Response route(const Request& request);
+  // The caller, or the 401 that says why its token is refused.
+  std::variant<Caller, Response> authenticate(const Request& request);
+  bool sees_logs(const Caller& caller, const ladder::VersionRow& v) const;
+  Response status();
+  Response leaderboard();
+  Response bots();
+  Response bot(const std::string& name, const Caller& caller);
+  Response versions(const Request& request, const Caller& caller);
+  Response version(const std::string& id, bool ratings, const Caller& caller);
+  Response withdraw(const std::string& name, const Caller& caller);
+  Response me(const Caller& caller);
+  Response queue(const Caller& caller);
+  Response events(const Request& request, const Caller& caller);
+  Response matches(const Request& request);
+  Response match(const std::string& id);
+  Response replay(const std::string& id, const std::string& leg);
+
+  std::mutex mu_;
+  std::unique_ptr<ladder::Store> store_;
+  ladder::LadderConfig config_;
+  ladder::Leaderboard board_;
+};
+
+}  // namespace arena::web

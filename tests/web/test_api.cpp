@@ -1,0 +1,405 @@
+// The ladder's JSON API against a real server on a real ladder (docs/ladder.md "The web server
+// and its API"): one ladder for every case (two Python bots that play, one that is rejected with
+// HTML in its build log, an author whose name is HTML), played by `referee ladder run`, then served
+// by `referee ladder serve`; every endpoint, its errors, the logs only where ladder.json makes them
+// public or to their author's token, accounts (401, 403, withdraw), 64 unfinished requests that do
+// not hold up a leaderboard, an oversized request, and `run --listen` serving while it plays.
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tests/ladder/ladder_harness.hpp"
+#include "tests/match/harness.hpp"
+#include "tests/web/http_client.hpp"
+
+using namespace arena;
+using namespace arena::testing;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kHostileAuthor = "<img src=x onerror=alert(1)>";
+const std::string kHostileLog = "<script>alert(\"log\")</script>";
+
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The port a `serve` or `run --listen` prints in its log ("serving http://127.0.0.1:PORT/...").
+std::uint16_t served_port(const fs::path& log) {
+  std::uint16_t port = 0;
+  const bool up = wait_until(
+      [&] {
+        std::smatch m;
+        const std::string text = read_text(log);
+        if (!std::regex_search(text, m, std::regex("serving http://127\\.0\\.0\\.1:([0-9]+)/api/v1/"))) return false;
+        port = static_cast<std::uint16_t>(std::stoi(m[1]));
+        return true;
+      },
+      std::chrono::seconds(60));
+  INFO(read_text(log));
+  REQUIRE(up);
+  return port;
+}
+
+json get_json(std::uint16_t port, const std::string& target, int status = 200) {
+  const Reply r = http_get(port, target);
+  INFO(target << ": " << r.body);
+  REQUIRE(r.status == status);
+  CHECK(r.headers.at("content-type") == "application/json");
+  CHECK(r.headers.at("x-content-type-options") == "nosniff");
+  return json::parse(r.body);
+}
+
+// The ladder every case reads, made once: its folder and its server.
+struct SharedLadder {
+  fs::path dir;
+  fs::path ladder;
+  std::unique_ptr<Background> server;
+  std::uint16_t port = 0;
+};
+
+SharedLadder& shared_ladder() {
+  static SharedLadder s = [] {
+    SharedLadder l;
+    l.dir = fresh_dir("web", "api-" + std::to_string(::getpid()));  // ctest -j runs cases side by side
+    l.ladder = l.dir / "ladder";
+    Command c = ladder_cli("init " + quoted(l.ladder) + " --game stellar --placement-games 2 --check-games 1");
+    INFO(c.out);
+    REQUIRE(c.exit_code == 0);
+    const fs::path subs = l.dir / "submissions";
+    const fs::path crashing =
+        submission(subs, "crashing", R"({"language": "python"})",
+                   {{"bot.py", "import sys\nsys.stderr.write('" + kHostileLog + "\\n')\nsys.exit(3)\n"}});
+    for (const auto& [name, path, author] : {std::tuple{"kit", starter_kit("python"), kHostileAuthor},
+                                             std::tuple{"random", python_random_submission(subs), std::string("alice")},
+                                             std::tuple{"crashing", crashing, std::string("bob")}}) {
+      c = ladder_cli("submit " + quoted(l.ladder) + " " + quoted(path) + " --name " + name + " --author '" + author +
+                     "'");
+      INFO(c.out);
+      REQUIRE(c.exit_code == 0);
+    }
+    c = ladder_cli("run " + quoted(l.ladder) + " -j 2 --stop-after 4");
+    INFO(c.out);
+    REQUIRE(c.exit_code == 0);
+    l.server = std::make_unique<Background>(referee() + " ladder serve " + quoted(l.ladder) + " --listen 127.0.0.1:0",
+                                            l.dir / "serve.log");
+    l.port = served_port(l.dir / "serve.log");
+    return l;
+  }();
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("web API: status, leaderboard, bots and versions of a real ladder", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const json status = get_json(port, "/api/v1/status");
+  CHECK(status["game"] == "stellar");
+  CHECK(status["seats"] == 2);
+  CHECK(status["logs_public"] == false);
+  CHECK(status["matches"]["counted"].get<int>() >= 4);
+  CHECK(status["versions"]["active"] == 2);
+  CHECK(status["versions"]["rejected"] == 1);
+  CHECK(status["workers"].is_array());
+
+  const json board = get_json(port, "/api/v1/leaderboard");
+  CHECK(board["games"].get<int>() >= 8);  // 4 matches of 2 legs
+  REQUIRE(board["rows"].size() == 2);
+  std::set<std::string> bots;
+  for (const json& row : board["rows"]) {
+    bots.insert(row["version"]["bot"].get<std::string>());
+    CHECK(row["games"].get<int>() >= 8);
+    CHECK(row["wins"].get<int>() + row["draws"].get<int>() + row["losses"].get<int>() == row["games"].get<int>());
+    CHECK(row["low"].get<double>() <= row["rating"].get<double>());
+    CHECK(row["rating"].get<double>() <= row["high"].get<double>());
+    CHECK(row["version"]["state"] == "active");
+    CHECK(row["last_game_ms"].get<std::int64_t>() > 0);
+    if (row["version"]["bot"] == "kit") CHECK(row["version"]["author"] == kHostileAuthor);  // data, kept as written
+  }
+  CHECK(bots == std::set<std::string>{"kit", "random"});
+  CHECK(board["rows"][0]["rank"] == 1);
+
+  const json list = get_json(port, "/api/v1/bots");
+  REQUIRE(list["bots"].size() == 3);
+  CHECK(list["bots"][0]["name"] == "crashing");
+  CHECK(list["bots"][0]["active"].is_null());
+  CHECK(list["bots"][0]["latest"]["state"] == "rejected");
+  CHECK(list["bots"][1]["active"] == 1);
+
+  const json crashing = get_json(port, "/api/v1/bots/crashing");
+  CHECK(crashing["author"] == "bob");
+  REQUIRE(crashing["versions"].size() == 1);
+  const json& v = crashing["versions"][0];
+  CHECK(v["state"] == "rejected");
+  CHECK(v["language"] == "python");
+  CHECK(v["logs_public"] == false);
+  CHECK_FALSE(v.contains("fault"));  // ladder.json keeps logs to their authors
+  CHECK_FALSE(v.contains("build_log"));
+  const std::string id = std::to_string(v["id"].get<int>());
+  const json one = get_json(port, "/api/v1/versions/" + id);
+  CHECK(one["bot"] == "crashing");
+  CHECK_FALSE(one.contains("build_log"));
+  CHECK(get_json(port, "/api/v1/versions?state=rejected")["versions"].size() == 1);
+  CHECK(get_json(port, "/api/v1/versions")["versions"].size() == 3);
+  CHECK(get_json(port, "/api/v1/versions/" + id + "/ratings")["ratings"].empty());
+
+  const json kit = get_json(port, "/api/v1/bots/kit");
+  const std::string kit_id = std::to_string(kit["versions"][0]["id"].get<int>());
+  const json history = get_json(port, "/api/v1/versions/" + kit_id + "/ratings");
+  REQUIRE_FALSE(history["ratings"].empty());
+  CHECK(history["ratings"].back()["games"].get<int>() >= 8);
+
+  CHECK(get_json(port, "/api/v1/bots/nobody", 404)["error"] == "the ladder has no bot \"nobody\"");
+  CHECK(get_json(port, "/api/v1/versions/999", 404)["error"] == "the ladder has no version 999");
+  CHECK_THAT(get_json(port, "/api/v1/versions/abc", 400)["error"].get<std::string>(),
+             Catch::Contains("not a version id"));
+  CHECK_THAT(get_json(port, "/api/v1/versions?state=happy", 400)["error"].get<std::string>(),
+             Catch::Contains("\"building\""));
+  CHECK(get_json(port, "/api/v1/nothing", 404).contains("error"));
+  CHECK(get_json(port, "/elsewhere", 404).contains("error"));
+  CHECK(get_json(port, "/api/v1/bots/", 404).contains("error"));
+  const Reply post = http_request(port, "POST", "/api/v1/status");
+  CHECK(post.status == 405);
+  CHECK(post.headers.at("allow") == "GET");
+}
+
+TEST_CASE("web API: recent matches, filters, one match and its replays", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const json all = get_json(port, "/api/v1/matches");
+  REQUIRE(all["games"].size() >= 8);
+  CHECK(all["next_before"].is_null());
+  for (std::size_t i = 1; i < all["games"].size(); ++i)
+    CHECK(all["games"][i - 1]["game"].get<int>() > all["games"][i]["game"].get<int>());
+
+  const json page = get_json(port, "/api/v1/matches?limit=3");
+  REQUIRE(page["games"].size() == 3);
+  const std::string next = std::to_string(page["next_before"].get<int>());
+  const json rest = get_json(port, "/api/v1/matches?limit=500&before=" + next);
+  CHECK(rest["games"].size() + 3 == all["games"].size());
+  CHECK(rest["games"][0]["game"] == all["games"][3]["game"]);
+
+  const json of_random = get_json(port, "/api/v1/matches?bot=random");
+  CHECK(of_random["games"].size() == all["games"].size());  // two bots play every game
+  for (const json& g : of_random["games"]) {
+    bool seated = false;
+    for (const json& s : g["seats"]) seated = seated || s["bot"] == "random";
+    CHECK(seated);
+  }
+  CHECK(get_json(port, "/api/v1/matches?bot=crashing")["games"].empty());  // rejected: never played
+  CHECK(get_json(port, "/api/v1/matches?bot=ghost", 404).contains("error"));
+  CHECK(get_json(port, "/api/v1/matches?fault=crash")["games"].empty());
+  CHECK_THAT(get_json(port, "/api/v1/matches?fault=boom", 400)["error"].get<std::string>(),
+             Catch::Contains("\"timeout\""));
+  CHECK(get_json(port, "/api/v1/matches?limit=0", 400).contains("error"));
+  CHECK(get_json(port, "/api/v1/matches?limit=501", 400).contains("error"));
+
+  const json& g = all["games"].back();
+  const int match = g["match"].get<int>();
+  const json m = get_json(port, "/api/v1/matches/" + std::to_string(match));
+  CHECK(m["state"] == "counted");
+  CHECK(m["legs"] == 2);
+  REQUIRE(m["games"].size() == 2);
+  CHECK(m["games"][0]["leg"] == 0);
+  CHECK(m["seats"].size() == 2);
+  CHECK(m["seats"][0]["bot"] == m["games"][0]["seats"][0]["bot"]);
+  CHECK(m["seats"][0]["bot"] == m["games"][1]["seats"][1]["bot"]);  // leg 1 rotates the seats
+
+  const std::string replay_path = m["games"][1]["replay"].get<std::string>();
+  CHECK(replay_path == "/api/v1/matches/" + std::to_string(match) + "/replay/1");
+  const Reply replay = http_get(port, replay_path);
+  REQUIRE(replay.status == 200);
+  CHECK(replay.headers.at("content-type") == "application/x-ndjson; charset=utf-8");
+  std::istringstream lines(replay.body);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    INFO(line);
+    CHECK(json::accept(line));
+    ++n;
+  }
+  CHECK(n > 2);  // header, steps, footer
+  CHECK(get_json(port, "/api/v1/matches/" + std::to_string(match) + "/replay/2", 404).contains("error"));
+  CHECK(get_json(port, "/api/v1/matches/99999", 404)["error"] == "the ladder has no match 99999");
+  CHECK(get_json(port, "/api/v1/matches/99999/replay/0", 404).contains("error"));
+  CHECK(get_json(port, "/api/v1/matches/1/replay/x", 400).contains("error"));
+}
+
+TEST_CASE("web API: build logs and rejection reasons only where ladder.json makes them public", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  // A copy of the ladder folder with "logs_public": true, served by a second server.
+  const fs::path copy = l.dir / "public";
+  fs::copy(l.ladder, copy, fs::copy_options::recursive);
+  json config = json::parse(read_text(copy / "ladder.json"));
+  config["logs_public"] = true;
+  std::ofstream(copy / "ladder.json") << config.dump(2);
+  Background server(referee() + " ladder serve " + quoted(copy) + " --listen 127.0.0.1:0", l.dir / "public.log");
+  const std::uint16_t port = served_port(l.dir / "public.log");
+  CHECK(get_json(port, "/api/v1/status")["logs_public"] == true);
+  const json crashing = get_json(port, "/api/v1/bots/crashing");
+  const json& v = crashing["versions"][0];
+  CHECK_THAT(v["fault"].get<std::string>(), Catch::Contains("handshake"));
+  CHECK_FALSE(v.contains("build_log"));  // lists carry no logs; the version's own path does
+  const json one = get_json(port, "/api/v1/versions/" + std::to_string(v["id"].get<int>()));
+  // HTML in the log is data in a JSON string, served as JSON that browsers may not sniff as a page.
+  CHECK_THAT(one["build_log"].get<std::string>(), Catch::Contains(kHostileLog));
+  CHECK(server.stop(SIGTERM) == 128 + SIGTERM);
+}
+
+TEST_CASE("web API: 64 unfinished requests do not hold up a leaderboard, an oversized request is refused", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  std::vector<std::unique_ptr<RawConnection>> slow;
+  for (int i = 0; i < 64; ++i) {
+    slow.push_back(std::make_unique<RawConnection>(port));
+    REQUIRE(slow.back()->connected());
+    REQUIRE(slow.back()->send("GET /api/v1/leaderboard HTTP/1.1\r\nHost: x\r\nX-Slow: "));  // never finished
+  }
+  // A correctness bound, generous: a server that gave each slow client a thread would wait for
+  // their timeouts (10 s) before answering.
+  const auto start = std::chrono::steady_clock::now();
+  const Reply board = http_get(port, "/api/v1/leaderboard");
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK(board.status == 200);
+  CHECK(took < std::chrono::seconds(1));
+  slow.clear();
+
+  const std::string answer =
+      raw_exchange(port, "POST /api/v1/status HTTP/1.1\r\nHost: x\r\nContent-Length: 2097152\r\n\r\n");
+  CHECK_THAT(answer, Catch::StartsWith("HTTP/1.1 413"));
+  CHECK_THAT(answer, Catch::Contains("over the limit of 1048576 bytes"));
+  CHECK(http_get(port, "/api/v1/status").status == 200);
+}
+
+TEST_CASE("web API: `ladder run --listen` serves while it plays, a wrong --listen is a usage error", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  const int before = get_json(l.port, "/api/v1/status")["matches"]["counted"].get<int>();
+  Background run(referee() + " ladder run " + quoted(l.ladder) + " -j 1 --listen 127.0.0.1:0", l.dir / "run.log");
+  const std::uint16_t port = served_port(l.dir / "run.log");
+  // The numbers move while the page is open: matches are counted as they finish.
+  CHECK(wait_until([&] { return get_json(port, "/api/v1/status")["matches"]["counted"].get<int>() > before; },
+                   std::chrono::seconds(120)));
+  CHECK(get_json(port, "/api/v1/leaderboard")["rows"].size() == 2);
+  CHECK(run.stop(SIGTERM) == 128 + SIGTERM);
+  CHECK(http_get(port, "/api/v1/status").status == 0);  // stopped with the run
+
+  Command c = ladder_cli("serve " + quoted(l.ladder) + " --listen 127.0.0.1:99999");
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Catch::Contains("--listen \"127.0.0.1:99999\": the port must be a number from 0 to 65535"));
+  c = ladder_cli("run " + quoted(l.ladder) + " --listen 127.0.0.1:" + std::to_string(l.port));
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.out, Catch::Contains("cannot listen on 127.0.0.1:" + std::to_string(l.port)));
+}
+
+TEST_CASE("web API: accounts: tokens printed once, a build log to its author, withdraw by its owner only", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  const std::uint16_t port = l.port;
+  const auto token = [&](const std::string& args) {
+    Command c = run(referee() + " ladder author add " + quoted(l.ladder) + " " + args + " 2>/dev/null");
+    REQUIRE(c.exit_code == 0);
+    REQUIRE(c.out.size() == 44);  // 43 characters of URL-safe base64 and a newline
+    return c.out.substr(0, 43);
+  };
+  const std::string bob = token("bob");
+  const std::string alice = token("alice");
+  const std::string org = token("org --organiser");
+  CHECK(bob != alice);
+  Command again = ladder_cli("author add " + quoted(l.ladder) + " bob");
+  CHECK(again.exit_code == 2);
+  CHECK_THAT(again.out, Catch::Contains("the ladder has an account \"bob\" already"));
+  Command bad = ladder_cli("author add " + quoted(l.ladder) + " '<b>'");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("the account's name \"<b>\": only letters"));
+  Command list = ladder_cli("author list " + quoted(l.ladder));
+  CHECK(list.exit_code == 0);
+  CHECK_THAT(list.out, Catch::Contains("org") && Catch::Contains("organiser") && !Catch::Contains(bob));
+  // Only hashes are kept: no token in the database file.
+  CHECK(read_text(l.ladder / "ladder.db").find(bob) == std::string::npos);
+
+  const auto with = [&](const std::string& method, const std::string& target, const std::string& t) {
+    return http_request(port, method, target, {{"Authorization", "Bearer " + t}});
+  };
+  const json me = json::parse(with("GET", "/api/v1/me", bob).body);
+  CHECK(me["name"] == "bob");
+  CHECK(me["organiser"] == false);
+  CHECK(json::parse(with("GET", "/api/v1/me", org).body)["organiser"] == true);
+  const Reply anonymous = http_get(port, "/api/v1/me");
+  CHECK(anonymous.status == 401);
+  CHECK(anonymous.headers.at("www-authenticate") == "Bearer");
+  const Reply wrong = with("GET", "/api/v1/me", bob + "x");
+  CHECK(wrong.status == 401);
+  CHECK(json::parse(wrong.body)["error"] == "the token is not one of this ladder's");
+  const Reply basic = http_request(port, "GET", "/api/v1/leaderboard", {{"Authorization", "Basic Ym9iOmJvYg=="}});
+  CHECK(basic.status == 401);
+  CHECK_THAT(basic.body, Catch::Contains("Bearer TOKEN"));
+
+  // The rejected version's build log: to its author and the organiser, not to another author.
+  const json crashing = get_json(port, "/api/v1/bots/crashing");
+  const std::string version = "/api/v1/versions/" + std::to_string(crashing["versions"][0]["id"].get<int>());
+  for (const std::string* t : {&bob, &org}) {
+    const Reply r = with("GET", version, *t);
+    REQUIRE(r.status == 200);
+    const json v = json::parse(r.body);
+    CHECK_THAT(v["build_log"].get<std::string>(), Catch::Contains(kHostileLog));
+    CHECK_THAT(v["fault"].get<std::string>(), Catch::Contains("handshake"));
+  }
+  const json to_alice = json::parse(with("GET", version, alice).body);
+  CHECK_FALSE(to_alice.contains("build_log"));
+  CHECK_FALSE(to_alice.contains("fault"));
+  CHECK(json::parse(with("GET", "/api/v1/bots/crashing", bob).body)["versions"][0].contains("fault"));
+
+  // Withdraw: its owner or the organiser (the bot has no active version: nothing changes).
+  const Reply nobody = http_request(port, "POST", "/api/v1/bots/crashing/withdraw");
+  CHECK(nobody.status == 401);
+  const Reply other = with("POST", "/api/v1/bots/crashing/withdraw", alice);
+  CHECK(other.status == 403);
+  CHECK(json::parse(other.body)["error"] == "the bot \"crashing\" belongs to bob, not to alice");
+  for (const std::string* t : {&bob, &org}) {
+    const Reply r = with("POST", "/api/v1/bots/crashing/withdraw", *t);
+    REQUIRE(r.status == 200);
+    CHECK(json::parse(r.body) == json{{"bot", "crashing"}, {"withdrawn", false}});
+  }
+  CHECK(with("POST", "/api/v1/bots/ghost/withdraw", org).status == 404);
+  const Reply get = with("GET", "/api/v1/bots/crashing/withdraw", org);
+  CHECK(get.status == 405);
+  CHECK(get.headers.at("allow") == "POST");
+  CHECK(get_json(port, "/api/v1/leaderboard")["rows"].size() == 2);  // nothing withdrawn that played
+
+  // The organiser's views: the queue and the events (the rejection of "crashing" among them).
+  CHECK(http_get(port, "/api/v1/queue").status == 401);
+  const Reply author_queue = with("GET", "/api/v1/queue", bob);
+  CHECK(author_queue.status == 403);
+  CHECK(json::parse(author_queue.body)["error"] == "only the organiser's account may read this, not bob");
+  const Reply queue = with("GET", "/api/v1/queue", org);
+  REQUIRE(queue.status == 200);
+  const json queued = json::parse(queue.body);
+  for (const json& m : queued["matches"]) {
+    CHECK(m["state"] != "counted");
+    CHECK(m["seats"].size() == 2);
+  }
+  CHECK(with("GET", "/api/v1/events", alice).status == 403);
+  const Reply events = with("GET", "/api/v1/events?limit=500", org);
+  REQUIRE(events.status == 200);
+  bool rejected = false;
+  const json logged = json::parse(events.body);
+  for (const json& e : logged["events"])
+    rejected =
+        rejected || (e["kind"] == "rejected" && e["message"].get<std::string>().find("crashing") != std::string::npos);
+  CHECK(rejected);
+  CHECK(with("GET", "/api/v1/events?limit=0", org).status == 400);
+}
