@@ -74,9 +74,19 @@ void create_v2(Db& db) {
       " created_ms BIGINT NOT NULL)");
 }
 
+// Version 3: a reported match's storage folders, waiting for the audit's verdict (count makes
+// them the versions' storage, refuse drops them).
+void create_v3(Db& db) {
+  db.exec(spell(db.dialect(),
+                "CREATE TABLE pending_storage (match_id BIGINT NOT NULL REFERENCES matches (id),"
+                " version BIGINT NOT NULL REFERENCES versions (id), packed {blob} NOT NULL,"
+                " PRIMARY KEY (match_id, version))"));
+}
+
 constexpr Migration kMigrations[] = {
     {1, "the ladder's tables", &create_v1},
     {2, "the web API's accounts", &create_v2},
+    {3, "storage reported and not yet counted", &create_v3},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 

@@ -32,7 +32,7 @@ using Id = std::int64_t;
 using Bytes = std::vector<std::uint8_t>;
 
 // The schema version this referee writes and reads.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 enum class VersionState { building, rejected, active, retired };
 // `refused` is the coordinator's verdict, not a state a match stays in: refuse() logs it as an

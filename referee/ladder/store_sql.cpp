@@ -105,24 +105,6 @@ std::string check_legs(const std::vector<LegReport>& legs, std::size_t seats, in
   return "";
 }
 
-// A reported match's storage waits for the verdict in the settings table (schema 1 has no table
-// of its own for it), one row per version: key pending-storage/<match>/<version>, the packed
-// bytes in hexadecimal.
-std::string pending_prefix(Id match) {
-  return "pending-storage/" + std::to_string(match) + "/";
-}
-
-std::string to_hex(const Bytes& b) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(b.size() * 2);
-  for (std::uint8_t byte : b) {
-    out += digits[byte >> 4];
-    out += digits[byte & 15];
-  }
-  return out;
-}
-
 // The columns every game query selects, and their rows read back.
 constexpr std::string_view kGameSelect =
     "SELECT id, match_id, leg, seed, seats, end_kind, scores, ranks, fault_seat, fault_kind, fault_message, end_ms"
@@ -147,19 +129,6 @@ std::vector<GameRow> game_rows(const std::vector<Row>& rows) {
     g.end_ms = r[11].i64();
     out.push_back(std::move(g));
   }
-  return out;
-}
-
-Bytes from_hex(const std::string& text, const std::string& where) {
-  auto digit = [&](char c) -> std::uint8_t {
-    if (c >= '0' && c <= '9') return static_cast<std::uint8_t>(c - '0');
-    if (c >= 'a' && c <= 'f') return static_cast<std::uint8_t>(c - 'a' + 10);
-    throw DbError(where + " is not hexadecimal");
-  };
-  if (text.size() % 2 != 0) throw DbError(where + " is not hexadecimal");
-  Bytes out(text.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<std::uint8_t>(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
   return out;
 }
 
@@ -433,11 +402,10 @@ Result<bool> SqlStore::report(const Claim& claim, const std::vector<LegReport>& 
       return fail("the report of match " + std::to_string(claim.match.id) + " is refused: " + bad);
     if (const auto bad = check_storage(storage, seats); !bad.empty())
       return fail("the report of match " + std::to_string(claim.match.id) + " is refused: " + bad);
-    const std::string prefix = pending_prefix(claim.match.id);
-    db_->exec("DELETE FROM settings WHERE key LIKE ?", {prefix + "%"});
+    db_->exec("DELETE FROM pending_storage WHERE match_id = ?", {claim.match.id});
     for (const StorageReport& s : storage)
-      db_->exec("INSERT INTO settings (key, value) VALUES (?, ?)",
-                {prefix + std::to_string(s.version), to_hex(s.packed)});
+      db_->exec("INSERT INTO pending_storage (match_id, version, packed) VALUES (?, ?, ?)",
+                {claim.match.id, s.version, Value::blob(s.packed)});
     for (std::size_t i = 0; i < legs.size(); ++i) {
       const auto& l = legs[i];
       const auto& r = l.result;
@@ -501,13 +469,11 @@ Status SqlStore::count(Id match, std::int64_t) {
         " l.fault_seat, l.fault_kind, l.fault_message, l.end_ms FROM legs l JOIN matches m ON m.id = l.match_id"
         " WHERE l.match_id = ? ORDER BY l.leg",
         {match});
-    const std::string prefix = pending_prefix(match);
-    for (const auto& r : db_->query("SELECT key, value FROM settings WHERE key LIKE ?", {prefix + "%"})) {
-      const std::string key = r[0].str();
-      const Id version = std::stoll(key.substr(prefix.size()));
-      db_->exec("UPDATE versions SET storage = ? WHERE id = ?", {Value::blob(from_hex(r[1].str(), key)), version});
-    }
-    db_->exec("DELETE FROM settings WHERE key LIKE ?", {prefix + "%"});
+    db_->exec(
+        "UPDATE versions SET storage = (SELECT p.packed FROM pending_storage p WHERE p.match_id = ?"
+        " AND p.version = versions.id) WHERE id IN (SELECT version FROM pending_storage WHERE match_id = ?)",
+        {match, match});
+    db_->exec("DELETE FROM pending_storage WHERE match_id = ?", {match});
     txn.commit();
     return {};
   });
@@ -523,7 +489,7 @@ Status SqlStore::refuse(Id match, const std::string& reason, std::int64_t now_ms
     db_->exec("UPDATE matches SET state = 'queued', worker = '', lease_until_ms = 0, finished_ms = 0 WHERE id = ?",
               {match});
     db_->exec("DELETE FROM legs WHERE match_id = ?", {match});
-    db_->exec("DELETE FROM settings WHERE key LIKE ?", {pending_prefix(match) + "%"});
+    db_->exec("DELETE FROM pending_storage WHERE match_id = ?", {match});
     insert_event(*db_, EventKind::refused,
                  "match " + std::to_string(match) + " (attempt " + std::to_string(rows[0][2].i64()) + " by " +
                      rows[0][1].str() + ") refused: " + reason,
