@@ -8,7 +8,7 @@
 // the best other seat breaking ties. Only Stella Quest is rebuilt from a request today; in another
 // game it says so on stderr once and plays the first legal action.
 //
-//   usage: search_bot [--samples N]   (default 48; the same request gives the same choice)
+//   usage: search_bot [--samples N]   (default 200; the same request gives the same choice)
 //
 // Build: with the library installed, find_package(stellar_arena) and link
 // stellar_arena::stellar_arena (docs/library.md); in this project, the target search_bot.
@@ -76,7 +76,7 @@ std::size_t choose(const std::string& game, const json& config, const json& requ
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::cin.tie(nullptr);
-  int samples = 48;
+  int samples = 200;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--samples") samples = std::max(1, std::atoi(argv[i + 1]));
   }

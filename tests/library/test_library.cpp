@@ -82,7 +82,7 @@ TEST_CASE("library: every game's golden transcript, replayed through the library
   }
 }
 
-TEST_CASE("library: a clone goes its own way; rollout plays to the end") {
+TEST_CASE("library: a clone goes its own way, and rollout plays to the end") {
   for (const std::string& name : stellar_arena::game_names()) {
     INFO(name);
     Game game(name, 11);

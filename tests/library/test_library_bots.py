@@ -61,9 +61,9 @@ class LibraryBots(unittest.TestCase):
         self.assertGreater(wins, 6)
 
     def test_search_bot_beats_greedy_in_stella_quest(self):
-        wins, losses = league("stella_quest", os.environ["SEARCH_BOT"], os.environ["GREEDY_BOT"], 10, self.out)
-        print(f"search_bot against greedy_bot, Stella Quest: {wins} won, {losses} lost of 20")
-        self.assertGreater(wins, 10)
+        wins, losses = league("stella_quest", os.environ["SEARCH_BOT"], os.environ["GREEDY_BOT"], 20, self.out)
+        print(f"search_bot against greedy_bot, Stella Quest: {wins} won, {losses} lost of 40")
+        self.assertGreater(wins, 20)
 
     def test_they_play_legally_where_they_cannot_look_ahead(self):
         for bot in (LOOKAHEAD, os.environ["SEARCH_BOT"]):
