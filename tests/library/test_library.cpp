@@ -204,3 +204,44 @@ TEST_CASE("library: from_request refuses a view no game shows, and a game that c
   const json stellar_request = {{"seat", 0}, {"protocol", 1}, {"view", stellar.view(0, 1)}};
   CHECK_THROWS_WITH(Game::from_request("stellar", stellar_request, 1), Catch::Contains("cannot rebuild"));
 }
+
+TEST_CASE("library: from_request on damaged views: an Error or a game that shows that very view") {
+  const std::vector<json> junk = {nullptr,        -1,   0,  1000000000, "x", "Blue 6", "dummy", json::array(),
+                                  json::object(), true, 2.5};
+  std::uint64_t r = 7;
+  auto next = [&](std::size_t bound) {
+    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((r >> 33) % bound);
+  };
+  int refused = 0;
+  int accepted = 0;
+  Game game("stella_quest", 8, nullptr, {}, 3);
+  for (int round = 0; round < 600; ++round) {
+    if (game.is_over()) game = Game("stella_quest", static_cast<std::uint64_t>(round), nullptr, {}, 2 + round % 3);
+    const int seat = *game.to_act();
+    json view = game.view(seat, 1);
+    // One field replaced: at the top, in a player, or in a list.
+    json* target = &view;
+    if (next(3) == 0) target = &view["players"][next(view["players"].size())];
+    std::vector<std::string> target_keys;
+    for (const auto& item : target->items()) target_keys.push_back(item.key());
+    json& field = (*target)[target_keys[next(target_keys.size())]];
+    if (field.is_array() && !field.empty() && next(2) == 0) {
+      field[next(field.size())] = junk[next(junk.size())];
+    } else {
+      field = junk[next(junk.size())];
+    }
+    INFO("round " << round << ": " << view.dump());
+    try {
+      const Game rebuilt = Game::from_request("stella_quest", json{{"seat", seat}, {"view", view}}, 1);
+      CHECK(rebuilt.view(seat, 1) == view);
+      ++accepted;
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).rfind("from_request: ", 0) == 0);
+      ++refused;
+    }
+    if (round % 3 == 0) game.apply_index(next(game.legal_count()));
+  }
+  CHECK(refused > 300);
+  CHECK(accepted > 0);
+}
