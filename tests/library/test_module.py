@@ -19,6 +19,16 @@ def replay_paths():
     return sorted(p for p in root.glob("*/replays/*.jsonl"))
 
 
+def view_hash(text):
+    """docs/library.md's definition of the view hash, written out."""
+    h = 0xCBF29CE484222325
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    for multiplier in (0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53):
+        h = ((h ^ (h >> 33)) * multiplier) & 0xFFFFFFFFFFFFFFFF
+    return format(h ^ (h >> 33), "016x")
+
+
 def line_of(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -77,6 +87,8 @@ class Replays(unittest.TestCase):
                 seat = step["seat"]
                 self.assertEqual(game.to_act, seat, path)
                 self.assertEqual(game.view_hash(seat), step["view_hash"], path)
+                if step["n"] % 8 == 0:
+                    self.assertEqual(view_hash(game.view_text(seat, 2)), step["view_hash"], path)
                 self.assertIn(step["action"], game.legal_actions(), path)
                 if step["n"] % 8 == 0:
                     d = game.determinize(seat, step["n"])
