@@ -70,8 +70,8 @@ class GameState {
   virtual void redeal_unseen(Seat seat, Rng& rng) = 0;
   virtual Status check_invariants() const = 0;
   // The chance to come (shuffles, dice) drawn afresh from `seed`; with redeal_unseen, a state
-  // that knows no more than what a seat saw (the rules library's determinize, library/). A game
-  // whose State keeps its chance elsewhere than in an Rng member `rng` has none to redraw.
+  // that knows no more than what a seat saw (the rules library's determinize, library/). The
+  // adapter redraws a State's Rng member `rng`; a game keeping its chance elsewhere keeps it.
   virtual void reseed_chance(std::uint64_t seed) = 0;
 };
 
