@@ -2,9 +2,11 @@
 # Records the replays the rules library is checked against (tests/library/CMakeLists.txt, the
 # library_replays fixture): for every game of `referee games`, a league of the greedy and the
 # random sample bot, DEALS duplicate deals (two matches each), into OUT/<game>/replays/.
+# ARENA_LIBRARY_DEALS in the environment plays that many instead (more replays for the checks:
+# ARENA_LIBRARY_DEALS=1000 ctest --test-dir build -R library).
 # Usage: record_replays.sh REFEREE GREEDY_BOT RANDOM_BOT OUT DEALS
 set -euo pipefail
-referee=$1 greedy=$2 random=$3 out=$4 deals=$5
+referee=$1 greedy=$2 random=$3 out=$4 deals=${ARENA_LIBRARY_DEALS:-$5}
 rm -rf "$out"
 mkdir -p "$out"
 games=$("$referee" games | awk '{print $1}')
