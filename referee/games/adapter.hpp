@@ -34,6 +34,8 @@
 //                                   const draw::Style&);
 //   static std::string describe_seat_config(const json&);
 //   static json progress(const State&);   (GameState::progress(); default: null)
+//   static Result<State> state_from_view(const json& view, Seat, Rng&);   (Game::state_from_view;
+//       default: refused)
 //   static WebModule web_module();
 //
 // An optional hook is used only when its signature is the one above. A Traits that declares a
@@ -78,6 +80,10 @@ concept write_action = requires(const typename T::Action& a, std::string& out) {
 template <typename T>
 concept progress = requires(const typename T::State& s) {
   { T::progress(s) } -> std::convertible_to<json>;
+};
+template <typename T>
+concept state_from_view = requires(const json& view, Seat seat, Rng& rng) {
+  { T::state_from_view(view, seat, rng) } -> std::same_as<Result<typename T::State>>;
 };
 template <typename T>
 concept whole_table = requires(const std::vector<json>& views) {
@@ -125,6 +131,10 @@ constexpr bool checked() {
   static_assert(
       !requires { &T::progress; } || progress<T>,
       "optional game hook progress: expected static json progress(const State&)");
+  static_assert(
+      !requires { &T::state_from_view; } || state_from_view<T>,
+      "optional game hook state_from_view: expected static Result<State> state_from_view(const json&, Seat, "
+      "Rng&)");
   static_assert(
       !requires { &T::whole_table; } || whole_table<T>,
       "optional game hook whole_table: expected static json whole_table(const std::vector<json>&)");
@@ -232,6 +242,12 @@ class AdaptedState final : public GameState {
     Traits::redeal_unseen(state_, seat, rng);
   }
   Status check_invariants() const override { return Traits::check_invariants(state_); }
+  void reseed_chance(std::uint64_t seed) override {
+    if constexpr (requires(State & s) { s.rng = Rng(seed); }) {
+      changed();
+      state_.rng = Rng(seed);
+    }
+  }
 
   const State& state() const { return state_; }
 
@@ -316,6 +332,21 @@ class GameAdapter final : public Game {
     auto state = Traits::state_from_json(j);
     if (!state) return fail(state.error());
     return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
+  }
+
+  Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, std::uint64_t seed) const override {
+    if constexpr (hook::state_from_view<Traits>) {
+      Rng rng(seed);
+      auto state = Traits::state_from_view(view, seat, rng);
+      if (!state) return fail(info_.name + ": " + state.error());
+      // The promise, checked: the state shows the seat exactly the view it was built from.
+      if (Traits::view(*state, seat) != view) {
+        return fail(info_.name + ": no state of the game shows seat " + std::to_string(seat) + " this view");
+      }
+      return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
+    } else {
+      return Game::state_from_view(view, seat, seed);
+    }
   }
 
   json card_table(const json& config, const std::vector<json>& seat_configs) const override {

@@ -100,6 +100,11 @@ json merge_player_views(const std::vector<json>& views) {
   return table;
 }
 
+Result<std::unique_ptr<GameState>> Game::state_from_view(const json& /*view*/, Seat /*seat*/,
+                                                         std::uint64_t /*seed*/) const {
+  return fail(info().name + " cannot rebuild a state from a view (docs/library.md)");
+}
+
 json seat_card_table(const json& table, Seat seat) {
   if (!table.is_array()) return nullptr;
   json out = table;

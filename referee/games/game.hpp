@@ -69,6 +69,10 @@ class GameState {
   // Test support: redeal what `seat` cannot see; check the game's own invariants.
   virtual void redeal_unseen(Seat seat, Rng& rng) = 0;
   virtual Status check_invariants() const = 0;
+  // The chance to come (shuffles, dice) drawn afresh from `seed`; with redeal_unseen, a state
+  // that knows no more than what a seat saw (the rules library's determinize, library/). The
+  // adapter redraws a State's Rng member `rng`; a game keeping its chance elsewhere keeps it.
+  virtual void reseed_chance(std::uint64_t seed) = 0;
 };
 
 struct GameInfo {
@@ -106,6 +110,11 @@ class Game {
     return new_game(config, {}, seed, seats);
   }
   virtual Result<std::unique_ptr<GameState>> state_from_json(const json& state) const = 0;
+  // A state that shows `seat` exactly `view` (view()'s form, protocol 1), every card the seat
+  // cannot identify and the chance to come drawn from `seed` (the rules library's determinize
+  // from a request, library/); an error for a view no state shows. The default (game.cpp): a
+  // game that cannot rebuild a state from a view says so.
+  virtual Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, std::uint64_t seed) const;
 
   // ---- Drawing for people. Each has a generic default (game.cpp), so a game without a drawing
   // is shown, never refused and never drawn as another game.

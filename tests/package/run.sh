@@ -59,4 +59,40 @@ done
 "$referee" validate "$bots/random_bot" --games 1 --seed 5 --time-scale 10 --out "$out/validate" >"$out/validate.log" 2>&1 ||
   { cat "$out/validate.log" >&2; fail "validate with the installed sample bots"; }
 grep -q "vs greedy_bot as seat 1" "$out/validate.log" || { cat "$out/validate.log" >&2; fail "validate did not play the installed greedy_bot"; }
-echo "OK: the package installs, plays, verifies and validates"
+
+# The rules library (docs/library.md): the Python module imports and plays from the unpacked
+# tree, and a C++ program finds the library with find_package and links it.
+for f in "$root/usr/include/stellar_arena/game.hpp" "$root/usr/lib/libstellar_arena.a" \
+         "$root/usr/lib/cmake/stellar_arena/stellar_arenaConfig.cmake" \
+         "$root/usr/lib/python3/dist-packages/stellar_arena/__init__.py" "$bots/lookahead_bot.py"; do
+  [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
+done
+PYTHONPATH="$root/usr/lib/python3/dist-packages" /usr/bin/python3 -c '
+import stellar_arena
+g = stellar_arena.Game("stella_quest", 1)
+print("python: stellar_arena plays", g.name, "to scores", g.rollout(2))' || fail "the installed Python module"
+consumer="$out/consumer"
+mkdir -p "$consumer"
+cat >"$consumer/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(consumer LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(stellar_arena REQUIRED)
+add_executable(consumer main.cpp)
+target_link_libraries(consumer PRIVATE stellar_arena::stellar_arena)
+CMAKE
+cat >"$consumer/main.cpp" <<'CPP'
+#include <iostream>
+#include <stellar_arena/game.hpp>
+int main() {
+  stellar_arena::Game game("stellar", 3);
+  const auto scores = game.clone().rollout(4);
+  std::cout << "c++: " << game.name() << " to act " << *game.to_act() << ", rollout scores " << scores[0] << " "
+            << scores[1] << "\n";
+}
+CPP
+cmake -S "$consumer" -B "$consumer/build" -DCMAKE_PREFIX_PATH="$root/usr" >"$out/consumer.log" 2>&1 &&
+  cmake --build "$consumer/build" >>"$out/consumer.log" 2>&1 || { cat "$out/consumer.log" >&2; fail "a C++ program with find_package(stellar_arena)"; }
+"$consumer/build/consumer" || fail "the C++ program linked with the installed library"
+
+echo "OK: the package installs, plays, verifies and validates; its rules library builds into a program and imports in Python"

@@ -62,6 +62,9 @@ struct Traits {
   static std::uint64_t hash(const State& s) { return stella_quest::hash(s); }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { stella_quest::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return stella_quest::check_invariants(s); }
+  static Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng) {
+    return stella_quest::state_from_view(view, seat, rng);
+  }
 
   // For people (terminal.cpp, web/).
   static nlohmann::json card_table(const Config&) { return stella_quest::card_table_json(); }

@@ -29,6 +29,9 @@ Result<State> state_from_json(const nlohmann::json& j);
 // and of the top deck card; collections, tokens, the marker, the whole discard pile, the current
 // trick, whose turn it is. Never the deck order or another hand's numbers.
 nlohmann::json view(const State& state, Seat seat);
+// A state that shows `seat` exactly `view` (view()'s form), every card the seat cannot identify
+// drawn from `rng` (from_view.cpp: the rules library's determinize from a request).
+Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng);
 
 const char* phase_name(Phase phase);
 const char* end_name(End end);

@@ -1,0 +1,247 @@
+// The rules library (library/, docs/library.md) against what the referee sends: every game's
+// golden transcript (a real match, both protocol versions) replayed through stellar_arena::Game
+// gives the same hello card tables, views (as JSON and as text), legal lists and result; clones
+// are independent; determinize keeps the seat's view and legal list and redraws the rest; bad
+// input is an Error naming the problem.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "stellar_arena/game.hpp"
+
+namespace {
+
+using stellar_arena::Error;
+using stellar_arena::Game;
+using stellar_arena::json;
+
+std::vector<json> read_lines(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  return lines;
+}
+
+std::string line_of(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+TEST_CASE("library: every game's golden transcript, replayed through the library") {
+  const std::vector<std::string> names = stellar_arena::game_names();
+  REQUIRE(names.size() == 3);
+  for (const std::string& name : names) {
+    const auto path = std::filesystem::path(ARENA_SOURCE_DIR) / "referee/games" / name / "transcripts/match.jsonl";
+    INFO(path.string());
+    const std::vector<json> lines = read_lines(path);
+    const json& header = lines.at(0).at("transcript");
+    const json& hello = lines.at(1).at("line");
+    REQUIRE(hello.at("type") == "hello");
+    Game game(name, header.at("seed").get<std::uint64_t>(), hello.at("config"), {}, header.at("seats").get<int>());
+    CHECK(game.config() == hello.at("config"));
+    for (const json& index : header.at("prefix")) game.apply_index(index.get<std::size_t>());
+    std::vector<int> version(static_cast<std::size_t>(game.seats()), 1);
+    int requests = 0;
+    bool over = false;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const int seat = lines[i].at("seat").get<int>();
+      const json& line = lines[i].at("line");
+      const std::string type = line.at("type").get<std::string>();
+      INFO("line " << i + 1 << " " << type << " seat " << seat);
+      if (type == "hello") {
+        if (line.contains("cards")) CHECK(game.card_table(seat) == line.at("cards"));
+      } else if (type == "ready") {
+        version[static_cast<std::size_t>(seat)] = line.value("protocol", 1);
+      } else if (type == "request") {
+        const int v = version[static_cast<std::size_t>(seat)];
+        REQUIRE(game.to_act() == seat);
+        CHECK(game.view(seat, v) == line.at("view"));
+        CHECK(game.view_text(seat, v) == line_of(line.at("view")));
+        CHECK(json(game.legal_actions()) == line.at("legal"));
+        CHECK(game.legal_count() == line.at("legal").size());
+        ++requests;
+      } else if (type == "action") {
+        game.apply(line.at("action"));
+      } else if (type == "game_over") {
+        const json& result = line.at("result");
+        REQUIRE(result.at("end") == "finished");
+        REQUIRE(game.is_over());
+        CHECK_FALSE(game.to_act().has_value());
+        CHECK(json(game.scores()) == result.at("scores"));
+        CHECK(game.outcome() == result.at("outcome"));
+        over = true;
+      }
+    }
+    CHECK(requests > 0);
+    CHECK(over);
+  }
+}
+
+TEST_CASE("library: a clone goes its own way, and rollout plays to the end") {
+  for (const std::string& name : stellar_arena::game_names()) {
+    INFO(name);
+    Game game(name, 11);
+    const std::string before = game.state_hash();
+    Game copy = game.clone();
+    CHECK(copy.state_hash() == before);
+    const std::vector<double> scores = copy.rollout(5);
+    CHECK(copy.is_over());
+    CHECK(copy.scores() == scores);
+    CHECK(copy.legal_actions().empty());
+    CHECK_FALSE(game.is_over());
+    CHECK(game.state_hash() == before);
+    // The same seed plays the same game.
+    Game again = game.clone();
+    CHECK(again.rollout(5) == scores);
+    CHECK(again.state_hash() == copy.state_hash());
+  }
+}
+
+TEST_CASE("library: determinize keeps what the seat saw and redraws what it did not") {
+  for (const std::string& name : stellar_arena::game_names()) {
+    INFO(name);
+    int compared = 0;
+    std::set<std::string> hidden_dealt;  // distinct full states behind one view
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      Game game(name, seed);
+      for (std::uint64_t step = 0; !game.is_over(); ++step) {
+        const int seat = *game.to_act();
+        if (step % 5 == 0) {
+          for (int s = 0; s < game.seats(); ++s) {
+            const Game d = game.determinize(s, seed * 1000 + step);
+            INFO("seed " << seed << " step " << step << " seat " << s);
+            CHECK(d.view(s, 1) == game.view(s, 1));
+            CHECK(d.view_text(s, 2) == game.view_text(s, 2));
+            CHECK(d.view_hash(s) == game.view_hash(s));
+            CHECK(d.to_act() == game.to_act());
+            if (s == seat) CHECK(d.legal_actions() == game.legal_actions());
+            // Determinizing again from the same seed gives the same state.
+            CHECK(game.determinize(s, seed * 1000 + step).state_hash() == d.state_hash());
+            hidden_dealt.insert(d.state_hash());
+            ++compared;
+          }
+        }
+        game.apply_index(static_cast<std::size_t>(step * 7 % game.legal_count()));
+      }
+    }
+    CHECK(compared > 20);
+    // Far more distinct states than the games played: the hidden cards were redrawn.
+    CHECK(hidden_dealt.size() > static_cast<std::size_t>(compared) / 2);
+  }
+}
+
+TEST_CASE("library: bad input is an error naming the problem, and changes nothing") {
+  CHECK_THROWS_WITH(Game("chess", 1), Catch::Contains("unknown game \"chess\""));
+  CHECK_THROWS_WITH(Game("stellar", 1, json{{"no_such_option", 1}}), Catch::Contains("stellar: config"));
+  CHECK_THROWS_WITH(Game("stellar", 1, nullptr, {}, 7), Catch::Contains("7 seats"));
+  Game game("stella_quest", 3);
+  const std::string before = game.state_hash();
+  CHECK_THROWS_AS(game.apply(json{{"kind", "fly"}}), Error);
+  CHECK_THROWS_WITH(game.apply_index(999), Catch::Contains("legal action 999"));
+  CHECK_THROWS_WITH(game.view(5), Catch::Contains("seat 5"));
+  CHECK_THROWS_WITH(game.view(0, 3), Catch::Contains("protocol 3"));
+  CHECK_THROWS_WITH(game.scores(), Catch::Contains("not over"));
+  CHECK(game.state_hash() == before);
+  CHECK_THROWS_WITH(Game::from_replay("/nonexistent/replay.jsonl", 0), Catch::Contains("/nonexistent/replay.jsonl"));
+}
+
+TEST_CASE("library: from_request rebuilds a Stella Quest game from what one seat was sent") {
+  int rebuilt = 0;
+  for (int seats = 2; seats <= 4; ++seats) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      Game game("stella_quest", seed, nullptr, {}, seats);
+      for (std::uint64_t step = 0; !game.is_over(); ++step) {
+        const int seat = *game.to_act();
+        if (step % 3 == 0) {
+          INFO("seats " << seats << " seed " << seed << " step " << step);
+          for (int protocol = 1; protocol <= 2; ++protocol) {
+            const json request = {{"type", "request"},
+                                  {"seat", seat},
+                                  {"protocol", protocol},
+                                  {"view", game.view(seat, protocol)},
+                                  {"legal", game.legal_actions()}};
+            Game r = Game::from_request("stella_quest", request, step);
+            CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
+            CHECK(r.legal_actions() == game.legal_actions());
+            CHECK(r.to_act() == seat);
+            CHECK(Game::from_request("stella_quest", request, step).state_hash() == r.state_hash());
+            // A rebuilt game is a whole game: it plays to the end.
+            r.rollout(step);
+            CHECK(r.is_over());
+            ++rebuilt;
+          }
+        }
+        game.apply_index(static_cast<std::size_t>(step * 5 % game.legal_count()));
+      }
+    }
+  }
+  CHECK(rebuilt > 100);
+}
+
+TEST_CASE("library: from_request refuses a view no game shows, and a game that cannot rebuild one") {
+  Game game("stella_quest", 4);
+  const int seat = *game.to_act();
+  json request = {{"seat", seat}, {"protocol", 1}, {"view", game.view(seat, 1)}, {"legal", game.legal_actions()}};
+  json extra = request;
+  for (int i = 0; i < 3; ++i) extra["view"]["discard"].push_back("Blue 6");
+  CHECK_THROWS_WITH(Game::from_request("stella_quest", extra, 1), Catch::Contains("more copies of \"Blue 6\""));
+  json other_seat = request;
+  other_seat["seat"] = 1 - seat;
+  CHECK_THROWS_WITH(Game::from_request("stella_quest", other_seat, 1), Catch::Contains("not seat"));
+  json tokens = request;
+  tokens["view"]["players"][0]["tokens"] = 9;
+  CHECK_THROWS_AS(Game::from_request("stella_quest", tokens, 1), Error);
+  json legal = request;
+  legal["legal"] = json::array();
+  CHECK_THROWS_WITH(Game::from_request("stella_quest", legal, 1), Catch::Contains("legal list differs"));
+  CHECK_THROWS_WITH(Game::from_request("stella_quest", json{{"view", 1}}, 1), Catch::Contains("\"seat\""));
+  Game stellar("stellar", 4);
+  const json stellar_request = {{"seat", 0}, {"protocol", 1}, {"view", stellar.view(0, 1)}};
+  CHECK_THROWS_WITH(Game::from_request("stellar", stellar_request, 1), Catch::Contains("cannot rebuild"));
+}
+
+TEST_CASE("library: from_request on damaged views: an Error or a game that shows that very view") {
+  const std::vector<json> junk = {nullptr,        -1,   0,  1000000000, "x", "Blue 6", "dummy", json::array(),
+                                  json::object(), true, 2.5};
+  std::uint64_t r = 7;
+  auto next = [&](std::size_t bound) {
+    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((r >> 33) % bound);
+  };
+  int refused = 0;
+  int accepted = 0;
+  Game game("stella_quest", 8, nullptr, {}, 3);
+  for (int round = 0; round < 600; ++round) {
+    if (game.is_over()) game = Game("stella_quest", static_cast<std::uint64_t>(round), nullptr, {}, 2 + round % 3);
+    const int seat = *game.to_act();
+    json view = game.view(seat, 1);
+    // One field replaced: at the top, in a player, or in a list.
+    json* target = &view;
+    if (next(3) == 0) target = &view["players"][next(view["players"].size())];
+    std::vector<std::string> target_keys;
+    for (const auto& item : target->items()) target_keys.push_back(item.key());
+    json& field = (*target)[target_keys[next(target_keys.size())]];
+    if (field.is_array() && !field.empty() && next(2) == 0) {
+      field[next(field.size())] = junk[next(junk.size())];
+    } else {
+      field = junk[next(junk.size())];
+    }
+    INFO("round " << round << ": " << view.dump());
+    try {
+      const Game rebuilt = Game::from_request("stella_quest", json{{"seat", seat}, {"view", view}}, 1);
+      CHECK(rebuilt.view(seat, 1) == view);
+      ++accepted;
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).rfind("from_request: ", 0) == 0);
+      ++refused;
+    }
+    if (round % 3 == 0) game.apply_index(next(game.legal_count()));
+  }
+  CHECK(refused > 300);
+  CHECK(accepted > 0);
+}
