@@ -178,6 +178,18 @@ int run_ladder_run(const LadderArgs& a) {
   }
   say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats, workers,
       workers == 1 ? "" : "s", bots::tier_name(sandbox.tier));
+  if (sandbox.tier == bots::Tier::basic) {
+    // In tier basic the bots run under their own uids on this file system: they must pass through
+    // the ladder's folder (made owner-only by init) to their worker's cache. 0711: they pass, and
+    // can list nothing; the database (0600), replays and builds (0700) stay the referee's.
+    std::error_code ec;
+    fs::create_directories(folder / "cache", ec);
+    for (const fs::path& p : {folder, folder / "cache"}) fs::permissions(p, fs::perms(0711), ec);
+    if (ec) {
+      say("referee ladder run: cannot open {} to the bots' uids: {}\n", folder.string(), ec.message());
+      return kUsage;
+    }
+  }
   WorkerPool pool;
   pool.start(where, config, workers, folder / "cache", sandbox, stop, 0, print);
   std::string error;
