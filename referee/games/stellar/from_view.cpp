@@ -26,8 +26,9 @@ Result<State> state_from_view(const nlohmann::json& v, Seat seat, Rng& rng) {
       return fail(fmt::format("the view is seat {}'s, not seat {}'s", v.at("seat").dump(), seat));
     if (seat < 0 || seat >= kSeats) return fail(fmt::format("Stellar has no seat {}", seat));
     if (v.contains("decks") || v.contains("cards")) {
-      return fail(std::string("a match played with own decks cannot be rebuilt from a view (the other "
-                              "seat's deck list is not in it)"));
+      return fail(
+          std::string("a match played with own decks cannot be rebuilt from a view (the other "
+                      "seat's deck list is not in it)"));
     }
     const std::string phase = v.at("phase").get<std::string>();
     if (phase == "over") return fail(std::string("the game is over: there is nothing left to decide"));
@@ -68,7 +69,8 @@ Result<State> state_from_view(const nlohmann::json& v, Seat seat, Rng& rng) {
     auto opt_card = [&](const json& o) { return o.is_null() ? json(nullptr) : json(take(o)); };
     // How many cards a hidden place holds, within the deck's size (a forged count cannot wrap).
     auto count = [&](const json& n, const char* what) -> Result<std::size_t> {
-      if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::int64_t>() > static_cast<std::int64_t>(table.size()))
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 0 ||
+          n.get<std::int64_t>() > static_cast<std::int64_t>(table.size()))
         return fail(fmt::format("{} is {}", what, n.dump()));
       return n.get<std::size_t>();
     };
@@ -176,7 +178,8 @@ Result<State> state_from_view(const nlohmann::json& v, Seat seat, Rng& rng) {
       state["deck"] = std::vector<int>(next, pool.end());
       if (phase == "keep") {
         const json& keep = players.at(mine).at("keep_choice");
-        if (!keep.is_null() && std::find(out[mine]["hand"].begin(), out[mine]["hand"].end(), keep) == out[mine]["hand"].end())
+        if (!keep.is_null() &&
+            std::find(out[mine]["hand"].begin(), out[mine]["hand"].end(), keep) == out[mine]["hand"].end())
           return fail(fmt::format("the card kept, {}, is not in the seat's hand", keep.dump()));
         out[mine]["keep_choice"] = keep;
         if (players.at(other).at("keep_chosen").get<bool>() && !hand.empty())
