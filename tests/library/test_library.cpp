@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -183,6 +184,70 @@ TEST_CASE("library: from_request rebuilds a Stella Quest game from what one seat
   CHECK(rebuilt > 100);
 }
 
+TEST_CASE("library: from_request rebuilds a Stellar game at every decision, hidden cards drawn anew") {
+  int rebuilt = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const json& config : {json(nullptr), json{{"facedown_step3", "printed"}}}) {
+      Game game("stellar", seed, config);
+      for (std::uint64_t step = 0; !game.is_over(); ++step) {
+        const int seat = *game.to_act();
+        INFO("seed " << seed << " config " << config.dump() << " step " << step);
+        const json request = {{"type", "request"},
+                              {"seat", seat},
+                              {"protocol", 1},
+                              {"view", game.view(seat, 1)},
+                              {"legal", game.legal_actions()}};
+        Game r = Game::from_request("stellar", request, step);
+        CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
+        CHECK(r.view_text(seat, 2) == game.view_text(seat, 2));
+        CHECK(r.legal_actions() == game.legal_actions());
+        CHECK(r.to_act() == seat);
+        CHECK(Game::from_request("stellar", request, step).state_hash() == r.state_hash());
+        if (step % 4 == 0) {
+          r.rollout(step);
+          CHECK(r.is_over());
+        }
+        ++rebuilt;
+        game.apply_index(static_cast<std::size_t>(step * 7 % game.legal_count()));
+      }
+    }
+  }
+  CHECK(rebuilt > 300);
+  // Stellar's protocol-2 views name cards by id: a protocol-1 request is needed.
+  Game game("stellar", 5);
+  const json v2 = {{"seat", 0}, {"protocol", 2}, {"view", game.view(0, 2)}};
+  CHECK_THROWS_WITH(Game::from_request("stellar", v2, 1), Catch::Contains("protocol-1"));
+}
+
+TEST_CASE("library: from_request refuses Stellar views it cannot rebuild") {
+  Game game("stellar", 6);
+  while (game.to_act() && game.view(*game.to_act(), 1).at("phase") == "choose_starter") game.apply_index(0);
+  const int seat = *game.to_act();
+  const json request = {{"seat", seat}, {"protocol", 1}, {"view", game.view(seat, 1)}};
+  json twice = request;
+  twice["view"]["discard"].push_back(twice["view"]["row"][0]);
+  CHECK_THROWS_WITH(Game::from_request("stellar", twice, 1), Catch::Contains("shown twice"));
+  json foreign = request;
+  foreign["view"]["row"][0]["stars"] = 3;
+  foreign["view"]["row"][0]["name"] = "Homemade 1";
+  CHECK_THROWS_WITH(Game::from_request("stellar", foreign, 1), Catch::Contains("not one of the standard deck"));
+  json deck = request;
+  deck["view"]["deck_size"] = 3;
+  CHECK_THROWS_WITH(Game::from_request("stellar", deck, 1), Catch::Contains("unseen"));
+  json start = request;
+  start["view"]["start_player"] = -1;
+  CHECK_THROWS_WITH(Game::from_request("stellar", start, 1), Catch::Contains("start player"));
+  // A match played with own decks: the other seat's list is not in the view.
+  json list = json::array();
+  for (json c : game.card_table(0)) {
+    c.erase("id");
+    list.push_back(c);
+  }
+  Game own("stellar", 6, nullptr, {json{{"deck", list}}, nullptr});
+  const json own_request = {{"seat", 0}, {"protocol", 1}, {"view", own.view(0, 1)}};
+  CHECK_THROWS_WITH(Game::from_request("stellar", own_request, 1), Catch::Contains("own decks"));
+}
+
 TEST_CASE("library: from_request refuses a view no game shows, and a game that cannot rebuild one") {
   Game game("stella_quest", 4);
   const int seat = *game.to_act();
@@ -200,12 +265,17 @@ TEST_CASE("library: from_request refuses a view no game shows, and a game that c
   legal["legal"] = json::array();
   CHECK_THROWS_WITH(Game::from_request("stella_quest", legal, 1), Catch::Contains("legal list differs"));
   CHECK_THROWS_WITH(Game::from_request("stella_quest", json{{"view", 1}}, 1), Catch::Contains("\"seat\""));
-  Game stellar("stellar", 4);
-  const json stellar_request = {{"seat", 0}, {"protocol", 1}, {"view", stellar.view(0, 1)}};
-  CHECK_THROWS_WITH(Game::from_request("stellar", stellar_request, 1), Catch::Contains("cannot rebuild"));
+  Game interstellar("interstellar", 4);
+  const int first = *interstellar.to_act();
+  const json interstellar_request = {{"seat", first}, {"protocol", 1}, {"view", interstellar.view(first, 1)}};
+  CHECK_THROWS_WITH(Game::from_request("interstellar", interstellar_request, 1), Catch::Contains("cannot rebuild"));
 }
 
-TEST_CASE("library: from_request on damaged views: an Error or a game that shows that very view") {
+namespace {
+
+// 600 views of `game` (new games from `start`), each with one field replaced by junk: at the top,
+// in a player, or in a list. Each is refused with an Error or gives a game that shows that very view.
+void check_damaged_views(const std::string& name, const std::function<Game(std::uint64_t)>& start) {
   const std::vector<json> junk = {nullptr,        -1,   0,  1000000000, "x", "Blue 6", "dummy", json::array(),
                                   json::object(), true, 2.5};
   std::uint64_t r = 7;
@@ -215,12 +285,11 @@ TEST_CASE("library: from_request on damaged views: an Error or a game that shows
   };
   int refused = 0;
   int accepted = 0;
-  Game game("stella_quest", 8, nullptr, {}, 3);
+  Game game = start(8);
   for (int round = 0; round < 600; ++round) {
-    if (game.is_over()) game = Game("stella_quest", static_cast<std::uint64_t>(round), nullptr, {}, 2 + round % 3);
+    if (game.is_over()) game = start(static_cast<std::uint64_t>(round));
     const int seat = *game.to_act();
     json view = game.view(seat, 1);
-    // One field replaced: at the top, in a player, or in a list.
     json* target = &view;
     if (next(3) == 0) target = &view["players"][next(view["players"].size())];
     std::vector<std::string> target_keys;
@@ -231,10 +300,12 @@ TEST_CASE("library: from_request on damaged views: an Error or a game that shows
     } else {
       field = junk[next(junk.size())];
     }
-    INFO("round " << round << ": " << view.dump());
+    INFO(name << " round " << round << ": " << view.dump());
     try {
-      const Game rebuilt = Game::from_request("stella_quest", json{{"seat", seat}, {"view", view}}, 1);
+      Game rebuilt = Game::from_request(name, json{{"seat", seat}, {"view", view}}, 1);
       CHECK(rebuilt.view(seat, 1) == view);
+      rebuilt.rollout(1);
+      CHECK(rebuilt.is_over());
       ++accepted;
     } catch (const Error& e) {
       CHECK(std::string(e.what()).rfind("from_request: ", 0) == 0);
@@ -244,4 +315,13 @@ TEST_CASE("library: from_request on damaged views: an Error or a game that shows
   }
   CHECK(refused > 300);
   CHECK(accepted > 0);
+}
+
+}  // namespace
+
+TEST_CASE("library: from_request on damaged views: an Error or a game that shows that very view") {
+  check_damaged_views("stella_quest", [](std::uint64_t seed) {
+    return Game("stella_quest", seed, nullptr, {}, 2 + static_cast<int>(seed % 3));
+  });
+  check_damaged_views("stellar", [](std::uint64_t seed) { return Game("stellar", seed); });
 }

@@ -148,19 +148,20 @@ class Library(unittest.TestCase):
             self.assertEqual(env.rewards, {a: 0.0 for a in env.agents})
 
     def test_from_request(self):
-        game = stellar_arena.Game("stella_quest", 6, seats=3)
-        rebuilt = 0
-        while not game.is_over():
-            seat = game.to_act
-            request = {"type": "request", "id": 1, "seat": seat, "protocol": 1, "view": game.view(seat, 1),
-                       "legal": game.legal_actions()}
-            world = stellar_arena.Game.from_request("stella_quest", request, seed=rebuilt)
-            self.assertEqual(world.view(seat, 1), request["view"])
-            self.assertEqual(world.legal_actions(), request["legal"])
-            self.assertEqual(world.seats, 3)
-            rebuilt += 1
-            game.apply_index(rebuilt % game.legal_count())
-        self.assertGreater(rebuilt, 10)
+        for name, seats in (("stella_quest", 3), ("stellar", 2)):
+            game = stellar_arena.Game(name, 6, seats=seats)
+            rebuilt = 0
+            while not game.is_over():
+                seat = game.to_act
+                request = {"type": "request", "id": 1, "seat": seat, "protocol": 1, "view": game.view(seat, 1),
+                           "legal": game.legal_actions()}
+                world = stellar_arena.Game.from_request(name, request, seed=rebuilt)
+                self.assertEqual(world.view(seat, 1), request["view"])
+                self.assertEqual(world.legal_actions(), request["legal"])
+                self.assertEqual(world.seats, seats)
+                rebuilt += 1
+                game.apply_index(rebuilt % game.legal_count())
+            self.assertGreater(rebuilt, 10)
         with self.assertRaisesRegex(stellar_arena.Error, "cannot rebuild"):
             other = stellar_arena.Game("interstellar", 1)
             stellar_arena.Game.from_request("interstellar", {"seat": 0, "view": other.view(0, 1)}, seed=1)

@@ -50,6 +50,9 @@ struct Traits {
   static std::string describe(const State& s) { return stellar::describe(s); }
   static std::uint64_t hash(const State& s) { return stellar::hash(s); }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { stellar::redeal_unseen(s, seat, rng); }
+  static Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng) {
+    return stellar::state_from_view(view, seat, rng);
+  }
   static Status check_invariants(const State& s) { return stellar::check_invariants(s); }
 
   // For people (terminal.cpp, web/).

@@ -31,6 +31,10 @@ Result<Action> action_from_json(const nlohmann::json& j);
 
 nlohmann::json to_json(const State& state);
 Result<State> state_from_json(const nlohmann::json& j);
+// A state whose protocol-1 view for `seat` is `view`, every card the seat cannot identify drawn
+// from `rng` (from_view.cpp: the rules library's determinize from a request). The standard deck
+// only: a view does not carry a deck list of the match's own, nor the other seat's own deck.
+Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng);
 
 // Everything `seat` may see: its own hand and face-down cards, both tableaux (the other seat's
 // face-down cards without their faces), the row, the discard pile, sizes of the deck and the
