@@ -4,6 +4,9 @@
 // and with an account's token (Authorization: Bearer) its own build logs, who it is, and withdrawing
 // its bots. Requests become typed store calls here; JSON is made only at this edge.
 
+#include <chrono>
+#include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +18,9 @@
 #include "referee/web/http_server.hpp"
 
 namespace arena::web {
+
+// POST /api/v1/submit: an account's submissions (accepted or not) within a minute; more get 429.
+inline constexpr std::size_t kSubmissionsPerMinute = 10;
 
 // Who asks: the account of the request's bearer token, or nobody (no Authorization header).
 using Caller = std::optional<ladder::AuthorRow>;
@@ -29,6 +35,9 @@ class Api {
   // Any request: the API's paths answer JSON (a replay: JSON lines); any other path is a 404 with
   // a JSON error. Safe to call from several threads.
   Response handle(const Request& request);
+  // The largest body POST /api/v1/submit takes: ladder.json's submission cap ("max_mb") and room
+  // for the form's other fields (ServerLimits::upload_bytes).
+  std::size_t upload_bytes() const;
 
  private:
   Response route(const Request& request);
@@ -42,6 +51,7 @@ class Api {
   Response versions(const Request& request, const Caller& caller);
   Response version(const std::string& id, bool ratings, const Caller& caller);
   Response withdraw(const std::string& name, const Caller& caller);
+  Response submit(const Request& request, const Caller& caller);
   Response me(const Caller& caller);
   Response queue(const Caller& caller);
   Response events(const Request& request, const Caller& caller);
@@ -53,6 +63,8 @@ class Api {
   std::unique_ptr<ladder::Store> store_;
   ladder::LadderConfig config_;
   ladder::Leaderboard board_;
+  // Each account's submissions in the last minute (steady clock), for the rate limit.
+  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> submitted_;
 };
 
 }  // namespace arena::web
