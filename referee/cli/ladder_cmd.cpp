@@ -17,6 +17,7 @@
 #include "referee/league/deal.hpp"
 #include "referee/web/client.hpp"
 #include "referee/web/multipart.hpp"
+#include "referee/web/pages.hpp"
 
 namespace arena::cli {
 
@@ -269,15 +270,6 @@ int run_withdraw(const LadderArgs& a) {
   return kFinished;
 }
 
-std::string time_text(std::int64_t ms) {
-  if (ms <= 0) return "-";
-  const std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                     tm.tm_min);
-}
-
 int run_list(const LadderArgs& a) {
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
@@ -295,7 +287,7 @@ int run_list(const LadderArgs& a) {
   for (const ladder::VersionRow& v : *versions) {
     if (!a.name.empty() && v.bot != a.name) continue;
     say_to(stdout, "{:<24} {:>4}  {:<9} {:<16} {:<16} {}\n", terminal_safe(v.bot), v.number, enum_name(v.state),
-           terminal_safe(v.author), time_text(v.submitted_ms), terminal_safe(v.fault));
+           terminal_safe(v.author), web::minute_text(v.submitted_ms), terminal_safe(v.fault));
   }
   return kFinished;
 }

@@ -11,6 +11,7 @@
 #include "referee/ladder/roster.hpp"
 #include "referee/league/deal.hpp"
 #include "referee/web/multipart.hpp"
+#include "referee/web/pages.hpp"
 #include "referee/web/submission.hpp"
 #include "referee/web/tokens.hpp"
 
@@ -47,6 +48,12 @@ Response error(int status, const std::string& message) {
 
 Response database_error(const std::string& message) {
   return error(500, "the ladder's database: " + message);
+}
+
+Response wrong_method(const Request& request, const char* allowed) {
+  Response r = error(405, fmt::format("{} takes {}, not {}", request.path, allowed, request.method));
+  r.headers.emplace_back("Allow", allowed);
+  return r;
 }
 
 // 401: no account, or a token that is not one.
@@ -189,17 +196,23 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
+  if (path == "/") {
+    if (request.method != "GET") return wrong_method(request, "GET");
+    auto rows = board_rows();
+    if (!rows) return database_error(rows.error());
+    Response r;
+    r.content_type = "text/html; charset=utf-8";
+    r.headers.emplace_back("Content-Security-Policy", kPagePolicy);
+    r.body = leaderboard_page(config_, *rows, board_.games());
+    return r;
+  }
   if (path.substr(0, kPrefix.size()) != kPrefix) return error(404, fmt::format("no page at {}", request.path));
   const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
   const std::size_t n = p.size();
   // The paths that change something take POST; every other takes GET.
   const bool post = (n == 3 && p[0] == "bots" && p[2] == "withdraw") || (n == 1 && p[0] == "submit");
   const char* allowed = post ? "POST" : "GET";
-  if (request.method != allowed) {
-    Response r = error(405, fmt::format("{} takes {}, not {}", request.path, allowed, request.method));
-    r.headers.emplace_back("Allow", allowed);
-    return r;
-  }
+  if (request.method != allowed) return wrong_method(request, allowed);
   auto who = authenticate(request);
   if (auto* refused = std::get_if<Response>(&who)) return std::move(*refused);
   const Caller& caller = std::get<Caller>(who);
@@ -411,12 +424,18 @@ Response Api::status() {
                  {"now_ms", league::unix_ms()}});
 }
 
-Response Api::leaderboard() {
-  if (auto st = board_.load(*store_); !st) return database_error(st.error());
+Result<std::vector<ladder::BoardRow>> Api::board_rows() {
+  if (auto st = board_.load(*store_); !st) return fail(st.error());
   auto versions = store_->versions();
-  if (!versions) return database_error(versions.error());
+  if (!versions) return fail(versions.error());
+  return board_.rows(*versions);
+}
+
+Response Api::leaderboard() {
+  auto board = board_rows();
+  if (!board) return database_error(board.error());
   json rows = json::array();
-  for (const ladder::BoardRow& r : board_.rows(*versions)) {
+  for (const ladder::BoardRow& r : *board) {
     json row = rating_json(r.rating);
     row["rank"] = r.rank;
     row["version"] = version_json(r.version, config_.logs_public, config_.logs_public, false);

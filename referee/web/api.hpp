@@ -58,6 +58,8 @@ class Api {
   Response matches(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);
+  // The leaderboard's rows, its games read first.
+  Result<std::vector<ladder::BoardRow>> board_rows();
 
   std::mutex mu_;
   std::unique_ptr<ladder::Store> store_;

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <cctype>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
 
 namespace arena::web {
@@ -19,9 +19,10 @@ using tcp = asio::ip::tcp;
 Result<Url> parse_url(const std::string& text) {
   constexpr std::string_view kScheme = "http://";
   if (text.rfind(kScheme, 0) != 0) {
-    return fail(fmt::format("--server \"{}\": an http:// address (https: put the server behind a local reverse proxy "
-                            "or an SSH tunnel and give its plain-HTTP address)",
-                            text));
+    return fail(
+        fmt::format("--server \"{}\": an http:// address (https: put the server behind a local reverse proxy "
+                    "or an SSH tunnel and give its plain-HTTP address)",
+                    text));
   }
   const std::string rest = text.substr(kScheme.size());
   const std::size_t slash = rest.find('/');
@@ -79,30 +80,30 @@ Result<ClientReply> http_request(const Url& server, const std::string& method, c
   parser.body_limit(std::uint64_t{64} << 20);
   std::string failed;
   stream.expires_after(timeout);  // every step below, together
-  resolver.async_resolve(server.host, std::to_string(server.port), [&](beast::error_code ec,
-                                                                       tcp::resolver::results_type found) {
-    if (ec) {
-      failed = fmt::format("cannot resolve {}: {}", server.host, ec.message());
-      return;
-    }
-    stream.async_connect(found, [&](beast::error_code cec, const tcp::endpoint&) {
-      if (cec) {
-        failed = fmt::format("cannot connect to {}: {}", where, cec.message());
-        return;
-      }
-      http::async_write(stream, req, [&](beast::error_code wec, std::size_t) {
-        // A server may answer before it has read the whole body (413) and close: its answer is
-        // still read.
-        http::async_read(stream, buffer, parser, [&, wec](beast::error_code rec, std::size_t) {
-          if (rec && wec) {
-            failed = fmt::format("sending to {}: {}", where, wec.message());
-          } else if (rec) {
-            failed = fmt::format("reading {}'s answer: {}", where, rec.message());
-          }
-        });
-      });
-    });
-  });
+  resolver.async_resolve(server.host, std::to_string(server.port),
+                         [&](beast::error_code ec, tcp::resolver::results_type found) {
+                           if (ec) {
+                             failed = fmt::format("cannot resolve {}: {}", server.host, ec.message());
+                             return;
+                           }
+                           stream.async_connect(found, [&](beast::error_code cec, const tcp::endpoint&) {
+                             if (cec) {
+                               failed = fmt::format("cannot connect to {}: {}", where, cec.message());
+                               return;
+                             }
+                             http::async_write(stream, req, [&](beast::error_code wec, std::size_t) {
+                               // A server may answer before it has read the whole body (413) and close: its answer is
+                               // still read.
+                               http::async_read(stream, buffer, parser, [&, wec](beast::error_code rec, std::size_t) {
+                                 if (rec && wec) {
+                                   failed = fmt::format("sending to {}: {}", where, wec.message());
+                                 } else if (rec) {
+                                   failed = fmt::format("reading {}'s answer: {}", where, rec.message());
+                                 }
+                               });
+                             });
+                           });
+                         });
   ioc.run();
   if (!failed.empty()) return fail(failed);
   ClientReply out;

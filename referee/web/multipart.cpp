@@ -72,7 +72,8 @@ Result<std::map<std::string, std::string>> parameters(std::string_view value, st
 }
 
 bool boundary_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("'()+_,-./:=? ").find(c) != std::string_view::npos;
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+         std::string_view("'()+_,-./:=? ").find(c) != std::string_view::npos;
 }
 
 Result<FormPart> read_part(std::string_view part, std::size_t index, const FormLimits& limits) {
@@ -132,8 +133,7 @@ Result<std::map<std::string, FormPart>> parse_form_data(std::string_view content
   std::string kind;
   auto params = parameters(content_type, kind);
   if (!params) return fail(fmt::format("Content-Type: {}", params.error()));
-  if (kind != "multipart/form-data")
-    return fail(fmt::format("the body must be multipart/form-data, not \"{}\"", kind));
+  if (kind != "multipart/form-data") return fail(fmt::format("the body must be multipart/form-data, not \"{}\"", kind));
   const auto b = params->find("boundary");
   if (b == params->end()) return fail(std::string("Content-Type: multipart/form-data without a boundary"));
   const std::string& boundary = b->second;

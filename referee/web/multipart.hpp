@@ -25,7 +25,7 @@ struct FormPart {
 };
 
 struct FormLimits {
-  std::size_t parts = 8;               // parts in the body
+  std::size_t parts = 8;                 // parts in the body
   std::size_t part_header_bytes = 1024;  // one part's headers together
 };
 

@@ -76,8 +76,8 @@ ladder::ArchiveResult<ladder::Submission> single_file_submission(const std::stri
   if (filename == ladder::kManifestName)
     return refuse(ArchiveProblem::bad_manifest, "a single file is a source file, not bot.json (send an archive)");
   if (data.size() > limits.max_file_bytes || data.size() > limits.max_total_bytes) {
-    return refuse(ArchiveProblem::file_too_large, fmt::format("{} holds {} bytes, over the limit of {}", filename,
-                                                              data.size(), limits.max_file_bytes));
+    return refuse(ArchiveProblem::file_too_large,
+                  fmt::format("{} holds {} bytes, over the limit of {}", filename, data.size(), limits.max_file_bytes));
   }
   ladder::FileSet files;
   files.entries.push_back(ladder::FileEntry{std::string(ladder::kManifestName), false, 0644,

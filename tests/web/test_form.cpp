@@ -104,7 +104,8 @@ TEST_CASE("one source file as a submission: its bot.json written, its name check
   CHECK(sub->manifest.main == "main.py");
   REQUIRE(sub->files.find("main.py") != nullptr);
   CHECK(sub->files.find("main.py")->data == "print(1)\n");
-  for (const std::string& bad : std::vector<std::string>{"", "../x.py", "a/b.py", "..", std::string("a\nb.py"), std::string(256, 'a')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"", "../x.py", "a/b.py", "..", std::string("a\nb.py"), std::string(256, 'a')}) {
     auto refused = single_file_submission(bad, "x", ladder::Language::python, limits);
     REQUIRE_FALSE(refused);
     CHECK(refused.error().problem == ladder::ArchiveProblem::bad_name);
@@ -169,11 +170,12 @@ TEST_CASE("the server: the upload path alone takes the larger body, announced or
              Catch::Contains("413"));
   // Chunked: no length announced, the limit counts what arrives.
   const std::string chunk = "800\r\n" + std::string(0x800, 'a') + "\r\n";
-  CHECK_THAT(raw_exchange(port, "POST /other HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk +
-                                    "0\r\n\r\n"),
-             Catch::Contains("413"));
-  CHECK_THAT(raw_exchange(port, "POST /up HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: "
-                                "chunked\r\n\r\n" +
-                                    chunk + "0\r\n\r\n"),
+  CHECK_THAT(
+      raw_exchange(port, "POST /other HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + "0\r\n\r\n"),
+      Catch::Contains("413"));
+  CHECK_THAT(raw_exchange(port,
+                          "POST /up HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: "
+                          "chunked\r\n\r\n" +
+                              chunk + "0\r\n\r\n"),
              Catch::Contains("2048"));
 }

@@ -1,0 +1,218 @@
+// The ladder's web pages (pages.hpp): server-rendered HTML in the viewer's colours (the league
+// page's style sheet), every bot- and author-written text escaped (markup_escape); a page's
+// script only refreshes what the server drew, from the JSON API, writing text as text.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "referee/core/markup.hpp"
+#include "referee/render/league_page.hpp"
+#include "referee/web/pages.hpp"
+
+namespace arena::web {
+
+namespace {
+
+std::string esc(std::string_view text) {
+  return markup_escape(text);
+}
+
+// The scale every interval bar shares: each interval's ends and 0, with a margin.
+struct Scale {
+  double lo = -1;
+  double hi = 1;
+  std::string at(double x) const { return fmt::format("{:.2f}%", 100 * (x - lo) / (hi - lo)); }
+};
+
+Scale scale_of(const std::vector<ladder::BoardRow>& rows) {
+  double lo = 0;
+  double hi = 0;
+  for (const ladder::BoardRow& r : rows) {
+    if (r.rating.games == 0) continue;
+    lo = std::min({lo, r.rating.low, r.rating.rating});
+    hi = std::max({hi, r.rating.high, r.rating.rating});
+  }
+  const double margin = std::max(10.0, (hi - lo) * 0.05);
+  return Scale{lo - margin, hi + margin};
+}
+
+std::string rating_cell(const ladder::VersionRating& r, const Scale& s) {
+  if (r.games == 0) return R"(<span class="elo-none">placing</span>)";
+  const std::string text = r.rated ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", r.rating, r.low, r.high)
+                                   : fmt::format("{:+.0f} (too few games)", r.rating);
+  std::string bar = fmt::format(R"(<div class="elo-bar" data-testid="elo-bar" title="95% interval {}">)", text);
+  bar += fmt::format(R"(<div class="zero" style="left:{}"></div>)", s.at(0));
+  if (r.rated) {
+    bar += fmt::format(R"(<div class="ci" style="left:{};width:{:.2f}%"></div>)", s.at(r.low),
+                       100 * (r.high - r.low) / (s.hi - s.lo));
+  }
+  bar += fmt::format(R"(<div class="point" style="left:{}"></div></div>)", s.at(r.rating));
+  return fmt::format(R"(<div class="elo-cell">{}<span>{}</span></div>)", bar, text);
+}
+
+std::string record_text(const ladder::VersionRating& r) {
+  if (r.places.empty()) return fmt::format("{}/{}/{}", r.wins, r.draws, r.losses);
+  std::string out;
+  for (std::size_t i = 0; i < r.places.size(); ++i) out += fmt::format("{}{}", i == 0 ? "" : "/", r.places[i]);
+  return out;
+}
+
+constexpr std::string_view kPageCss = R"(
+.live { color: var(--muted); font-size: 12px; }
+.live.stale { color: var(--fault); }
+@media (max-width: 600px) {
+  header, main { padding: 6px 8px; }
+  .elo-cell { flex-direction: column; align-items: flex-start; gap: 2px; }
+  .elo-cell span { font-size: 12px; }
+  .elo-bar { width: 100px; }
+  td.bot { overflow-wrap: break-word; }
+  .hide-narrow { display: none; }
+  th, td { padding: 3px 4px; }
+  th { white-space: normal; }
+}
+)";
+
+// Refreshes the leaderboard's rows from GET /api/v1/leaderboard every few seconds; text is
+// written with textContent, never parsed as HTML.
+constexpr std::string_view kLeaderboardJs = R"(
+(function () {
+  'use strict';
+  const body = document.getElementById('board-rows');
+  const live = document.getElementById('live');
+  const meta = document.getElementById('board-meta');
+  function cell(row, text, cls) {
+    const td = document.createElement('td');
+    if (cls) td.className = cls;
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+  function signed(x) { return (x >= 0 ? '+' : '') + Math.round(x); }
+  function when(ms) {
+    if (!ms) return '-';
+    const d = new Date(ms);
+    const two = (n) => String(n).padStart(2, '0');
+    return d.getUTCFullYear() + '-' + two(d.getUTCMonth() + 1) + '-' + two(d.getUTCDate()) + ' ' +
+      two(d.getUTCHours()) + ':' + two(d.getUTCMinutes()) + ' UTC';
+  }
+  function ratingCell(row, r, scale) {
+    const td = cell(row, '', '');
+    if (!r.games) {
+      const span = document.createElement('span');
+      span.className = 'elo-none';
+      span.textContent = 'placing';
+      td.appendChild(span);
+      return;
+    }
+    const text = r.rated ? signed(r.rating) + ' [' + signed(r.low) + ', ' + signed(r.high) + ']'
+      : signed(r.rating) + ' (too few games)';
+    const at = (x) => (100 * (x - scale.lo) / (scale.hi - scale.lo)).toFixed(2) + '%';
+    const wrap = document.createElement('div');
+    wrap.className = 'elo-cell';
+    const bar = document.createElement('div');
+    bar.className = 'elo-bar';
+    bar.dataset.testid = 'elo-bar';
+    bar.title = '95% interval ' + text;
+    const part = (cls, left, width) => {
+      const d = document.createElement('div');
+      d.className = cls;
+      d.style.left = left;
+      if (width) d.style.width = width;
+      bar.appendChild(d);
+    };
+    part('zero', at(0));
+    if (r.rated) part('ci', at(r.low), (100 * (r.high - r.low) / (scale.hi - scale.lo)).toFixed(2) + '%');
+    part('point', at(r.rating));
+    const label = document.createElement('span');
+    label.textContent = text;
+    wrap.appendChild(bar);
+    wrap.appendChild(label);
+    td.appendChild(wrap);
+  }
+  function draw(board) {
+    let lo = 0, hi = 0;
+    for (const r of board.rows) {
+      if (!r.games) continue;
+      lo = Math.min(lo, r.low, r.rating);
+      hi = Math.max(hi, r.high, r.rating);
+    }
+    const margin = Math.max(10, (hi - lo) * 0.05);
+    const scale = { lo: lo - margin, hi: hi + margin };
+    const rows = [];
+    for (const r of board.rows) {
+      const tr = document.createElement('tr');
+      tr.dataset.bot = r.version.bot;
+      cell(tr, String(r.rank), 'num');
+      cell(tr, r.version.bot, 'bot');
+      cell(tr, r.version.author, 'bot hide-narrow');
+      cell(tr, 'v' + r.version.number, 'num');
+      ratingCell(tr, r, scale);
+      cell(tr, String(r.games), 'num');
+      cell(tr, r.places ? r.places.join('/') : r.wins + '/' + r.draws + '/' + r.losses, 'num');
+      cell(tr, String(r.faults), 'num hide-narrow');
+      cell(tr, when(r.last_game_ms), 'hide-narrow');
+      rows.push(tr);
+    }
+    body.replaceChildren(...rows);
+    meta.textContent = board.games + ' games counted, ' + board.rows.length + ' bots';
+  }
+  async function refresh() {
+    try {
+      const answer = await fetch('/api/v1/leaderboard', { cache: 'no-store' });
+      if (!answer.ok) throw new Error('HTTP ' + answer.status);
+      draw(await answer.json());
+      live.textContent = 'updated ' + new Date().toLocaleTimeString();
+      live.classList.remove('stale');
+    } catch (e) {
+      live.textContent = 'not updated: ' + e.message;
+      live.classList.add('stale');
+    }
+  }
+  setInterval(refresh, 3000);
+})();
+)";
+
+}  // namespace
+
+std::string minute_text(std::int64_t ms) {
+  if (ms <= 0) return "-";
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                     tm.tm_min);
+}
+
+std::string leaderboard_page(const ladder::LadderConfig& config, const std::vector<ladder::BoardRow>& rows,
+                             std::size_t games) {
+  const Scale scale = scale_of(rows);
+  std::string body;
+  for (const ladder::BoardRow& r : rows) {
+    body += fmt::format(
+        R"(<tr data-bot="{}"><td class="num">{}</td><td class="bot">{}</td><td class="bot hide-narrow">{}</td>)"
+        R"(<td class="num">v{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>)"
+        R"(<td class="num hide-narrow">{}</td><td class="hide-narrow">{}</td></tr>)",
+        esc(r.version.bot), r.rank, esc(r.version.bot), esc(r.version.author), r.version.number,
+        rating_cell(r.rating, scale), r.rating.games, record_text(r.rating), r.faults, r.last_game_ms > 0 ? minute_text(r.last_game_ms) + " UTC" : "-");
+  }
+  const std::string record = config.seats == 2 ? "W/D/L" : "places";
+  return fmt::format(
+      R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{game} ladder: leaderboard</title><style>{css}{page_css}</style></head>
+<body><header><h1>{game} ladder</h1><p class="note"><span id="board-meta">{games} games counted, {bots} bots</span>
+&middot; <span id="live" class="live">refreshes every 3 s</span></p></header>
+<main><section><table id="board"><thead><tr><th class="num">#</th><th>bot</th><th class="hide-narrow">author</th>
+<th class="num">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
+<th class="num hide-narrow">faults</th><th class="hide-narrow">last match</th></tr></thead>
+<tbody id="board-rows">{rows}</tbody></table></section>
+<p class="note">The same data as JSON: <a href="/api/v1/leaderboard">/api/v1/leaderboard</a>.</p></main>
+<script>{js}</script></body></html>
+)",
+      fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
+      fmt::arg("games", games), fmt::arg("bots", rows.size()), fmt::arg("record", record),
+      fmt::arg("rows", body), fmt::arg("js", kLeaderboardJs));
+}
+
+}  // namespace arena::web

@@ -1,0 +1,29 @@
+#pragma once
+// The ladder's web pages (docs/ladder.md "The web pages"), served by the API's server next to
+// /api/v1/: server-rendered HTML in the viewer's colours, every bot- and author-written text
+// escaped; a page's script refreshes what the server drew from the JSON API.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "referee/ladder/config.hpp"
+#include "referee/ladder/leaderboard.hpp"
+
+namespace arena::web {
+
+// The Content-Security-Policy of every page: nothing from elsewhere, requests to this server only.
+inline constexpr const char* kPagePolicy =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'";
+
+// A time (ms since 1970) to the minute in UTC, "2026-11-27 13:40"; "-" for 0 (never).
+std::string minute_text(std::int64_t ms);
+
+// GET /: the leaderboard (rank, bot, author, version, rating with its interval drawn, games,
+// W/D/L or places, faults, last match), refreshing itself from GET /api/v1/leaderboard.
+std::string leaderboard_page(const ladder::LadderConfig& config, const std::vector<ladder::BoardRow>& rows,
+                             std::size_t games);
+
+}  // namespace arena::web
