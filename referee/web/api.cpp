@@ -196,13 +196,17 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path == "/") {
+  if (path == "/" || path == "/submit") {
     if (request.method != "GET") return wrong_method(request, "GET");
-    auto rows = board_rows();
-    if (!rows) return database_error(rows.error());
     Response r;
     r.content_type = "text/html; charset=utf-8";
     r.headers.emplace_back("Content-Security-Policy", kPagePolicy);
+    if (path == "/submit") {
+      r.body = submit_page(config_);
+      return r;
+    }
+    auto rows = board_rows();
+    if (!rows) return database_error(rows.error());
     r.body = leaderboard_page(config_, *rows, board_.games());
     return r;
   }

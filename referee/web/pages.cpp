@@ -1,6 +1,8 @@
 // The ladder's web pages (pages.hpp): server-rendered HTML in the viewer's colours (the league
 // page's style sheet), every bot- and author-written text escaped (markup_escape); a page's
 // script only refreshes what the server drew, from the JSON API, writing text as text.
+#include "referee/web/pages.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 
 #include "referee/core/markup.hpp"
 #include "referee/render/league_page.hpp"
-#include "referee/web/pages.hpp"
 
 namespace arena::web {
 
@@ -73,11 +74,11 @@ constexpr std::string_view kPageCss = R"(
 }
 )";
 
+// The pages' scripts run in a function of their own in strict mode (the page wraps them).
+
 // Refreshes the leaderboard's rows from GET /api/v1/leaderboard every few seconds; text is
 // written with textContent, never parsed as HTML.
 constexpr std::string_view kLeaderboardJs = R"(
-(function () {
-  'use strict';
   const body = document.getElementById('board-rows');
   const live = document.getElementById('live');
   const meta = document.getElementById('board-meta');
@@ -170,7 +171,43 @@ constexpr std::string_view kLeaderboardJs = R"(
     }
   }
   setInterval(refresh, 3000);
-})();
+)";
+
+constexpr std::string_view kFormCss = R"(
+form { display: grid; gap: 10px; max-width: 32em; background: var(--panel); padding: 12px; border-radius: 6px; }
+label { display: grid; gap: 4px; color: var(--muted); }
+input, select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid #3b4776;
+  border-radius: 4px; padding: 4px 6px; max-width: 100%; }
+#result { white-space: pre-wrap; overflow-wrap: anywhere; }
+#result.refused { color: var(--fault); }
+)";
+
+// Sends the form to POST /api/v1/submit with the token as a Bearer header (the token is not a
+// form field, and is kept nowhere), and shows the answer as text.
+constexpr std::string_view kSubmitJs = R"(
+  const form = document.getElementById('submit-form');
+  const result = document.getElementById('result');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const token = document.getElementById('token').value.trim();
+    result.classList.remove('refused');
+    result.textContent = 'sending...';
+    try {
+      const answer = await fetch('/api/v1/submit', {
+        method: 'POST', headers: { Authorization: 'Bearer ' + token }, body: new FormData(form) });
+      const body = await answer.json();
+      if (answer.status === 202) {
+        result.textContent = body.version.label + ' submitted (' + body.files + ' files, ' + body.bytes +
+          ' bytes): the ladder builds and checks it, then it plays.';
+      } else {
+        result.classList.add('refused');
+        result.textContent = 'refused (' + answer.status + '): ' + body.error;
+      }
+    } catch (e) {
+      result.classList.add('refused');
+      result.textContent = 'not sent: ' + e.message;
+    }
+  });
 )";
 
 }  // namespace
@@ -194,7 +231,8 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
         R"(<td class="num">v{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>)"
         R"(<td class="num hide-narrow">{}</td><td class="hide-narrow">{}</td></tr>)",
         esc(r.version.bot), r.rank, esc(r.version.bot), esc(r.version.author), r.version.number,
-        rating_cell(r.rating, scale), r.rating.games, record_text(r.rating), r.faults, r.last_game_ms > 0 ? minute_text(r.last_game_ms) + " UTC" : "-");
+        rating_cell(r.rating, scale), r.rating.games, record_text(r.rating), r.faults,
+        r.last_game_ms > 0 ? minute_text(r.last_game_ms) + " UTC" : "-");
   }
   const std::string record = config.seats == 2 ? "W/D/L" : "places";
   return fmt::format(
@@ -207,12 +245,42 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
 <th class="num">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
 <th class="num hide-narrow">faults</th><th class="hide-narrow">last match</th></tr></thead>
 <tbody id="board-rows">{rows}</tbody></table></section>
-<p class="note">The same data as JSON: <a href="/api/v1/leaderboard">/api/v1/leaderboard</a>.</p></main>
-<script>{js}</script></body></html>
+<p class="note"><a href="/submit">Submit a bot</a> &middot; the same data as JSON:
+<a href="/api/v1/leaderboard">/api/v1/leaderboard</a>.</p></main>
+<script>(function () {{'use strict';{js}}})();</script></body></html>
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
-      fmt::arg("games", games), fmt::arg("bots", rows.size()), fmt::arg("record", record),
-      fmt::arg("rows", body), fmt::arg("js", kLeaderboardJs));
+      fmt::arg("games", games), fmt::arg("bots", rows.size()), fmt::arg("record", record), fmt::arg("rows", body),
+      fmt::arg("js", kLeaderboardJs));
+}
+
+std::string submit_page(const ladder::LadderConfig& config) {
+  std::string languages;
+  for (const auto& [language, name] : EnumNames<ladder::Language>::table)
+    languages += fmt::format(R"(<option value="{0}">one {0} source file</option>)", name);
+  return fmt::format(
+      R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{game} ladder: submit a bot</title><style>{css}{page_css}{form_css}</style></head>
+<body><header><h1>{game} ladder: submit a bot</h1><p class="note"><a href="/">the leaderboard</a></p></header>
+<main><form id="submit-form">
+<label>Your token (from the organiser: <code>referee ladder author add</code>)
+<input id="token" type="password" autocomplete="off" required></label>
+<label>The bot's name (its first version makes it yours)
+<input name="name" required maxlength="64" pattern="[A-Za-z0-9_][A-Za-z0-9_.\-]*"></label>
+<label>The file: a .tar.gz, .tar or .tar.zst with a bot.json, or one source file
+<input name="file" type="file" required></label>
+<label>What the file is <select name="language"><option value="">an archive with its bot.json</option>{languages}</select></label>
+<button type="submit">Submit</button>
+</form>
+<p id="result" class="note" role="status"></p>
+<p class="note">Up to {max_mb} MiB unpacked; 10 submissions a minute per account. The same from a terminal:
+<code>referee ladder submit FOLDER --name NAME --server URL --token TOKEN</code>.</p></main>
+<script>(function () {{'use strict';{js}}})();</script></body></html>
+)",
+      fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
+      fmt::arg("form_css", kFormCss), fmt::arg("languages", languages), fmt::arg("max_mb", config.submission.max_mb),
+      fmt::arg("js", kSubmitJs));
 }
 
 }  // namespace arena::web

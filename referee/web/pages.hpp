@@ -26,4 +26,8 @@ std::string minute_text(std::int64_t ms);
 std::string leaderboard_page(const ladder::LadderConfig& config, const std::vector<ladder::BoardRow>& rows,
                              std::size_t games);
 
+// GET /submit: the upload form (token, name, file, language), sent by its script to
+// POST /api/v1/submit with the token as its Bearer header; the answer shown as text.
+std::string submit_page(const ladder::LadderConfig& config);
+
 }  // namespace arena::web

@@ -69,6 +69,17 @@ json get_json(std::uint16_t port, const std::string& target, int status = 200) {
   return json::parse(r.body);
 }
 
+// A page: HTML that may load nothing from elsewhere and talk only to its server.
+Reply get_page(std::uint16_t port, const std::string& target) {
+  const Reply r = http_get(port, target);
+  INFO(target << ": " << r.body);
+  REQUIRE(r.status == 200);
+  CHECK(r.headers.at("content-type") == "text/html; charset=utf-8");
+  CHECK_THAT(r.headers.at("content-security-policy"),
+             Catch::Contains("default-src 'none'") && Catch::Contains("connect-src 'self'"));
+  return r;
+}
+
 // The ladder every case reads, made once: its folder and its server.
 struct SharedLadder {
   fs::path dir;
@@ -538,11 +549,7 @@ TEST_CASE("web API: submissions over HTTP (POST /api/v1/submit) and `ladder subm
 
 TEST_CASE("web pages: the leaderboard, drawn by the server with every author's text escaped", "[ladder]") {
   const std::uint16_t port = shared_ladder().port;
-  const Reply page = http_get(port, "/");
-  INFO(page.body);
-  REQUIRE(page.status == 200);
-  CHECK(page.headers.at("content-type") == "text/html; charset=utf-8");
-  CHECK_THAT(page.headers.at("content-security-policy"), Catch::Contains("default-src 'none'"));
+  const Reply page = get_page(port, "/");
   CHECK_THAT(page.body, Catch::Contains("<title>stellar ladder: leaderboard</title>"));
   // Both active bots, each a row with its interval drawn; the hostile author's name as text.
   CHECK_THAT(page.body, Catch::Contains(R"(<tr data-bot="kit">)") && Catch::Contains(R"(<tr data-bot="random">)"));
@@ -556,4 +563,14 @@ TEST_CASE("web pages: the leaderboard, drawn by the server with every author's t
   CHECK(post.status == 405);
   CHECK(post.headers.at("allow") == "GET");
   CHECK(http_get(port, "/nothing").status == 404);
+}
+
+TEST_CASE("web pages: the submit page's form posts to the API with the token", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/submit");
+  for (const char* field :
+       {R"(id="token" type="password")", R"(name="name")", R"(name="file" type="file")", R"(<select name="language">)",
+        R"(<option value="python">)", "fetch('/api/v1/submit'", "Authorization: 'Bearer ' + token", R"(<a href="/">)"})
+    CHECK_THAT(page.body, Catch::Contains(field));
+  CHECK_THAT(http_get(port, "/").body, Catch::Contains(R"(<a href="/submit">)"));
 }
