@@ -147,7 +147,7 @@ constexpr std::string_view kLeaderboardJs = R"(
       cell(tr, String(r.rank), 'num');
       cell(tr, r.version.bot, 'bot');
       cell(tr, r.version.author, 'bot hide-narrow');
-      cell(tr, 'v' + r.version.number, 'num');
+      cell(tr, 'v' + r.version.number, 'num hide-narrow');
       ratingCell(tr, r, scale);
       cell(tr, String(r.games), 'num');
       cell(tr, r.places ? r.places.join('/') : r.wins + '/' + r.draws + '/' + r.losses, 'num');
@@ -228,7 +228,7 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
   for (const ladder::BoardRow& r : rows) {
     body += fmt::format(
         R"(<tr data-bot="{}"><td class="num">{}</td><td class="bot">{}</td><td class="bot hide-narrow">{}</td>)"
-        R"(<td class="num">v{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>)"
+        R"(<td class="num hide-narrow">v{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>)"
         R"(<td class="num hide-narrow">{}</td><td class="hide-narrow">{}</td></tr>)",
         esc(r.version.bot), r.rank, esc(r.version.bot), esc(r.version.author), r.version.number,
         rating_cell(r.rating, scale), r.rating.games, record_text(r.rating), r.faults,
@@ -242,7 +242,7 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
 <body><header><h1>{game} ladder</h1><p class="note"><span id="board-meta">{games} games counted, {bots} bots</span>
 &middot; <span id="live" class="live">refreshes every 3 s</span></p></header>
 <main><section><table id="board"><thead><tr><th class="num">#</th><th>bot</th><th class="hide-narrow">author</th>
-<th class="num">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
+<th class="num hide-narrow">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
 <th class="num hide-narrow">faults</th><th class="hide-narrow">last match</th></tr></thead>
 <tbody id="board-rows">{rows}</tbody></table></section>
 <p class="note"><a href="/submit">Submit a bot</a> &middot; the same data as JSON:
@@ -264,13 +264,13 @@ std::string submit_page(const ladder::LadderConfig& config) {
 <title>{game} ladder: submit a bot</title><style>{css}{page_css}{form_css}</style></head>
 <body><header><h1>{game} ladder: submit a bot</h1><p class="note"><a href="/">the leaderboard</a></p></header>
 <main><form id="submit-form">
-<label>Your token (from the organiser: <code>referee ladder author add</code>)
+<label><span>Your token (from the organiser: <code>referee ladder author add</code>)</span>
 <input id="token" type="password" autocomplete="off" required></label>
-<label>The bot's name (its first version makes it yours)
+<label><span>The bot's name (its first version makes it yours)</span>
 <input name="name" required maxlength="64" pattern="[A-Za-z0-9_][A-Za-z0-9_.\-]*"></label>
-<label>The file: a .tar.gz, .tar or .tar.zst with a bot.json, or one source file
+<label><span>The file: a .tar.gz, .tar or .tar.zst with a bot.json, or one source file</span>
 <input name="file" type="file" required></label>
-<label>What the file is <select name="language"><option value="">an archive with its bot.json</option>{languages}</select></label>
+<label><span>What the file is</span> <select name="language"><option value="">an archive with its bot.json</option>{languages}</select></label>
 <button type="submit">Submit</button>
 </form>
 <p id="result" class="note" role="status"></p>
