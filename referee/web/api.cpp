@@ -10,9 +10,8 @@
 #include "referee/core/enum_names.hpp"
 #include "referee/ladder/roster.hpp"
 #include "referee/league/deal.hpp"
-#include "referee/web/multipart.hpp"
+#include "referee/web/api_json.hpp"
 #include "referee/web/pages.hpp"
-#include "referee/web/submission.hpp"
 #include "referee/web/tokens.hpp"
 
 namespace arena::web {
@@ -25,53 +24,12 @@ namespace {
 constexpr std::string_view kPrefix = "/api/v1/";
 constexpr std::size_t kDefaultGames = 50;
 constexpr std::size_t kMaxGames = 500;
-// A submission's body beyond its file: the form's boundaries, headers and other fields.
-constexpr std::size_t kFormRoom = 64 * 1024;
-
-// Text from bots and authors may be any bytes: invalid UTF-8 is replaced, never an exception.
-std::string dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-Response ok(const json& j) {
-  Response r;
-  r.body = dump(j);
-  return r;
-}
-
-Response error(int status, const std::string& message) {
-  Response r;
-  r.status = status;
-  r.body = dump(json{{"error", message}});
-  return r;
-}
-
-Response database_error(const std::string& message) {
-  return error(500, "the ladder's database: " + message);
-}
-
-Response wrong_method(const Request& request, const char* allowed) {
-  Response r = error(405, fmt::format("{} takes {}, not {}", request.path, allowed, request.method));
-  r.headers.emplace_back("Allow", allowed);
-  return r;
-}
-
-// 401: no account, or a token that is not one.
-Response unauthorized(const std::string& why) {
-  Response r = error(401, why);
-  r.headers.emplace_back("WWW-Authenticate", "Bearer");
-  return r;
-}
-
-Response needs_token() {
-  return unauthorized("this needs an account's token: Authorization: Bearer TOKEN");
-}
 
 // Unless the caller is the organiser: the 401 or 403 that says so.
 std::optional<Response> not_organiser(const Caller& caller) {
   if (!caller) return needs_token();
   if (!caller->organiser)
-    return error(403, fmt::format("only the organiser's account may read this, not {}", caller->name));
+    return error_response(403, fmt::format("only the organiser's account may read this, not {}", caller->name));
   return std::nullopt;
 }
 
@@ -106,26 +64,6 @@ Result<std::size_t> query_limit(const Request& request) {
   if (!n || static_cast<std::size_t>(*n) > kMaxGames)
     return fail(fmt::format("limit \"{}\": a number from 1 to {}", it->second, kMaxGames));
   return static_cast<std::size_t>(*n);
-}
-
-// A version; its rejection reason and (with `with_log`) its build log when `logs` (ladder.json's
-// logs_public, or the caller is its author or the organiser).
-json version_json(const ladder::VersionRow& v, bool logs_public, bool logs, bool with_log) {
-  json j{{"id", v.id},
-         {"bot", v.bot},
-         {"number", v.number},
-         {"label", ladder::version_label(v)},
-         {"author", v.author},
-         {"state", enum_name(v.state)},
-         {"submitted_ms", v.submitted_ms},
-         {"decided_ms", v.decided_ms},
-         {"language", v.manifest.value("language", json())},
-         {"logs_public", logs_public}};
-  if (logs) {
-    j["fault"] = v.fault;
-    if (with_log) j["build_log"] = v.build_log;
-  }
-  return j;
 }
 
 json rating_json(const ladder::VersionRating& r) {
@@ -210,7 +148,7 @@ Response Api::route(const Request& request) {
     r.body = leaderboard_page(config_, *rows, board_.games());
     return r;
   }
-  if (path.substr(0, kPrefix.size()) != kPrefix) return error(404, fmt::format("no page at {}", request.path));
+  if (path.substr(0, kPrefix.size()) != kPrefix) return error_response(404, fmt::format("no page at {}", request.path));
   const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
   const std::size_t n = p.size();
   // The paths that change something take POST; every other takes GET.
@@ -234,7 +172,7 @@ Response Api::route(const Request& request) {
   if (n == 1 && p[0] == "matches") return matches(request);
   if (n == 2 && p[0] == "matches") return match(p[1]);
   if (n == 4 && p[0] == "matches" && p[2] == "replay") return replay(p[1], p[3]);
-  return error(404, fmt::format("the API has no {} (docs/ladder.md lists its paths)", request.path));
+  return error_response(404, fmt::format("the API has no {} (docs/ladder.md lists its paths)", request.path));
 }
 
 std::variant<Caller, Response> Api::authenticate(const Request& request) {
@@ -257,7 +195,7 @@ bool Api::sees_logs(const Caller& caller, const ladder::VersionRow& v) const {
 
 Response Api::me(const Caller& caller) {
   if (!caller) return needs_token();
-  return ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
+  return json_ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
 }
 
 Response Api::queue(const Caller& caller) {
@@ -284,19 +222,19 @@ Response Api::queue(const Caller& caller) {
                           {"created_ms", m.created_ms}});
     }
   }
-  return ok(json{{"matches", std::move(list)}});
+  return json_ok(json{{"matches", std::move(list)}});
 }
 
 Response Api::events(const Request& request, const Caller& caller) {
   if (auto refused = not_organiser(caller)) return std::move(*refused);
   const auto limit = query_limit(request);
-  if (!limit) return error(400, limit.error());
+  if (!limit) return error_response(400, limit.error());
   auto rows = store_->events(*limit);
   if (!rows) return database_error(rows.error());
   json list = json::array();
   for (const ladder::EventRow& e : *rows)
     list.push_back(json{{"id", e.id}, {"at_ms", e.at_ms}, {"kind", enum_name(e.kind)}, {"message", e.message}});
-  return ok(json{{"events", std::move(list)}});
+  return json_ok(json{{"events", std::move(list)}});
 }
 
 Response Api::withdraw(const std::string& name, const Caller& caller) {
@@ -306,93 +244,13 @@ Response Api::withdraw(const std::string& name, const Caller& caller) {
   const ladder::VersionRow* found = nullptr;
   for (const ladder::VersionRow& v : *versions)
     if (v.bot == name) found = &v;
-  if (found == nullptr) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
+  if (found == nullptr) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
   if (!caller->organiser && found->author != caller->name)
-    return error(403, fmt::format("the bot \"{}\" belongs to {}, not to {}", name, found->author, caller->name));
+    return error_response(403,
+                          fmt::format("the bot \"{}\" belongs to {}, not to {}", name, found->author, caller->name));
   auto done = store_->withdraw(name, league::unix_ms());
   if (!done) return database_error(done.error());
-  return ok(json{{"bot", name}, {"withdrawn", *done}});
-}
-
-std::size_t Api::upload_bytes() const {
-  return static_cast<std::size_t>(config_.submission.max_mb << 20) + kFormRoom;
-}
-
-Response Api::submit(const Request& request, const Caller& caller) {
-  if (!caller) return needs_token();
-  // Every attempt counts, refused or not: a client that keeps sending bad uploads is slowed too.
-  const auto now = std::chrono::steady_clock::now();
-  auto& recent = submitted_[caller->name];
-  while (!recent.empty() && now - recent.front() >= std::chrono::minutes(1)) recent.pop_front();
-  if (recent.size() >= kSubmissionsPerMinute) {
-    const auto wait = std::chrono::ceil<std::chrono::seconds>(recent.front() + std::chrono::minutes(1) - now);
-    Response r = error(
-        429, fmt::format("{} submissions a minute at most: try again in {} s", kSubmissionsPerMinute, wait.count()));
-    r.headers.emplace_back("Retry-After", std::to_string(wait.count()));
-    return r;
-  }
-  recent.push_back(now);
-  const auto type = request.headers.find("content-type");
-  if (type == request.headers.end())
-    return error(400, "the submission must be a multipart/form-data body (no Content-Type)");
-  auto form = parse_form_data(type->second, request.body);
-  if (!form) return error(400, fmt::format("the form: {}", form.error()));
-  for (const auto& [name, part] : *form) {
-    if (name != "name" && name != "file" && name != "language")
-      return error(400, fmt::format("the form has a field \"{}\": only name, file and language", name));
-  }
-  const auto name = form->find("name");
-  const auto file = form->find("file");
-  if (name == form->end()) return error(400, "the form has no field \"name\" (the bot's name)");
-  if (file == form->end() || !file->second.filename)
-    return error(400, "the form has no file \"file\" (an archive, or one source file with \"language\")");
-  const ladder::ArchiveLimits limits = ladder::submission_limits(config_);
-  std::optional<ladder::Language> language;
-  if (const auto field = form->find("language"); field != form->end() && !field->second.data.empty()) {
-    language = parse_enum<ladder::Language>(field->second.data);
-    if (!language) {
-      return error(400,
-                   fmt::format("language \"{}\": one of {}", field->second.data, enum_names_text<ladder::Language>()));
-    }
-  }
-  // One source file with its language, else an archive (told by its content).
-  auto read = [&]() -> ladder::ArchiveResult<ladder::Submission> {
-    if (language)
-      return single_file_submission(*file->second.filename, std::move(file->second.data), *language, limits);
-    const std::string& data = file->second.data;
-    auto files = ladder::read_archive(ladder::Bytes(data.begin(), data.end()), limits);
-    if (!files) return fail(files.error());
-    return ladder::submission_from(std::move(*files));
-  }();
-  if (!read) {
-    const ladder::ArchiveError& e = read.error();
-    const bool size =
-        e.problem == ladder::ArchiveProblem::too_large || e.problem == ladder::ArchiveProblem::file_too_large;
-    Response r;
-    r.status = size ? 413 : 400;
-    r.body = dump(json{{"error", fmt::format("the submission is refused: {}", e.message)},
-                       {"problem", enum_name(e.problem)},
-                       {"entry", e.entry}});
-    return r;
-  }
-  auto added = add_submission(*store_, config_, name->second.data, caller->name, std::move(*read), league::unix_ms());
-  if (!added) {
-    const SubmitError& e = added.error();
-    switch (e.problem) {
-      case SubmitProblem::bad_name:
-      case SubmitProblem::refused:
-        return error(400, fmt::format("the submission is refused: {}", e.message));
-      case SubmitProblem::not_yours:
-        return error(403, e.message);
-      case SubmitProblem::database:
-        return database_error(e.message);
-    }
-  }
-  Response r = ok(json{{"version", version_json(added->version, config_.logs_public, true, false)},
-                       {"files", added->files},
-                       {"bytes", added->bytes}});
-  r.status = 202;
-  return r;
+  return json_ok(json{{"bot", name}, {"withdrawn", *done}});
 }
 
 Response Api::status() {
@@ -419,13 +277,13 @@ Response Api::status() {
                         {"heartbeat_ms", w.heartbeat_ms},
                         {"match", w.match ? json(*w.match) : json()}});
   }
-  return ok(json{{"game", config_.game},
-                 {"seats", config_.seats},
-                 {"logs_public", config_.logs_public},
-                 {"matches", std::move(matches)},
-                 {"versions", std::move(states)},
-                 {"workers", std::move(list)},
-                 {"now_ms", league::unix_ms()}});
+  return json_ok(json{{"game", config_.game},
+                      {"seats", config_.seats},
+                      {"logs_public", config_.logs_public},
+                      {"matches", std::move(matches)},
+                      {"versions", std::move(states)},
+                      {"workers", std::move(list)},
+                      {"now_ms", league::unix_ms()}});
 }
 
 Result<std::vector<ladder::BoardRow>> Api::board_rows() {
@@ -447,7 +305,7 @@ Response Api::leaderboard() {
     row["last_game_ms"] = r.last_game_ms > 0 ? json(r.last_game_ms) : json();
     rows.push_back(std::move(row));
   }
-  return ok(
+  return json_ok(
       json{{"game", config_.game}, {"seats", config_.seats}, {"games", board_.games()}, {"rows", std::move(rows)}});
 }
 
@@ -464,7 +322,7 @@ Response Api::bots() {
   }
   json out = json::array();
   for (auto& [name, b] : by_bot) out.push_back(std::move(b));
-  return ok(json{{"bots", std::move(out)}});
+  return json_ok(json{{"bots", std::move(out)}});
 }
 
 Response Api::bot(const std::string& name, const Caller& caller) {
@@ -477,8 +335,8 @@ Response Api::bot(const std::string& name, const Caller& caller) {
     author = v.author;
     list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
   }
-  if (list.empty()) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
-  return ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
+  if (list.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
+  return json_ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
 }
 
 Response Api::versions(const Request& request, const Caller& caller) {
@@ -486,23 +344,24 @@ Response Api::versions(const Request& request, const Caller& caller) {
   if (auto it = request.query.find("state"); it != request.query.end()) {
     state = parse_enum<ladder::VersionState>(it->second);
     if (!state)
-      return error(400, fmt::format("state \"{}\": one of {}", it->second, enum_names_text<ladder::VersionState>()));
+      return error_response(
+          400, fmt::format("state \"{}\": one of {}", it->second, enum_names_text<ladder::VersionState>()));
   }
   auto versions = store_->versions(state);
   if (!versions) return database_error(versions.error());
   json list = json::array();
   for (const ladder::VersionRow& v : *versions)
     list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
-  return ok(json{{"versions", std::move(list)}});
+  return json_ok(json{{"versions", std::move(list)}});
 }
 
 Response Api::version(const std::string& id_text, bool ratings, const Caller& caller) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a version id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a version id (a positive number)", id_text));
   auto v = store_->version(*id);
   if (!v) return database_error(v.error());
-  if (!*v) return error(404, fmt::format("the ladder has no version {}", *id));
-  if (!ratings) return ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
+  if (!*v) return error_response(404, fmt::format("the ladder has no version {}", *id));
+  if (!ratings) return json_ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
   auto history = store_->rating_history(*id);
   if (!history) return database_error(history.error());
   json list = json::array();
@@ -510,23 +369,24 @@ Response Api::version(const std::string& id_text, bool ratings, const Caller& ca
     list.push_back(
         json{{"rating", r.rating}, {"low", r.low}, {"high", r.high}, {"games", r.games}, {"at_ms", r.at_ms}});
   }
-  return ok(json{{"version", *id}, {"ratings", std::move(list)}});
+  return json_ok(json{{"version", *id}, {"ratings", std::move(list)}});
 }
 
 Response Api::matches(const Request& request) {
   const auto limit = query_limit(request);
-  if (!limit) return error(400, limit.error());
+  if (!limit) return error_response(400, limit.error());
   Id before = 0;
   if (auto it = request.query.find("before"); it != request.query.end()) {
     const auto n = parse_id(it->second);
-    if (!n) return error(400, fmt::format("before \"{}\": a game id (a positive number)", it->second));
+    if (!n) return error_response(400, fmt::format("before \"{}\": a game id (a positive number)", it->second));
     before = *n;
   }
   std::optional<replay::FaultKind> fault;
   if (auto it = request.query.find("fault"); it != request.query.end()) {
     fault = parse_enum<replay::FaultKind>(it->second);
     if (!fault)
-      return error(400, fmt::format("fault \"{}\": one of {}", it->second, enum_names_text<replay::FaultKind>()));
+      return error_response(400,
+                            fmt::format("fault \"{}\": one of {}", it->second, enum_names_text<replay::FaultKind>()));
   }
   auto versions = store_->versions();
   if (!versions) return database_error(versions.error());
@@ -536,7 +396,7 @@ Response Api::matches(const Request& request) {
   if (bot != request.query.end()) {
     for (const ladder::VersionRow& v : *versions)
       if (v.bot == bot->second) of_bot.insert(v.id);
-    if (of_bot.empty()) return error(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
+    if (of_bot.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
   }
   // Newest first, a page at a time, until `limit` games of the bot are found or none are left.
   json list = json::array();
@@ -557,15 +417,15 @@ Response Api::matches(const Request& request) {
       }
     }
   }
-  return ok(json{{"games", std::move(list)}, {"next_before", more ? json(before) : json()}});
+  return json_ok(json{{"games", std::move(list)}, {"next_before", more ? json(before) : json()}});
 }
 
 Response Api::match(const std::string& id_text) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
   auto m = store_->match(*id);
   if (!m) return database_error(m.error());
-  if (!*m) return error(404, fmt::format("the ladder has no match {}", *id));
+  if (!*m) return error_response(404, fmt::format("the ladder has no match {}", *id));
   auto games = store_->match_games(*id);
   if (!games) return database_error(games.error());
   auto versions = store_->versions();
@@ -575,27 +435,27 @@ Response Api::match(const std::string& id_text) {
   for (Id v : (*m)->seats) seats.push_back(seat_json(v, by_id));
   json list = json::array();
   for (const ladder::GameRow& g : *games) list.push_back(game_json(g, by_id));
-  return ok(json{{"id", (*m)->id},
-                 {"state", enum_name((*m)->state)},
-                 {"seats", std::move(seats)},
-                 {"seed", std::to_string((*m)->seed)},
-                 {"legs", (*m)->legs},
-                 {"created_ms", (*m)->created_ms},
-                 {"finished_ms", (*m)->finished_ms > 0 ? json((*m)->finished_ms) : json()},
-                 {"games", std::move(list)}});
+  return json_ok(json{{"id", (*m)->id},
+                      {"state", enum_name((*m)->state)},
+                      {"seats", std::move(seats)},
+                      {"seed", std::to_string((*m)->seed)},
+                      {"legs", (*m)->legs},
+                      {"created_ms", (*m)->created_ms},
+                      {"finished_ms", (*m)->finished_ms > 0 ? json((*m)->finished_ms) : json()},
+                      {"games", std::move(list)}});
 }
 
 Response Api::replay(const std::string& id_text, const std::string& leg_text) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
   if (leg_text.empty() || leg_text.size() > 3 || leg_text.find_first_not_of("0123456789") != std::string::npos)
-    return error(400, fmt::format("\"{}\" is not a leg (0, 1, ...)", leg_text));
+    return error_response(400, fmt::format("\"{}\" is not a leg (0, 1, ...)", leg_text));
   const int leg = std::stoi(leg_text);
   auto games = store_->match_games(*id);
   if (!games) return database_error(games.error());
   bool counted = false;
   for (const ladder::GameRow& g : *games) counted = counted || g.leg == leg;
-  if (!counted) return error(404, fmt::format("match {} has no counted leg {}", *id, leg));
+  if (!counted) return error_response(404, fmt::format("match {} has no counted leg {}", *id, leg));
   auto text = store_->replay(*id, leg);
   if (!text) return database_error(text.error());
   Response r;

@@ -20,6 +20,8 @@
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
 
+#include "referee/web/api_json.hpp"
+
 namespace arena::web {
 
 namespace asio = boost::asio;
@@ -62,13 +64,6 @@ struct Shared {
   std::atomic<std::size_t> open{0};
   std::unique_ptr<asio::thread_pool> handlers;
 };
-
-Response error_response(int status, const std::string& message) {
-  Response r;
-  r.status = status;
-  r.body = nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  return r;
-}
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
