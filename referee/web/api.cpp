@@ -22,6 +22,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/";
+constexpr std::string_view kMatchPages = "/matches/";
 constexpr std::size_t kDefaultGames = 50;
 constexpr std::size_t kMaxGames = 500;
 
@@ -134,18 +135,29 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path == "/" || path == "/submit") {
+  if (path == "/" || path == "/submit" || path.substr(0, kMatchPages.size()) == kMatchPages) {
     if (request.method != "GET") return wrong_method(request, "GET");
     Response r;
     r.content_type = "text/html; charset=utf-8";
-    r.headers.emplace_back("Content-Security-Policy", kPagePolicy);
+    const char* policy = kPagePolicy;
     if (path == "/submit") {
       r.body = submit_page(config_);
-      return r;
+    } else if (path == "/") {
+      auto rows = board_rows();
+      if (!rows) return database_error(rows.error());
+      r.body = leaderboard_page(config_, *rows, board_.games());
+    } else {
+      // /matches/ID/LEG: the viewer of a counted leg.
+      const std::vector<std::string> p = split_path(path.substr(kMatchPages.size()));
+      if (p.size() != 2) return error_response(404, fmt::format("no page at {} (/matches/ID/LEG)", request.path));
+      auto text = replay_text(p[0], p[1]);
+      if (auto* refused = std::get_if<Response>(&text)) return std::move(*refused);
+      auto page = match_page(std::get<std::string>(text), fmt::format("match {} leg {}", p[0], p[1]));
+      if (!page) return error_response(500, page.error());
+      policy = kViewerPolicy;
+      r.body = std::move(*page);
     }
-    auto rows = board_rows();
-    if (!rows) return database_error(rows.error());
-    r.body = leaderboard_page(config_, *rows, board_.games());
+    r.headers.emplace_back("Content-Security-Policy", policy);
     return r;
   }
   if (path.substr(0, kPrefix.size()) != kPrefix) return error_response(404, fmt::format("no page at {}", request.path));
@@ -445,7 +457,7 @@ Response Api::match(const std::string& id_text) {
                       {"games", std::move(list)}});
 }
 
-Response Api::replay(const std::string& id_text, const std::string& leg_text) {
+std::variant<std::string, Response> Api::replay_text(const std::string& id_text, const std::string& leg_text) {
   const auto id = parse_id(id_text);
   if (!id) return error_response(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
   if (leg_text.empty() || leg_text.size() > 3 || leg_text.find_first_not_of("0123456789") != std::string::npos)
@@ -458,9 +470,15 @@ Response Api::replay(const std::string& id_text, const std::string& leg_text) {
   if (!counted) return error_response(404, fmt::format("match {} has no counted leg {}", *id, leg));
   auto text = store_->replay(*id, leg);
   if (!text) return database_error(text.error());
+  return std::move(*text);
+}
+
+Response Api::replay(const std::string& id_text, const std::string& leg_text) {
+  auto text = replay_text(id_text, leg_text);
+  if (auto* refused = std::get_if<Response>(&text)) return std::move(*refused);
   Response r;
   r.content_type = "application/x-ndjson; charset=utf-8";
-  r.body = std::move(*text);
+  r.body = std::move(std::get<std::string>(text));
   return r;
 }
 

@@ -58,6 +58,8 @@ class Api {
   Response matches(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);
+  // A counted leg's replay (its JSON lines), or the 400/404/500 that says why not.
+  std::variant<std::string, Response> replay_text(const std::string& id, const std::string& leg);
   // The leaderboard's rows, its games read first.
   Result<std::vector<ladder::BoardRow>> board_rows();
 

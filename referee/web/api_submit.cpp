@@ -56,8 +56,8 @@ Response Api::submit(const Request& request, const Caller& caller) {
   if (const auto field = form->find("language"); field != form->end() && !field->second.data.empty()) {
     language = parse_enum<ladder::Language>(field->second.data);
     if (!language) {
-      return error_response(400,
-                   fmt::format("language \"{}\": one of {}", field->second.data, enum_names_text<ladder::Language>()));
+      return error_response(
+          400, fmt::format("language \"{}\": one of {}", field->second.data, enum_names_text<ladder::Language>()));
     }
   }
   // One source file with its language, else an archive (told by its content).
@@ -76,8 +76,8 @@ Response Api::submit(const Request& request, const Caller& caller) {
     Response r;
     r.status = size ? 413 : 400;
     r.body = dump_json(json{{"error", fmt::format("the submission is refused: {}", e.message)},
-                       {"problem", enum_name(e.problem)},
-                       {"entry", e.entry}});
+                            {"problem", enum_name(e.problem)},
+                            {"entry", e.entry}});
     return r;
   }
   auto added = add_submission(*store_, config_, name->second.data, caller->name, std::move(*read), league::unix_ms());
@@ -94,8 +94,8 @@ Response Api::submit(const Request& request, const Caller& caller) {
     }
   }
   Response r = json_ok(json{{"version", version_json(added->version, config_.logs_public, true, false)},
-                       {"files", added->files},
-                       {"bytes", added->bytes}});
+                            {"files", added->files},
+                            {"bytes", added->bytes}});
   r.status = 202;
   return r;
 }

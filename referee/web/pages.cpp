@@ -9,7 +9,9 @@
 #include <ctime>
 
 #include "referee/core/markup.hpp"
+#include "referee/render/html.hpp"
 #include "referee/render/league_page.hpp"
+#include "referee/replay/replay.hpp"
 
 namespace arena::web {
 
@@ -252,6 +254,12 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
       fmt::arg("games", games), fmt::arg("bots", rows.size()), fmt::arg("record", record), fmt::arg("rows", body),
       fmt::arg("js", kLeaderboardJs));
+}
+
+Result<std::string> match_page(const std::string& replay_text, const std::string& source_name) {
+  auto replay = replay::parse_text(replay_text);
+  if (!replay) return fail(fmt::format("{}: the stored replay does not parse: {}", source_name, replay.error()));
+  return render::html_page(*replay, source_name);
 }
 
 std::string submit_page(const ladder::LadderConfig& config) {

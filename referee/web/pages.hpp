@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/core/result.hpp"
 #include "referee/ladder/config.hpp"
 #include "referee/ladder/leaderboard.hpp"
 
@@ -17,6 +18,10 @@ namespace arena::web {
 inline constexpr const char* kPagePolicy =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'";
+// The match viewer's (a page of `referee html`, self-contained): also images from data: URLs.
+inline constexpr const char* kViewerPolicy =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+    "form-action 'none'";
 
 // A time (ms since 1970) to the minute in UTC, "2026-11-27 13:40"; "-" for 0 (never).
 std::string minute_text(std::int64_t ms);
@@ -25,6 +30,11 @@ std::string minute_text(std::int64_t ms);
 // W/D/L or places, faults, last match), refreshing itself from GET /api/v1/leaderboard.
 std::string leaderboard_page(const ladder::LadderConfig& config, const std::vector<ladder::BoardRow>& rows,
                              std::size_t games);
+
+// GET /matches/ID/LEG: the replay viewer (`referee html`'s page) of a counted leg's replay, from
+// the database; deep links as the viewer's (#step=N&seat=K). An error when the replay does not
+// parse or re-simulate.
+Result<std::string> match_page(const std::string& replay_text, const std::string& source_name);
 
 // GET /submit: the upload form (token, name, file, language), sent by its script to
 // POST /api/v1/submit with the token as its Bearer header; the answer shown as text.

@@ -3,7 +3,8 @@
 // without). One real ladder for every check: the Python starter kit (its author's name is markup)
 // and the Python random bot, run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It checks: the
 // leaderboard shows both bots once they are built and updates its games without a reload, the
-// author's name shown as text; the submit page, with an account's token, sends one Python file
+// author's name shown as text; a match's viewer page (/matches/ID/LEG) opened at #step=3; the
+// submit page, with an account's token, sends one Python file
 // that becomes a version, is built and plays (its row appears on the open leaderboard); both pages
 // at 1280x800 and 390x800 without anything cut off (no horizontal overflow of the page or of the
 // table); no console error. Screenshots in OUT: ladder-board-1280.png, ladder-board-390.png,
@@ -145,6 +146,15 @@ const consoleErrors = [];
         return row && Number(row.cells[5].textContent) > 0;
       }, null, { timeout: 240000 });
       assert.strictEqual(loads, 0);
+    });
+    await check('a match\'s viewer page (/matches/ID/LEG#step=3), served from the database, opens at that step', async () => {
+      const games = await (await context.request.get(base + '/api/v1/matches?limit=1')).json();
+      const g = games.games[0];
+      const viewer = await open('/matches/' + g.match + '/' + g.leg + '#step=3');
+      await viewer.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const counter = viewer.locator('[data-testid="step-counter"]');
+      assert.strictEqual(Number(await counter.getAttribute('data-position')), 3);
+      await viewer.close();
     });
     for (const width of [1280, 390]) {
       for (const [name, page] of [['board', board], ['submit', submit]]) {

@@ -574,3 +574,23 @@ TEST_CASE("web pages: the submit page's form posts to the API with the token", "
     CHECK_THAT(page.body, Catch::Contains(field));
   CHECK_THAT(http_get(port, "/").body, Catch::Contains(R"(<a href="/submit">)"));
 }
+
+TEST_CASE("web pages: a counted leg's viewer, served from the database", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const json games = get_json(port, "/api/v1/matches?limit=1");
+  const json& g = games["games"][0];
+  const std::string target =
+      "/matches/" + std::to_string(g["match"].get<int>()) + "/" + std::to_string(g["leg"].get<int>());
+  const Reply page = http_get(port, target);
+  INFO(page.body.substr(0, 2000));
+  REQUIRE(page.status == 200);
+  CHECK(page.headers.at("content-type") == "text/html; charset=utf-8");
+  CHECK_THAT(page.headers.at("content-security-policy"), Catch::Contains("default-src 'none'"));
+  CHECK_THAT(page.body, Catch::Contains("<!DOCTYPE html>") && Catch::Contains("stellar"));
+  // The hostile author's bot plays every game: nothing of its text reaches the page unescaped.
+  CHECK(page.body.find(kHostileAuthor) == std::string::npos);
+  CHECK(http_get(port, "/matches/999999/0").status == 404);
+  CHECK(http_get(port, "/matches/1/x").status == 400);
+  CHECK(http_get(port, "/matches/1").status == 404);
+  CHECK(http_request(port, "POST", target).status == 405);
+}
