@@ -135,13 +135,17 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path == "/" || path == "/submit" || path.substr(0, kMatchPages.size()) == kMatchPages) {
+  if (path == "/" || path == "/submit" || path == "/matches" || path.substr(0, kMatchPages.size()) == kMatchPages) {
     if (request.method != "GET") return wrong_method(request, "GET");
     Response r;
     r.content_type = "text/html; charset=utf-8";
     const char* policy = kPagePolicy;
     if (path == "/submit") {
       r.body = submit_page(config_);
+    } else if (path == "/matches") {
+      auto found = find_games(request);
+      if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
+      r.body = matches_page(config_, std::get<GamesFound>(found), request.query);
     } else if (path == "/") {
       auto rows = board_rows();
       if (!rows) return database_error(rows.error());
@@ -384,7 +388,7 @@ Response Api::version(const std::string& id_text, bool ratings, const Caller& ca
   return json_ok(json{{"version", *id}, {"ratings", std::move(list)}});
 }
 
-Response Api::matches(const Request& request) {
+std::variant<GamesFound, Response> Api::find_games(const Request& request) {
   const auto limit = query_limit(request);
   if (!limit) return error_response(400, limit.error());
   Id before = 0;
@@ -394,42 +398,53 @@ Response Api::matches(const Request& request) {
     before = *n;
   }
   std::optional<replay::FaultKind> fault;
-  if (auto it = request.query.find("fault"); it != request.query.end()) {
+  if (auto it = request.query.find("fault"); it != request.query.end() && !it->second.empty()) {
     fault = parse_enum<replay::FaultKind>(it->second);
     if (!fault)
       return error_response(400,
                             fmt::format("fault \"{}\": one of {}", it->second, enum_names_text<replay::FaultKind>()));
   }
+  GamesFound found;
   auto versions = store_->versions();
   if (!versions) return database_error(versions.error());
-  const auto by_id = index(*versions);
+  found.versions = std::move(*versions);
   std::set<Id> of_bot;
   const auto bot = request.query.find("bot");
-  if (bot != request.query.end()) {
-    for (const ladder::VersionRow& v : *versions)
+  if (bot != request.query.end() && !bot->second.empty()) {
+    for (const ladder::VersionRow& v : found.versions)
       if (v.bot == bot->second) of_bot.insert(v.id);
     if (of_bot.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
   }
   // Newest first, a page at a time, until `limit` games of the bot are found or none are left.
-  json list = json::array();
   bool more = true;
-  while (list.size() < *limit && more) {
+  while (found.games.size() < *limit && more) {
     auto page = store_->recent_games(kMaxGames, before, fault);
     if (!page) return database_error(page.error());
     more = page->size() == kMaxGames;
-    for (const ladder::GameRow& g : *page) {
+    for (ladder::GameRow& g : *page) {
       before = g.id;
       bool wanted = of_bot.empty();
       for (Id v : g.seats) wanted = wanted || of_bot.count(v) > 0;
       if (!wanted) continue;
-      list.push_back(game_json(g, by_id));
-      if (list.size() == *limit) {
+      found.games.push_back(std::move(g));
+      if (found.games.size() == *limit) {
         more = true;
         break;
       }
     }
   }
-  return json_ok(json{{"games", std::move(list)}, {"next_before", more ? json(before) : json()}});
+  if (more) found.next_before = before;
+  return found;
+}
+
+Response Api::matches(const Request& request) {
+  auto found = find_games(request);
+  if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
+  const GamesFound& f = std::get<GamesFound>(found);
+  const auto by_id = index(f.versions);
+  json list = json::array();
+  for (const ladder::GameRow& g : f.games) list.push_back(game_json(g, by_id));
+  return json_ok(json{{"games", std::move(list)}, {"next_before", f.next_before ? json(*f.next_before) : json()}});
 }
 
 Response Api::match(const std::string& id_text) {

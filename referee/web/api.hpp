@@ -16,6 +16,7 @@
 #include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/store.hpp"
 #include "referee/web/http_server.hpp"
+#include "referee/web/pages.hpp"
 
 namespace arena::web {
 
@@ -56,6 +57,8 @@ class Api {
   Response queue(const Caller& caller);
   Response events(const Request& request, const Caller& caller);
   Response matches(const Request& request);
+  // The counted games the request's bot, fault, limit and before ask for, or the 400/404/500.
+  std::variant<GamesFound, Response> find_games(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);
   // A counted leg's replay (its JSON lines), or the 400/404/500 that says why not.

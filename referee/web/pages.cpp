@@ -7,8 +7,12 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
+#include <set>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/markup.hpp"
+#include "referee/ladder/roster.hpp"
 #include "referee/render/html.hpp"
 #include "referee/render/league_page.hpp"
 #include "referee/replay/replay.hpp"
@@ -176,6 +180,7 @@ constexpr std::string_view kLeaderboardJs = R"(
 )";
 
 constexpr std::string_view kFormCss = R"(
+form.filters { display: flex; flex-wrap: wrap; align-items: end; max-width: none; margin-bottom: 8px; }
 form { display: grid; gap: 10px; max-width: 32em; background: var(--panel); padding: 12px; border-radius: 6px; }
 label { display: grid; gap: 4px; color: var(--muted); }
 input, select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid #3b4776;
@@ -247,13 +252,82 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
 <th class="num hide-narrow">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
 <th class="num hide-narrow">faults</th><th class="hide-narrow">last match</th></tr></thead>
 <tbody id="board-rows">{rows}</tbody></table></section>
-<p class="note"><a href="/submit">Submit a bot</a> &middot; the same data as JSON:
+<p class="note"><a href="/matches">Recent matches</a> &middot; <a href="/submit">submit a bot</a> &middot; the same data as JSON:
 <a href="/api/v1/leaderboard">/api/v1/leaderboard</a>.</p></main>
 <script>(function () {{'use strict';{js}}})();</script></body></html>
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
       fmt::arg("games", games), fmt::arg("bots", rows.size()), fmt::arg("record", record), fmt::arg("rows", body),
       fmt::arg("js", kLeaderboardJs));
+}
+
+std::string matches_page(const ladder::LadderConfig& config, const GamesFound& found,
+                         const std::map<std::string, std::string>& query) {
+  const auto asked = [&](const char* key) {
+    const auto it = query.find(key);
+    return it == query.end() ? std::string() : it->second;
+  };
+  const std::string bot = asked("bot");
+  const std::string fault = asked("fault");
+  std::map<ladder::Id, const ladder::VersionRow*> by_id;
+  std::set<std::string> bots;
+  for (const ladder::VersionRow& v : found.versions) {
+    by_id[v.id] = &v;
+    bots.insert(v.bot);
+  }
+  const auto option = [](const std::string& value, const std::string& label, bool selected) {
+    return fmt::format(R"(<option value="{}"{}>{}</option>)", esc(value), selected ? " selected" : "", esc(label));
+  };
+  std::string bot_options = option("", "every bot", bot.empty());
+  for (const std::string& b : bots) bot_options += option(b, b, b == bot);
+  std::string fault_options = option("", "any end", fault.empty());
+  for (const auto& [kind, name] : EnumNames<replay::FaultKind>::table)
+    fault_options += option(std::string(name), "a fault: " + std::string(name), name == fault);
+  std::string rows;
+  for (const ladder::GameRow& g : found.games) {
+    std::string seats;
+    for (std::size_t i = 0; i < g.seats.size(); ++i) {
+      const auto it = by_id.find(g.seats[i]);
+      const std::string name = it == by_id.end() ? "?" : ladder::version_label(*it->second);
+      const bool first = i < g.ranks.size() && g.ranks[i] == 1;
+      seats +=
+          fmt::format(R"({}<span{}>{}</span>)", i == 0 ? "" : " vs ", first ? R"( class="winner")" : "", esc(name));
+    }
+    std::string result;
+    if (g.fault_kind) {
+      result = fmt::format("{} by seat {}: {}", enum_name(*g.fault_kind), g.fault_seat ? *g.fault_seat : -1,
+                           g.fault_message);
+    } else {
+      for (std::size_t i = 0; i < g.scores.size(); ++i)
+        result += fmt::format("{}{:g}", i == 0 ? "" : " : ", g.scores[i]);
+    }
+    rows += fmt::format(R"(<tr{}><td class="num">{}</td><td class="hide-narrow">{}</td><td class="bot">{}</td>)"
+                        R"(<td class="message result">{}</td><td><a href="/matches/{}/{}#step=0">watch</a></td></tr>)",
+                        g.fault_kind ? R"( class="fault")" : "", g.id, minute_text(g.end_ms), seats, esc(result),
+                        g.match, g.leg);
+  }
+  std::string more;
+  if (found.next_before) {
+    more = fmt::format(R"(<p class="note"><a href="/matches?bot={}&amp;fault={}&amp;before={}">older games</a></p>)",
+                       esc(bot), esc(fault), *found.next_before);
+  }
+  return fmt::format(
+      R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{game} ladder: matches</title><style>{css}{page_css}{form_css}</style></head>
+<body><header><h1>{game} ladder: matches</h1><p class="note"><a href="/">the leaderboard</a> &middot;
+<a href="/submit">submit a bot</a></p></header>
+<main><form id="filters" method="get" action="/matches" class="filters">
+<label><span>Bot</span><select name="bot">{bot_options}</select></label>
+<label><span>How it ended</span><select name="fault">{fault_options}</select></label>
+<button type="submit">Show</button></form>
+<section><table id="games"><thead><tr><th class="num">game</th><th class="hide-narrow">ended</th><th>seats</th>
+<th>scores or fault</th><th>replay</th></tr></thead><tbody>{rows}</tbody></table></section>{more}</main>
+</body></html>
+)",
+      fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
+      fmt::arg("form_css", kFormCss), fmt::arg("bot_options", bot_options), fmt::arg("fault_options", fault_options),
+      fmt::arg("rows", rows), fmt::arg("more", more));
 }
 
 Result<std::string> match_page(const std::string& replay_text, const std::string& source_name) {

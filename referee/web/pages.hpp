@@ -5,19 +5,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "referee/core/result.hpp"
 #include "referee/ladder/config.hpp"
 #include "referee/ladder/leaderboard.hpp"
+#include "referee/ladder/store.hpp"
 
 namespace arena::web {
 
 // The Content-Security-Policy of every page: nothing from elsewhere, requests to this server only.
 inline constexpr const char* kPagePolicy =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; "
-    "base-uri 'none'; form-action 'none'";
+    "base-uri 'none'; form-action 'self'";
 // The match viewer's (a page of `referee html`, self-contained): also images from data: URLs.
 inline constexpr const char* kViewerPolicy =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
@@ -35,6 +38,19 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
 // the database; deep links as the viewer's (#step=N&seat=K). An error when the replay does not
 // parse or re-simulate.
 Result<std::string> match_page(const std::string& replay_text, const std::string& source_name);
+
+// Counted games, newest first, with every version (to name the seats); `next_before`: the id to
+// pass as `before` for the next page, when there are more.
+struct GamesFound {
+  std::vector<ladder::GameRow> games;
+  std::vector<ladder::VersionRow> versions;
+  std::optional<ladder::Id> next_before;
+};
+
+// GET /matches[?bot=NAME][&fault=KIND][&before=GAME]: the recent counted games with their filters
+// (a form), each leg linked to its viewer (/matches/ID/LEG).
+std::string matches_page(const ladder::LadderConfig& config, const GamesFound& found,
+                         const std::map<std::string, std::string>& query);
 
 // GET /submit: the upload form (token, name, file, language), sent by its script to
 // POST /api/v1/submit with the token as its Bearer header; the answer shown as text.

@@ -3,12 +3,13 @@
 // without). One real ladder for every check: the Python starter kit (its author's name is markup)
 // and the Python random bot, run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It checks: the
 // leaderboard shows both bots once they are built and updates its games without a reload, the
-// author's name shown as text; a match's viewer page (/matches/ID/LEG) opened at #step=3; the
+// author's name shown as text; the matches page filtered by bot, its link opening the viewer; a
+// match's viewer page (/matches/ID/LEG) opened at #step=3; the
 // submit page, with an account's token, sends one Python file
 // that becomes a version, is built and plays (its row appears on the open leaderboard); both pages
 // at 1280x800 and 390x800 without anything cut off (no horizontal overflow of the page or of the
 // table); no console error. Screenshots in OUT: ladder-board-1280.png, ladder-board-390.png,
-// ladder-submit-1280.png, ladder-submit-390.png.
+// ladder-submit-1280.png, ladder-submit-390.png, ladder-matches-1280.png, ladder-matches-390.png.
 //
 //   node ladder_test.js --referee REFEREE --sources PROJECT_SOURCE_DIR --out DIR
 'use strict';
@@ -156,8 +157,20 @@ const consoleErrors = [];
       assert.strictEqual(Number(await counter.getAttribute('data-position')), 3);
       await viewer.close();
     });
+    const list = await open('/matches');
+    await check('the matches page filters by bot, and its link opens the viewer', async () => {
+      await list.selectOption('select[name="bot"]', 'uploaded');
+      await Promise.all([list.waitForNavigation(), list.click('#filters button[type="submit"]')]);
+      const seats = await list.$$eval('#games tbody tr td.bot', (cells) => cells.map((c) => c.textContent));
+      assert.ok(seats.length > 0 && seats.every((t) => t.includes('uploaded@v1')), JSON.stringify(seats));
+      await Promise.all([list.waitForNavigation(), list.click('#games tbody tr a')]);
+      await list.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.match(list.url(), /\/matches\/\d+\/\d+#step=0$/);
+      assert.strictEqual(Number(await list.locator('[data-testid="step-counter"]').getAttribute('data-position')), 0);
+      await list.goto(base + '/matches');
+    });
     for (const width of [1280, 390]) {
-      for (const [name, page] of [['board', board], ['submit', submit]]) {
+      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list]]) {
         await check(name + ' page at ' + width + ' px: nothing cut off', async () => {
           await page.setViewportSize({ width, height: 800 });
           await noClipping(page);

@@ -594,3 +594,20 @@ TEST_CASE("web pages: a counted leg's viewer, served from the database", "[ladde
   CHECK(http_get(port, "/matches/1").status == 404);
   CHECK(http_request(port, "POST", target).status == 405);
 }
+
+TEST_CASE("web pages: the recent matches, filtered, each leg linked to its viewer", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply all = get_page(port, "/matches");
+  CHECK_THAT(all.body, Catch::Contains(R"(<option value="kit">kit</option>)"));
+  CHECK_THAT(all.body, Catch::Contains(R"(<option value="crash">a fault: crash</option>)"));
+  CHECK_THAT(all.body, Catch::Contains("kit@v1") && Catch::Contains("random@v1"));
+  CHECK(std::regex_search(all.body, std::regex(R"(<a href="/matches/[0-9]+/[01]#step=0">watch</a>)")));
+  const Reply kit = get_page(port, "/matches?bot=kit&fault=");
+  CHECK_THAT(kit.body, Catch::Contains(R"(<option value="kit" selected>)"));
+  // No game ended by a timeout: an empty table, not an error.
+  const Reply none = get_page(port, "/matches?fault=timeout");
+  CHECK_THAT(none.body, Catch::Contains("<tbody></tbody>"));
+  CHECK(http_get(port, "/matches?bot=ghost").status == 404);
+  CHECK(http_get(port, "/matches?fault=happy").status == 400);
+  CHECK_THAT(get_page(port, "/").body, Catch::Contains(R"(<a href="/matches">)"));
+}
