@@ -1,7 +1,8 @@
 #pragma once
 // `referee ladder ...`: a competition that runs itself (docs/ladder.md). The subcommands:
 //   init DIR       a new ladder folder (ladder.json, its SQLite database or a PostgreSQL one)
-//   submit DIR P   a bot's next version from a folder or an archive with a bot.json
+//   submit DIR P   a bot's next version from a folder or an archive with a bot.json (or
+//                  submit P --server URL: through a ladder's web server)
 //   withdraw, list, log        the bots, their versions and their build logs
 //   run DIR        the coordinator (builds, audits, ratings, the queue) and -j local workers
 //   worker         more workers, on any machine that reaches the database
