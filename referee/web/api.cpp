@@ -135,13 +135,16 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path == "/" || path == "/submit" || path == "/matches" || path.substr(0, kMatchPages.size()) == kMatchPages) {
+  if (path == "/" || path == "/submit" || path == "/organiser" || path == "/matches" ||
+      path.substr(0, kMatchPages.size()) == kMatchPages) {
     if (request.method != "GET") return wrong_method(request, "GET");
     Response r;
     r.content_type = "text/html; charset=utf-8";
     const char* policy = kPagePolicy;
     if (path == "/submit") {
       r.body = submit_page(config_);
+    } else if (path == "/organiser") {
+      r.body = organiser_page(config_);
     } else if (path == "/matches") {
       auto found = find_games(request);
       if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);

@@ -186,7 +186,8 @@ label { display: grid; gap: 4px; color: var(--muted); }
 input, select { font: inherit; color: var(--text); background: var(--bg); border: 1px solid #3b4776;
   border-radius: 4px; padding: 4px 6px; max-width: 100%; }
 #result { white-space: pre-wrap; overflow-wrap: anywhere; }
-#result.refused { color: var(--fault); }
+#result.refused, #note.refused { color: var(--fault); }
+#workers td, #queue td, #rejected td, #events td { overflow-wrap: anywhere; }
 )";
 
 // Sends the form to POST /api/v1/submit with the token as a Bearer header (the token is not a
@@ -217,7 +218,88 @@ constexpr std::string_view kSubmitJs = R"(
   });
 )";
 
+// The organiser's page: with the token typed in, reads the status, the queue, the rejected
+// versions and the events, and draws them as text.
+constexpr std::string_view kOrganiserJs = R"(
+  const form = document.getElementById('token-form');
+  const note = document.getElementById('note');
+  const when = (ms) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '-');
+  const seats = (list) => list.map((s) => (s.bot === null ? '?' : s.bot + '@v' + s.number)).join(' vs ');
+  function fill(id, rows) {
+    const body = document.querySelector('#' + id + ' tbody');
+    body.replaceChildren(...rows.map((cells) => {
+      const tr = document.createElement('tr');
+      for (const text of cells) {
+        const td = document.createElement('td');
+        td.textContent = String(text);
+        tr.appendChild(td);
+      }
+      return tr;
+    }));
+  }
+  async function read(path, token) {
+    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
+    return body;
+  }
+  async function show(token) {
+    try {
+      const [status, queue, rejected, events] = await Promise.all([read('/api/v1/status', token),
+        read('/api/v1/queue', token), read('/api/v1/versions?state=rejected', token),
+        read('/api/v1/events?limit=50', token)]);
+      fill('workers', status.workers.map((w) => [w.name, w.host, when(w.heartbeat_ms),
+        Math.round((status.now_ms - w.heartbeat_ms) / 1000) + ' s ago', w.match === null ? '-' : w.match]));
+      fill('queue', queue.matches.map((m) => [m.id, m.state, seats(m.seats), m.worker || '-', m.attempt]));
+      fill('rejected', rejected.versions.map((v) => [v.label, v.author, when(v.decided_ms), v.fault]));
+      fill('events', events.events.map((e) => [when(e.at_ms), e.kind, e.message]));
+      note.classList.remove('refused');
+      note.textContent = 'updated ' + new Date().toLocaleTimeString() + '; refreshes every 5 s';
+      return true;
+    } catch (e) {
+      note.classList.add('refused');
+      note.textContent = 'refused: ' + e.message;
+      return false;
+    }
+  }
+  let timer = null;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearInterval(timer);
+    const token = document.getElementById('token').value.trim();
+    if (await show(token)) timer = setInterval(() => show(token), 5000);
+  });
+)";
+
 }  // namespace
+
+std::string organiser_page(const ladder::LadderConfig& config) {
+  const auto table = [](const char* id, const char* title, std::initializer_list<const char*> heads) {
+    std::string th;
+    for (const char* h : heads) th += fmt::format("<th>{}</th>", h);
+    return fmt::format(
+        R"(<h2>{}</h2><section><table id="{}"><thead><tr>{}</tr></thead><tbody></tbody></table></section>)", title, id,
+        th);
+  };
+  return fmt::format(
+      R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{game} ladder: organiser</title><style>{css}{page_css}{form_css}</style></head>
+<body><header><h1>{game} ladder: organiser</h1><p class="note"><a href="/">the leaderboard</a> &middot;
+<a href="/matches">matches</a></p></header>
+<main><form id="token-form" class="filters"><label><span>The organiser's token</span>
+<input id="token" type="password" autocomplete="off" required></label><button type="submit">Show</button></form>
+<p id="note" class="note" role="status"></p>
+{workers}{queue}{rejected}{events}</main>
+<script>(function () {{'use strict';{js}}})();</script></body></html>
+)",
+      fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
+      fmt::arg("form_css", kFormCss),
+      fmt::arg("workers", table("workers", "Workers", {"name", "host", "last heartbeat", "age", "match"})),
+      fmt::arg("queue", table("queue", "Queue", {"match", "state", "seats", "worker", "attempt"})),
+      fmt::arg("rejected", table("rejected", "Rejected versions", {"version", "author", "decided", "why"})),
+      fmt::arg("events", table("events", "Events", {"at", "kind", "message"})), fmt::arg("js", kOrganiserJs));
+}
 
 std::string minute_text(std::int64_t ms) {
   if (ms <= 0) return "-";

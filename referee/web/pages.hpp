@@ -52,6 +52,11 @@ struct GamesFound {
 std::string matches_page(const ladder::LadderConfig& config, const GamesFound& found,
                          const std::map<std::string, std::string>& query);
 
+// GET /organiser: the workers with their last heartbeat, the queue, the rejected versions with
+// why, and the events; the page holds no data until the organiser's token is typed in (its script
+// reads /api/v1/status, queue, versions?state=rejected and events with it, every 5 s).
+std::string organiser_page(const ladder::LadderConfig& config);
+
 // GET /submit: the upload form (token, name, file, language), sent by its script to
 // POST /api/v1/submit with the token as its Bearer header; the answer shown as text.
 std::string submit_page(const ladder::LadderConfig& config);

@@ -3,13 +3,15 @@
 // without). One real ladder for every check: the Python starter kit (its author's name is markup)
 // and the Python random bot, run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It checks: the
 // leaderboard shows both bots once they are built and updates its games without a reload, the
-// author's name shown as text; the matches page filtered by bot, its link opening the viewer; a
+// author's name shown as text; the organiser's page (workers, the rejected version whose output is
+// markup, shown as text) with the organiser's token only; the matches page filtered by bot, its link opening the viewer; a
 // match's viewer page (/matches/ID/LEG) opened at #step=3; the
 // submit page, with an account's token, sends one Python file
 // that becomes a version, is built and plays (its row appears on the open leaderboard); both pages
 // at 1280x800 and 390x800 without anything cut off (no horizontal overflow of the page or of the
 // table); no console error. Screenshots in OUT: ladder-board-1280.png, ladder-board-390.png,
-// ladder-submit-1280.png, ladder-submit-390.png, ladder-matches-1280.png, ladder-matches-390.png.
+// ladder-submit-1280.png, ladder-submit-390.png, ladder-matches-1280.png, ladder-matches-390.png,
+// ladder-organiser-1280.png, ladder-organiser-390.png.
 //
 //   node ladder_test.js --referee REFEREE --sources PROJECT_SOURCE_DIR --out DIR
 'use strict';
@@ -50,7 +52,15 @@ fs.mkdirSync(randomDir);
 fs.copyFileSync(randomBot, path.join(randomDir, 'random_bot.py'));
 fs.writeFileSync(path.join(randomDir, 'bot.json'), '{"language": "python", "main": "random_bot.py"}');
 referee(['ladder', 'submit', L, randomDir, '--name', 'random', '--author', 'alice']);
+// A bot rejected by its check, whose output (its build log, why it was rejected) is markup.
+const HOSTILE_LOG = '<script>alert("log")</script>';
+const brokenDir = path.join(dir, 'broken');
+fs.mkdirSync(brokenDir);
+fs.writeFileSync(path.join(brokenDir, 'bot.py'), "import sys\nsys.stderr.write('" + HOSTILE_LOG + "\\n')\nsys.exit(3)\n");
+fs.writeFileSync(path.join(brokenDir, 'bot.json'), '{"language": "python"}');
+referee(['ladder', 'submit', L, brokenDir, '--name', 'broken', '--author', 'bob']);
 const token = referee(['ladder', 'author', 'add', L, 'tester']).trim();
+const organiserToken = referee(['ladder', 'author', 'add', L, 'org', '--organiser']).trim();
 
 // The ladder runs (and serves) until the test ends.
 const log = path.join(dir, 'run.log');
@@ -169,8 +179,26 @@ const consoleErrors = [];
       assert.strictEqual(Number(await list.locator('[data-testid="step-counter"]').getAttribute('data-position')), 0);
       await list.goto(base + '/matches');
     });
+    const organiser = await open('/organiser');
+    await check("the organiser's page: nothing without the token, an author's refused, the organiser's shows all", async () => {
+      assert.strictEqual(await organiser.$$eval('tbody tr', (rows) => rows.length), 0);
+      const logged = consoleErrors.length;
+      await organiser.fill('#token', token);
+      await organiser.click('#token-form button');
+      await organiser.waitForFunction(() => /refused/.test(document.getElementById('note').textContent), null,
+        { timeout: 30000 });
+      assert.match(await organiser.textContent('#note'), /refused: 403: only the organiser's account/);
+      consoleErrors.push(...consoleErrors.splice(logged).filter((e) => !/status of 403/.test(e)));
+      await organiser.fill('#token', organiserToken);
+      await organiser.click('#token-form button');
+      await organiser.waitForFunction(() => document.querySelectorAll('#workers tbody tr').length >= 2 &&
+        document.querySelectorAll('#rejected tbody tr').length >= 1, null, { timeout: 30000 });
+      const rejected = await organiser.$$eval('#rejected tbody tr', (rows) => rows.map((r) => r.textContent));
+      assert.ok(rejected.some((t) => t.includes('broken@v1') && t.includes('bob')), JSON.stringify(rejected));
+      assert.strictEqual(await organiser.$('main table script'), null);
+    });
     for (const width of [1280, 390]) {
-      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list]]) {
+      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list], ['organiser', organiser]]) {
         await check(name + ' page at ' + width + ' px: nothing cut off', async () => {
           await page.setViewportSize({ width, height: 800 });
           await noClipping(page);

@@ -611,3 +611,13 @@ TEST_CASE("web pages: the recent matches, filtered, each leg linked to its viewe
   CHECK(http_get(port, "/matches?fault=happy").status == 400);
   CHECK_THAT(get_page(port, "/").body, Catch::Contains(R"(<a href="/matches">)"));
 }
+
+TEST_CASE("web pages: the organiser's page holds no data, its script reads the API with the token", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/organiser");
+  for (const char* part :
+       {R"(id="token" type="password")", R"(<table id="workers">)", R"(<table id="queue">)", R"(<table id="rejected">)",
+        R"(<table id="events">)", "'/api/v1/versions?state=rejected'", "Authorization: 'Bearer ' + token"})
+    CHECK_THAT(page.body, Catch::Contains(part));
+  CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
+}
