@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "referee/core/markup.hpp"
@@ -14,6 +15,9 @@
 #include "referee/ladder/archive.hpp"
 #include "referee/ladder/roster.hpp"
 #include "referee/league/deal.hpp"
+#include "referee/web/client.hpp"
+#include "referee/web/multipart.hpp"
+#include "referee/web/pages.hpp"
 
 namespace arena::cli {
 
@@ -108,9 +112,82 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
   return kFinished;
 }
 
+// `submit --server`: the files read and checked here, packed (a .tar.zst) and sent to the
+// server's POST /api/v1/submit, which checks them again with its ladder's limits.
+int submit_remote(const LadderArgs& a) {
+  if (!a.dir.empty() && !a.path.empty()) {
+    say("referee ladder submit: with --server give only PATH (the server knows its ladder), not {} and {}\n", a.dir,
+        a.path);
+    return kUsage;
+  }
+  const std::string path = a.path.empty() ? a.dir : a.path;
+  auto url = web::parse_url(a.server);
+  if (!url) {
+    say("referee ladder submit: {}\n", url.error());
+    return kUsage;
+  }
+  std::string token = a.token;
+  if (const char* env = std::getenv("ARENA_LADDER_TOKEN"); token.empty() && env != nullptr) token = env;
+  if (token.empty()) {
+    say("referee ladder submit: --server needs an account's token: --token T or ARENA_LADDER_TOKEN "
+        "(`referee ladder author add` on the server's machine)\n");
+    return kUsage;
+  }
+  auto submission = ladder::read_submission(path, ladder::ArchiveLimits{});
+  if (!submission) {
+    say("referee ladder submit: {}: refused: {}\n", path, terminal_safe(submission.error().message));
+    return kSubmissionRefused;
+  }
+  const ladder::Bytes packed = ladder::pack(submission->files);
+  std::map<std::string, web::FormPart> form;
+  form["name"] = web::FormPart{"name", std::nullopt, "", a.name};
+  form["file"] =
+      web::FormPart{"file", "submission.tar.zst", "application/zstd", std::string(packed.begin(), packed.end())};
+  // A boundary that the packed bytes do not hold.
+  std::string boundary = fmt::format("arena-{:x}", league::unix_ms());
+  while (form["file"].data.find(boundary) != std::string::npos) boundary += "x";
+  auto reply = web::http_request(
+      *url, "POST", "/api/v1/submit",
+      {{"Authorization", "Bearer " + token}, {"Content-Type", "multipart/form-data; boundary=" + boundary}},
+      web::form_data_body(boundary, form), std::chrono::seconds(300));
+  if (!reply) {
+    say("referee ladder submit: {}\n", reply.error());
+    return kServer;
+  }
+  const json j = json::parse(reply->body, nullptr, false);
+  const std::string why = j.is_object() && j.contains("error") && j["error"].is_string()
+                              ? j["error"].get<std::string>()
+                              : fmt::format("an answer that is not the API's ({} bytes)", reply->body.size());
+  switch (reply->status) {
+    case 202: {
+      if (!j.is_object() || !j.contains("version") || !j["version"].is_object()) break;
+      say_to(stdout, "{} submitted to {} ({} files, {} bytes); the ladder builds and checks it\n",
+             terminal_safe(j["version"].value("label", std::string("?"))), a.server, j.value("files", 0),
+             j.value("bytes", 0));
+      return kFinished;
+    }
+    case 400:
+    case 413:
+      say("referee ladder submit: {}: {}\n", path, terminal_safe(why));
+      return kSubmissionRefused;
+    case 403:
+      say("referee ladder submit: {}; choose another --name\n", terminal_safe(why));
+      return kNotYours;
+    default:
+      break;
+  }
+  say("referee ladder submit: {} answered {}: {}\n", a.server, reply->status, terminal_safe(why));
+  return kServer;
+}
+
 int run_submit(const LadderArgs& a) {
+  if (!a.server.empty()) return submit_remote(a);
+  if (a.dir.empty() || a.path.empty()) {
+    say("referee ladder submit: give DIR and PATH (or PATH and --server)\n");
+    return kUsage;
+  }
   if (auto st = check_name(a.name, "--name"); !st) {
-    say("referee ladder submit: {}\n", st.error());
+    say("referee ladder submit: {}\n", terminal_safe(st.error()));
     return kUsage;
   }
   int exit = kFinished;
@@ -129,47 +206,27 @@ int run_submit(const LadderArgs& a) {
     say("referee ladder submit: {}: refused: {}\n", a.path, terminal_safe(submission.error().message));
     return kSubmissionRefused;
   }
-  if (json& seat = submission->manifest.seat_config; !seat.is_null()) {
-    if (!config->seat_configs) {
-      say("referee ladder submit: {}: refused: bot.json has a \"seat_config\", and this ladder takes none "
-          "(ladder.json \"seat_configs\": false)\n",
-          a.path);
-      return kSubmissionRefused;
-    }
-    auto normalized = games::find_game(config->game)->normalize_seat_config(seat);
-    if (!normalized) {
-      say("referee ladder submit: {}: refused: bot.json \"seat_config\": {}\n", a.path,
-          terminal_safe(normalized.error()));
-      return kSubmissionRefused;
-    }
-    seat = std::move(*normalized);
-  }
   const std::string author = a.author.empty() ? login_name() : a.author;
-  auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder submit: {}\n", versions.error());
-    return kDatabase;
-  }
-  for (const ladder::VersionRow& v : *versions) {
-    if (v.bot == a.name && v.author != author) {
-      say("referee ladder submit: the bot \"{}\" belongs to {}, not to {}; choose another --name\n", a.name,
-          terminal_safe(v.author), terminal_safe(author));
-      return kNotYours;
-    }
-  }
-  ladder::NewVersion nv;
-  nv.bot = a.name;
-  nv.author = author;
-  nv.manifest = ladder::to_json(submission->manifest);
-  nv.source = ladder::pack(submission->files);
-  nv.now_ms = league::unix_ms();
-  auto added = (*store)->add_version(nv);
+  auto added = web::add_submission(**store, *config, a.name, author, std::move(*submission), league::unix_ms());
   if (!added) {
-    say("referee ladder submit: {}\n", added.error());
-    return kDatabase;
+    const web::SubmitError& e = added.error();
+    switch (e.problem) {
+      case web::SubmitProblem::bad_name:
+        say("referee ladder submit: {}\n", terminal_safe(e.message));
+        return kUsage;
+      case web::SubmitProblem::refused:
+        say("referee ladder submit: {}: refused: {}\n", a.path, terminal_safe(e.message));
+        return kSubmissionRefused;
+      case web::SubmitProblem::not_yours:
+        say("referee ladder submit: {}; choose another --name\n", terminal_safe(e.message));
+        return kNotYours;
+      case web::SubmitProblem::database:
+        say("referee ladder submit: {}\n", e.message);
+        return kDatabase;
+    }
   }
   say_to(stdout, "{} submitted ({} files, {} bytes); `referee ladder run` builds and checks it\n",
-         ladder::version_label(*added), submission->files.entries.size(), submission->files.bytes());
+         ladder::version_label(added->version), added->files, added->bytes);
   return kFinished;
 }
 
@@ -213,15 +270,6 @@ int run_withdraw(const LadderArgs& a) {
   return kFinished;
 }
 
-std::string time_text(std::int64_t ms) {
-  if (ms <= 0) return "-";
-  const std::time_t t = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                     tm.tm_min);
-}
-
 int run_list(const LadderArgs& a) {
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
@@ -239,7 +287,7 @@ int run_list(const LadderArgs& a) {
   for (const ladder::VersionRow& v : *versions) {
     if (!a.name.empty() && v.bot != a.name) continue;
     say_to(stdout, "{:<24} {:>4}  {:<9} {:<16} {:<16} {}\n", terminal_safe(v.bot), v.number, enum_name(v.state),
-           terminal_safe(v.author), time_text(v.submitted_ms), terminal_safe(v.fault));
+           terminal_safe(v.author), web::minute_text(v.submitted_ms), terminal_safe(v.fault));
   }
   return kFinished;
 }
@@ -279,20 +327,6 @@ int run_log(const LadderArgs& a) {
 }
 
 }  // namespace
-
-Status check_name(const std::string& name, std::string_view what) {
-  if (name.empty() || name.size() > 64) return fail(fmt::format("{} \"{}\": 1 to 64 characters", what, name));
-  for (char c : name) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    if (!ok) {
-      return fail(fmt::format("{} \"{}\": only letters, digits, '_', '-' and '.' (\"{}\" is not one)", what,
-                              terminal_safe(name), terminal_safe(std::string(1, c))));
-    }
-  }
-  if (name[0] == '.' || name[0] == '-') return fail(fmt::format("{} \"{}\" may not start with '.' or '-'", what, name));
-  return {};
-}
 
 Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating) {
   ladder::Location where;
@@ -364,10 +398,16 @@ RunCommand add_ladder(CLI::App& command) {
 
   CLI::App* submit =
       command.add_subcommand("submit", "Submit a bot's next version (a folder or an archive with bot.json)");
-  submit->add_option("dir", a->dir, "The ladder folder")->required();
-  submit->add_option("path", a->path, "A folder, or a .tar, .tar.gz or .tar.zst file")->required();
+  submit->add_option("dir", a->dir, "The ladder folder (none with --server)");
+  submit->add_option("path", a->path, "A folder, or a .tar, .tar.gz or .tar.zst file");
   submit->add_option("--name", a->name, "The bot's name (its first version makes it yours)")->required();
-  submit->add_option("--author", a->author, "Who submits (default: the login name)");
+  auto* by = submit->add_option("--author", a->author, "Who submits (default: the login name)");
+  submit
+      ->add_option("--server", a->server,
+                   "Submit to the ladder's web server (http://HOST:PORT) instead of its folder; the token's account "
+                   "is the author")
+      ->excludes(by);
+  submit->add_option("--token", a->token, "With --server: the account's token (default: $ARENA_LADDER_TOKEN)");
   db(submit);
 
   CLI::App* withdraw = command.add_subcommand("withdraw", "Take a bot out of matchmaking (its history stays)");

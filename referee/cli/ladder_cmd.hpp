@@ -1,7 +1,8 @@
 #pragma once
 // `referee ladder ...`: a competition that runs itself (docs/ladder.md). The subcommands:
 //   init DIR       a new ladder folder (ladder.json, its SQLite database or a PostgreSQL one)
-//   submit DIR P   a bot's next version from a folder or an archive with a bot.json
+//   submit DIR P   a bot's next version from a folder or an archive with a bot.json (or
+//                  submit P --server URL: through a ladder's web server)
 //   withdraw, list, log        the bots, their versions and their build logs
 //   run DIR        the coordinator (builds, audits, ratings, the queue) and -j local workers
 //   worker         more workers, on any machine that reaches the database
@@ -21,6 +22,7 @@
 #include "referee/ladder/config.hpp"
 #include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/store.hpp"
+#include "referee/web/submission.hpp"
 
 namespace arena::cli {
 
@@ -41,6 +43,8 @@ struct LadderArgs {
   std::string path;
   std::string name;
   std::string author;      // default: the login name
+  std::string server;      // submit: the ladder's web server (http://HOST:PORT), instead of DIR
+  std::string token;       // submit --server: the account's token (default: $ARENA_LADDER_TOKEN)
   bool organiser = false;  // author add: the organiser's account
   int version = 0;         // log: 0 = the latest
   // run, worker
@@ -60,6 +64,7 @@ enum LadderExit : int {
   kSubmissionRefused = 6,  // submit: the files or their bot.json are refused (the message names the entry)
   kNotYours = 7,           // submit, withdraw: the bot's name belongs to another author
   kDatabase = 8,           // the ladder's database cannot be opened or used (the reason named)
+  kServer = 9,             // submit --server: the server cannot be reached, refuses the token, or fails
 };
 
 RunCommand add_ladder(CLI::App& command);
@@ -74,9 +79,8 @@ Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bo
 // The ladder's settings: its folder's ladder.json, or (a worker without a folder) the copy in its
 // database.
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store);
-// A bot's or an account's name: what authors, standings and file names can all carry (1 to 64
-// letters, digits, '_', '-', '.'; not first '.' or '-'); the error starts with `what` (the flag).
-Status check_name(const std::string& name, std::string_view what);
+// A bot's or an account's name (web/submission.hpp); the error starts with `what` (the flag).
+using web::check_name;
 // The leaderboard in the terminal (ladder_report.cpp).
 void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config, ladder::Leaderboard& board);
 

@@ -121,7 +121,11 @@ std::unique_ptr<web::HttpServer> start_web(const LadderArgs& a, const std::strin
     return nullptr;
   }
   auto api = std::make_shared<web::Api>(std::move(*store), config);
-  auto server = web::HttpServer::start(*endpoint, [api](const web::Request& r) { return api->handle(r); });
+  web::ServerLimits limits;
+  limits.upload_path = "/api/v1/submit";
+  limits.upload_bytes = api->upload_bytes();
+  auto server = web::HttpServer::start(
+      *endpoint, [api](const web::Request& r) { return api->handle(r); }, limits);
   if (!server) {
     say("referee ladder {}: {}\n", command, server.error());
     exit = kUsage;

@@ -10,6 +10,8 @@
 #include "referee/core/enum_names.hpp"
 #include "referee/ladder/roster.hpp"
 #include "referee/league/deal.hpp"
+#include "referee/web/api_json.hpp"
+#include "referee/web/pages.hpp"
 #include "referee/web/tokens.hpp"
 
 namespace arena::web {
@@ -20,47 +22,15 @@ using nlohmann::json;
 namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/";
+constexpr std::string_view kMatchPages = "/matches/";
 constexpr std::size_t kDefaultGames = 50;
 constexpr std::size_t kMaxGames = 500;
-
-// Text from bots and authors may be any bytes: invalid UTF-8 is replaced, never an exception.
-std::string dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-Response ok(const json& j) {
-  Response r;
-  r.body = dump(j);
-  return r;
-}
-
-Response error(int status, const std::string& message) {
-  Response r;
-  r.status = status;
-  r.body = dump(json{{"error", message}});
-  return r;
-}
-
-Response database_error(const std::string& message) {
-  return error(500, "the ladder's database: " + message);
-}
-
-// 401: no account, or a token that is not one.
-Response unauthorized(const std::string& why) {
-  Response r = error(401, why);
-  r.headers.emplace_back("WWW-Authenticate", "Bearer");
-  return r;
-}
-
-Response needs_token() {
-  return unauthorized("this needs an account's token: Authorization: Bearer TOKEN");
-}
 
 // Unless the caller is the organiser: the 401 or 403 that says so.
 std::optional<Response> not_organiser(const Caller& caller) {
   if (!caller) return needs_token();
   if (!caller->organiser)
-    return error(403, fmt::format("only the organiser's account may read this, not {}", caller->name));
+    return error_response(403, fmt::format("only the organiser's account may read this, not {}", caller->name));
   return std::nullopt;
 }
 
@@ -95,26 +65,6 @@ Result<std::size_t> query_limit(const Request& request) {
   if (!n || static_cast<std::size_t>(*n) > kMaxGames)
     return fail(fmt::format("limit \"{}\": a number from 1 to {}", it->second, kMaxGames));
   return static_cast<std::size_t>(*n);
-}
-
-// A version; its rejection reason and (with `with_log`) its build log when `logs` (ladder.json's
-// logs_public, or the caller is its author or the organiser).
-json version_json(const ladder::VersionRow& v, bool logs_public, bool logs, bool with_log) {
-  json j{{"id", v.id},
-         {"bot", v.bot},
-         {"number", v.number},
-         {"label", ladder::version_label(v)},
-         {"author", v.author},
-         {"state", enum_name(v.state)},
-         {"submitted_ms", v.submitted_ms},
-         {"decided_ms", v.decided_ms},
-         {"language", v.manifest.value("language", json())},
-         {"logs_public", logs_public}};
-  if (logs) {
-    j["fault"] = v.fault;
-    if (with_log) j["build_log"] = v.build_log;
-  }
-  return j;
 }
 
 json rating_json(const ladder::VersionRating& r) {
@@ -185,21 +135,49 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path.substr(0, kPrefix.size()) != kPrefix) return error(404, fmt::format("no page at {}", request.path));
-  const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
-  const std::size_t n = p.size();
-  // The one path that changes something takes POST; every other takes GET.
-  const bool post = n == 3 && p[0] == "bots" && p[2] == "withdraw";
-  const char* allowed = post ? "POST" : "GET";
-  if (request.method != allowed) {
-    Response r = error(405, fmt::format("{} takes {}, not {}", request.path, allowed, request.method));
-    r.headers.emplace_back("Allow", allowed);
+  if (path == "/" || path == "/submit" || path == "/organiser" || path == "/matches" ||
+      path.substr(0, kMatchPages.size()) == kMatchPages) {
+    if (request.method != "GET") return wrong_method(request, "GET");
+    Response r;
+    r.content_type = "text/html; charset=utf-8";
+    const char* policy = kPagePolicy;
+    if (path == "/submit") {
+      r.body = submit_page(config_);
+    } else if (path == "/organiser") {
+      r.body = organiser_page(config_);
+    } else if (path == "/matches") {
+      auto found = find_games(request);
+      if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
+      r.body = matches_page(config_, std::get<GamesFound>(found), request.query);
+    } else if (path == "/") {
+      auto rows = board_rows();
+      if (!rows) return database_error(rows.error());
+      r.body = leaderboard_page(config_, *rows, board_.games());
+    } else {
+      // /matches/ID/LEG: the viewer of a counted leg.
+      const std::vector<std::string> p = split_path(path.substr(kMatchPages.size()));
+      if (p.size() != 2) return error_response(404, fmt::format("no page at {} (/matches/ID/LEG)", request.path));
+      auto text = replay_text(p[0], p[1]);
+      if (auto* refused = std::get_if<Response>(&text)) return std::move(*refused);
+      auto page = match_page(std::get<std::string>(text), fmt::format("match {} leg {}", p[0], p[1]));
+      if (!page) return error_response(500, page.error());
+      policy = kViewerPolicy;
+      r.body = std::move(*page);
+    }
+    r.headers.emplace_back("Content-Security-Policy", policy);
     return r;
   }
+  if (path.substr(0, kPrefix.size()) != kPrefix) return error_response(404, fmt::format("no page at {}", request.path));
+  const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
+  const std::size_t n = p.size();
+  // The paths that change something take POST; every other takes GET.
+  const bool post = (n == 3 && p[0] == "bots" && p[2] == "withdraw") || (n == 1 && p[0] == "submit");
+  const char* allowed = post ? "POST" : "GET";
+  if (request.method != allowed) return wrong_method(request, allowed);
   auto who = authenticate(request);
   if (auto* refused = std::get_if<Response>(&who)) return std::move(*refused);
   const Caller& caller = std::get<Caller>(who);
-  if (post) return withdraw(p[1], caller);
+  if (post) return n == 1 ? submit(request, caller) : withdraw(p[1], caller);
   if (n == 1 && p[0] == "status") return status();
   if (n == 1 && p[0] == "me") return me(caller);
   if (n == 1 && p[0] == "queue") return queue(caller);
@@ -213,7 +191,7 @@ Response Api::route(const Request& request) {
   if (n == 1 && p[0] == "matches") return matches(request);
   if (n == 2 && p[0] == "matches") return match(p[1]);
   if (n == 4 && p[0] == "matches" && p[2] == "replay") return replay(p[1], p[3]);
-  return error(404, fmt::format("the API has no {} (docs/ladder.md lists its paths)", request.path));
+  return error_response(404, fmt::format("the API has no {} (docs/ladder.md lists its paths)", request.path));
 }
 
 std::variant<Caller, Response> Api::authenticate(const Request& request) {
@@ -236,7 +214,7 @@ bool Api::sees_logs(const Caller& caller, const ladder::VersionRow& v) const {
 
 Response Api::me(const Caller& caller) {
   if (!caller) return needs_token();
-  return ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
+  return json_ok(json{{"name", caller->name}, {"organiser", caller->organiser}, {"created_ms", caller->created_ms}});
 }
 
 Response Api::queue(const Caller& caller) {
@@ -263,19 +241,19 @@ Response Api::queue(const Caller& caller) {
                           {"created_ms", m.created_ms}});
     }
   }
-  return ok(json{{"matches", std::move(list)}});
+  return json_ok(json{{"matches", std::move(list)}});
 }
 
 Response Api::events(const Request& request, const Caller& caller) {
   if (auto refused = not_organiser(caller)) return std::move(*refused);
   const auto limit = query_limit(request);
-  if (!limit) return error(400, limit.error());
+  if (!limit) return error_response(400, limit.error());
   auto rows = store_->events(*limit);
   if (!rows) return database_error(rows.error());
   json list = json::array();
   for (const ladder::EventRow& e : *rows)
     list.push_back(json{{"id", e.id}, {"at_ms", e.at_ms}, {"kind", enum_name(e.kind)}, {"message", e.message}});
-  return ok(json{{"events", std::move(list)}});
+  return json_ok(json{{"events", std::move(list)}});
 }
 
 Response Api::withdraw(const std::string& name, const Caller& caller) {
@@ -285,12 +263,13 @@ Response Api::withdraw(const std::string& name, const Caller& caller) {
   const ladder::VersionRow* found = nullptr;
   for (const ladder::VersionRow& v : *versions)
     if (v.bot == name) found = &v;
-  if (found == nullptr) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
+  if (found == nullptr) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
   if (!caller->organiser && found->author != caller->name)
-    return error(403, fmt::format("the bot \"{}\" belongs to {}, not to {}", name, found->author, caller->name));
+    return error_response(403,
+                          fmt::format("the bot \"{}\" belongs to {}, not to {}", name, found->author, caller->name));
   auto done = store_->withdraw(name, league::unix_ms());
   if (!done) return database_error(done.error());
-  return ok(json{{"bot", name}, {"withdrawn", *done}});
+  return json_ok(json{{"bot", name}, {"withdrawn", *done}});
 }
 
 Response Api::status() {
@@ -317,21 +296,27 @@ Response Api::status() {
                         {"heartbeat_ms", w.heartbeat_ms},
                         {"match", w.match ? json(*w.match) : json()}});
   }
-  return ok(json{{"game", config_.game},
-                 {"seats", config_.seats},
-                 {"logs_public", config_.logs_public},
-                 {"matches", std::move(matches)},
-                 {"versions", std::move(states)},
-                 {"workers", std::move(list)},
-                 {"now_ms", league::unix_ms()}});
+  return json_ok(json{{"game", config_.game},
+                      {"seats", config_.seats},
+                      {"logs_public", config_.logs_public},
+                      {"matches", std::move(matches)},
+                      {"versions", std::move(states)},
+                      {"workers", std::move(list)},
+                      {"now_ms", league::unix_ms()}});
+}
+
+Result<std::vector<ladder::BoardRow>> Api::board_rows() {
+  if (auto st = board_.load(*store_); !st) return fail(st.error());
+  auto versions = store_->versions();
+  if (!versions) return fail(versions.error());
+  return board_.rows(*versions);
 }
 
 Response Api::leaderboard() {
-  if (auto st = board_.load(*store_); !st) return database_error(st.error());
-  auto versions = store_->versions();
-  if (!versions) return database_error(versions.error());
+  auto board = board_rows();
+  if (!board) return database_error(board.error());
   json rows = json::array();
-  for (const ladder::BoardRow& r : board_.rows(*versions)) {
+  for (const ladder::BoardRow& r : *board) {
     json row = rating_json(r.rating);
     row["rank"] = r.rank;
     row["version"] = version_json(r.version, config_.logs_public, config_.logs_public, false);
@@ -339,7 +324,7 @@ Response Api::leaderboard() {
     row["last_game_ms"] = r.last_game_ms > 0 ? json(r.last_game_ms) : json();
     rows.push_back(std::move(row));
   }
-  return ok(
+  return json_ok(
       json{{"game", config_.game}, {"seats", config_.seats}, {"games", board_.games()}, {"rows", std::move(rows)}});
 }
 
@@ -356,7 +341,7 @@ Response Api::bots() {
   }
   json out = json::array();
   for (auto& [name, b] : by_bot) out.push_back(std::move(b));
-  return ok(json{{"bots", std::move(out)}});
+  return json_ok(json{{"bots", std::move(out)}});
 }
 
 Response Api::bot(const std::string& name, const Caller& caller) {
@@ -369,8 +354,8 @@ Response Api::bot(const std::string& name, const Caller& caller) {
     author = v.author;
     list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
   }
-  if (list.empty()) return error(404, fmt::format("the ladder has no bot \"{}\"", name));
-  return ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
+  if (list.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
+  return json_ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
 }
 
 Response Api::versions(const Request& request, const Caller& caller) {
@@ -378,23 +363,24 @@ Response Api::versions(const Request& request, const Caller& caller) {
   if (auto it = request.query.find("state"); it != request.query.end()) {
     state = parse_enum<ladder::VersionState>(it->second);
     if (!state)
-      return error(400, fmt::format("state \"{}\": one of {}", it->second, enum_names_text<ladder::VersionState>()));
+      return error_response(
+          400, fmt::format("state \"{}\": one of {}", it->second, enum_names_text<ladder::VersionState>()));
   }
   auto versions = store_->versions(state);
   if (!versions) return database_error(versions.error());
   json list = json::array();
   for (const ladder::VersionRow& v : *versions)
     list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
-  return ok(json{{"versions", std::move(list)}});
+  return json_ok(json{{"versions", std::move(list)}});
 }
 
 Response Api::version(const std::string& id_text, bool ratings, const Caller& caller) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a version id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a version id (a positive number)", id_text));
   auto v = store_->version(*id);
   if (!v) return database_error(v.error());
-  if (!*v) return error(404, fmt::format("the ladder has no version {}", *id));
-  if (!ratings) return ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
+  if (!*v) return error_response(404, fmt::format("the ladder has no version {}", *id));
+  if (!ratings) return json_ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
   auto history = store_->rating_history(*id);
   if (!history) return database_error(history.error());
   json list = json::array();
@@ -402,62 +388,74 @@ Response Api::version(const std::string& id_text, bool ratings, const Caller& ca
     list.push_back(
         json{{"rating", r.rating}, {"low", r.low}, {"high", r.high}, {"games", r.games}, {"at_ms", r.at_ms}});
   }
-  return ok(json{{"version", *id}, {"ratings", std::move(list)}});
+  return json_ok(json{{"version", *id}, {"ratings", std::move(list)}});
 }
 
-Response Api::matches(const Request& request) {
+std::variant<GamesFound, Response> Api::find_games(const Request& request) {
   const auto limit = query_limit(request);
-  if (!limit) return error(400, limit.error());
+  if (!limit) return error_response(400, limit.error());
   Id before = 0;
   if (auto it = request.query.find("before"); it != request.query.end()) {
     const auto n = parse_id(it->second);
-    if (!n) return error(400, fmt::format("before \"{}\": a game id (a positive number)", it->second));
+    if (!n) return error_response(400, fmt::format("before \"{}\": a game id (a positive number)", it->second));
     before = *n;
   }
   std::optional<replay::FaultKind> fault;
-  if (auto it = request.query.find("fault"); it != request.query.end()) {
+  if (auto it = request.query.find("fault"); it != request.query.end() && !it->second.empty()) {
     fault = parse_enum<replay::FaultKind>(it->second);
     if (!fault)
-      return error(400, fmt::format("fault \"{}\": one of {}", it->second, enum_names_text<replay::FaultKind>()));
+      return error_response(400,
+                            fmt::format("fault \"{}\": one of {}", it->second, enum_names_text<replay::FaultKind>()));
   }
+  GamesFound found;
   auto versions = store_->versions();
   if (!versions) return database_error(versions.error());
-  const auto by_id = index(*versions);
+  found.versions = std::move(*versions);
   std::set<Id> of_bot;
   const auto bot = request.query.find("bot");
-  if (bot != request.query.end()) {
-    for (const ladder::VersionRow& v : *versions)
+  if (bot != request.query.end() && !bot->second.empty()) {
+    for (const ladder::VersionRow& v : found.versions)
       if (v.bot == bot->second) of_bot.insert(v.id);
-    if (of_bot.empty()) return error(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
+    if (of_bot.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
   }
   // Newest first, a page at a time, until `limit` games of the bot are found or none are left.
-  json list = json::array();
   bool more = true;
-  while (list.size() < *limit && more) {
+  while (found.games.size() < *limit && more) {
     auto page = store_->recent_games(kMaxGames, before, fault);
     if (!page) return database_error(page.error());
     more = page->size() == kMaxGames;
-    for (const ladder::GameRow& g : *page) {
+    for (ladder::GameRow& g : *page) {
       before = g.id;
       bool wanted = of_bot.empty();
       for (Id v : g.seats) wanted = wanted || of_bot.count(v) > 0;
       if (!wanted) continue;
-      list.push_back(game_json(g, by_id));
-      if (list.size() == *limit) {
+      found.games.push_back(std::move(g));
+      if (found.games.size() == *limit) {
         more = true;
         break;
       }
     }
   }
-  return ok(json{{"games", std::move(list)}, {"next_before", more ? json(before) : json()}});
+  if (more) found.next_before = before;
+  return found;
+}
+
+Response Api::matches(const Request& request) {
+  auto found = find_games(request);
+  if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
+  const GamesFound& f = std::get<GamesFound>(found);
+  const auto by_id = index(f.versions);
+  json list = json::array();
+  for (const ladder::GameRow& g : f.games) list.push_back(game_json(g, by_id));
+  return json_ok(json{{"games", std::move(list)}, {"next_before", f.next_before ? json(*f.next_before) : json()}});
 }
 
 Response Api::match(const std::string& id_text) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
   auto m = store_->match(*id);
   if (!m) return database_error(m.error());
-  if (!*m) return error(404, fmt::format("the ladder has no match {}", *id));
+  if (!*m) return error_response(404, fmt::format("the ladder has no match {}", *id));
   auto games = store_->match_games(*id);
   if (!games) return database_error(games.error());
   auto versions = store_->versions();
@@ -467,32 +465,38 @@ Response Api::match(const std::string& id_text) {
   for (Id v : (*m)->seats) seats.push_back(seat_json(v, by_id));
   json list = json::array();
   for (const ladder::GameRow& g : *games) list.push_back(game_json(g, by_id));
-  return ok(json{{"id", (*m)->id},
-                 {"state", enum_name((*m)->state)},
-                 {"seats", std::move(seats)},
-                 {"seed", std::to_string((*m)->seed)},
-                 {"legs", (*m)->legs},
-                 {"created_ms", (*m)->created_ms},
-                 {"finished_ms", (*m)->finished_ms > 0 ? json((*m)->finished_ms) : json()},
-                 {"games", std::move(list)}});
+  return json_ok(json{{"id", (*m)->id},
+                      {"state", enum_name((*m)->state)},
+                      {"seats", std::move(seats)},
+                      {"seed", std::to_string((*m)->seed)},
+                      {"legs", (*m)->legs},
+                      {"created_ms", (*m)->created_ms},
+                      {"finished_ms", (*m)->finished_ms > 0 ? json((*m)->finished_ms) : json()},
+                      {"games", std::move(list)}});
 }
 
-Response Api::replay(const std::string& id_text, const std::string& leg_text) {
+std::variant<std::string, Response> Api::replay_text(const std::string& id_text, const std::string& leg_text) {
   const auto id = parse_id(id_text);
-  if (!id) return error(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
+  if (!id) return error_response(400, fmt::format("\"{}\" is not a match id (a positive number)", id_text));
   if (leg_text.empty() || leg_text.size() > 3 || leg_text.find_first_not_of("0123456789") != std::string::npos)
-    return error(400, fmt::format("\"{}\" is not a leg (0, 1, ...)", leg_text));
+    return error_response(400, fmt::format("\"{}\" is not a leg (0, 1, ...)", leg_text));
   const int leg = std::stoi(leg_text);
   auto games = store_->match_games(*id);
   if (!games) return database_error(games.error());
   bool counted = false;
   for (const ladder::GameRow& g : *games) counted = counted || g.leg == leg;
-  if (!counted) return error(404, fmt::format("match {} has no counted leg {}", *id, leg));
+  if (!counted) return error_response(404, fmt::format("match {} has no counted leg {}", *id, leg));
   auto text = store_->replay(*id, leg);
   if (!text) return database_error(text.error());
+  return std::move(*text);
+}
+
+Response Api::replay(const std::string& id_text, const std::string& leg_text) {
+  auto text = replay_text(id_text, leg_text);
+  if (auto* refused = std::get_if<Response>(&text)) return std::move(*refused);
   Response r;
   r.content_type = "application/x-ndjson; charset=utf-8";
-  r.body = std::move(*text);
+  r.body = std::move(std::get<std::string>(text));
   return r;
 }
 

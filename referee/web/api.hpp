@@ -4,6 +4,9 @@
 // and with an account's token (Authorization: Bearer) its own build logs, who it is, and withdrawing
 // its bots. Requests become typed store calls here; JSON is made only at this edge.
 
+#include <chrono>
+#include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -13,8 +16,12 @@
 #include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/store.hpp"
 #include "referee/web/http_server.hpp"
+#include "referee/web/pages.hpp"
 
 namespace arena::web {
+
+// POST /api/v1/submit: an account's submissions (accepted or not) within a minute; more get 429.
+inline constexpr std::size_t kSubmissionsPerMinute = 10;
 
 // Who asks: the account of the request's bearer token, or nobody (no Authorization header).
 using Caller = std::optional<ladder::AuthorRow>;
@@ -29,6 +36,9 @@ class Api {
   // Any request: the API's paths answer JSON (a replay: JSON lines); any other path is a 404 with
   // a JSON error. Safe to call from several threads.
   Response handle(const Request& request);
+  // The largest body POST /api/v1/submit takes: ladder.json's submission cap ("max_mb") and room
+  // for the form's other fields (ServerLimits::upload_bytes).
+  std::size_t upload_bytes() const;
 
  private:
   Response route(const Request& request);
@@ -42,17 +52,26 @@ class Api {
   Response versions(const Request& request, const Caller& caller);
   Response version(const std::string& id, bool ratings, const Caller& caller);
   Response withdraw(const std::string& name, const Caller& caller);
+  Response submit(const Request& request, const Caller& caller);
   Response me(const Caller& caller);
   Response queue(const Caller& caller);
   Response events(const Request& request, const Caller& caller);
   Response matches(const Request& request);
+  // The counted games the request's bot, fault, limit and before ask for, or the 400/404/500.
+  std::variant<GamesFound, Response> find_games(const Request& request);
   Response match(const std::string& id);
   Response replay(const std::string& id, const std::string& leg);
+  // A counted leg's replay (its JSON lines), or the 400/404/500 that says why not.
+  std::variant<std::string, Response> replay_text(const std::string& id, const std::string& leg);
+  // The leaderboard's rows, its games read first.
+  Result<std::vector<ladder::BoardRow>> board_rows();
 
   std::mutex mu_;
   std::unique_ptr<ladder::Store> store_;
   ladder::LadderConfig config_;
   ladder::Leaderboard board_;
+  // Each account's submissions in the last minute (steady clock), for the rate limit.
+  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> submitted_;
 };
 
 }  // namespace arena::web

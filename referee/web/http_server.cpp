@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -13,10 +14,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cctype>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
+
+#include "referee/web/api_json.hpp"
 
 namespace arena::web {
 
@@ -61,13 +65,6 @@ struct Shared {
   std::unique_ptr<asio::thread_pool> handlers;
 };
 
-Response error_response(int status, const std::string& message) {
-  Response r;
-  r.status = status;
-  r.body = nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  return r;
-}
-
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, std::shared_ptr<Shared> shared)
@@ -81,11 +78,37 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void read() {
     parser_.emplace();
+    body_limit_ = shared_->limits.body_bytes;
     parser_->header_limit(static_cast<std::uint32_t>(shared_->limits.header_bytes));
-    parser_->body_limit(shared_->limits.body_bytes);
+    // Beast compares a Content-Length with the limit as the header ends, before the path is
+    // known: on_header compares it with the path's limit instead.
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     stream_.expires_after(shared_->limits.read_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  }
+
+  // The header is in: an upload gets its own limits for the body; then the rest is read.
+  void on_header(beast::error_code ec) {
+    if (ec) {
+      on_read(ec);
+      return;
+    }
+    const ServerLimits& l = shared_->limits;
+    const auto target = parser_->get().target();
+    const std::string_view path(target.data(), std::min(target.size(), target.find('?')));
+    if (upload_limit() > 0 && parser_->get().method() == http::verb::post && path == l.upload_path) {
+      body_limit_ = l.upload_bytes;
+      stream_.expires_after(l.upload_timeout);
+    }
+    const auto announced = parser_->content_length();
+    if (announced && *announced > body_limit_) {
+      on_read(http::error::body_limit);
+      return;
+    }
+    parser_->body_limit(body_limit_);
     http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+                     [self = shared_from_this()](beast::error_code read_ec, std::size_t) { self->on_read(read_ec); });
   }
 
   void on_read(beast::error_code ec) {
@@ -95,9 +118,7 @@ class Session : public std::enable_shared_from_this<Session> {
       return;
     }
     if (ec == http::error::body_limit) {
-      send(error_response(413,
-                          fmt::format("the request's body is over the limit of {} bytes", shared_->limits.body_bytes)),
-           false);
+      send(error_response(413, fmt::format("the request's body is over the limit of {} bytes", body_limit_)), false);
       return;
     }
     if (ec == http::error::header_limit) {
@@ -168,6 +189,12 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
+  // The uploads' larger limit, or 0 when there is none.
+  std::size_t upload_limit() const {
+    const ServerLimits& l = shared_->limits;
+    return !l.upload_path.empty() && l.upload_bytes > l.body_bytes ? l.upload_bytes : 0;
+  }
+
   void close() {
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -178,6 +205,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::shared_ptr<Shared> shared_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::size_t body_limit_ = 0;  // the request's (an upload's is larger)
   http::response<http::string_body> res_;
 };
 

@@ -54,6 +54,11 @@ struct ServerLimits {
   std::size_t connections = 1024;          // open at once; more are closed as they arrive
   int threads = 2;                         // accepting, reading and writing connections
   int handler_threads = 2;                 // running the handler (the answers' work: database reads)
+  // A POST to `upload_path` (e.g. "/api/v1/submit") may carry a body of up to `upload_bytes`
+  // (when larger than body_bytes), received within `upload_timeout` from its first byte.
+  std::string upload_path;
+  std::size_t upload_bytes = 0;
+  std::chrono::seconds upload_timeout{120};
 };
 
 class HttpServer {

@@ -19,7 +19,6 @@ const fs = require('fs');
 const path = require('path');
 const url = require('url');
 
-const CHROMIUM = '/usr/bin/chromium';
 const USAGE = 'usage: node league_test.js --referee R --greedy G --random R --faulty F --out DIR';
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -27,16 +26,9 @@ for (const k of ['referee', 'greedy', 'random', 'faulty', 'out']) if (!args[k]) 
 const shots = path.resolve(args.out);
 const dir = path.join(shots, 'league');
 
-const missing = [];
-if (!fs.existsSync(CHROMIUM)) missing.push(CHROMIUM + ' (Debian package chromium)');
-if (!fs.existsSync(path.join(__dirname, 'node_modules', 'playwright-core', 'package.json'))) missing.push('playwright-core (npm ci)');
-if (missing.length) {
-  console.error('FAIL: missing ' + missing.join(', ') + '; run scripts/setup-browser.sh');
-  process.exit(1);
-}
-const { chromium } = require('playwright-core');
+const { check, tally, CHROMIUM, chromiumOrExit } = require('./checks.js');
 
-const { check, tally } = require('./checks.js');
+const chromium = chromiumOrExit();
 
 function referee(argv, expected) {
   const r = childProcess.spawnSync(args.referee, argv, { encoding: 'utf8' });

@@ -7,62 +7,18 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <cctype>
-#include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
+#include <utility>
+
+#include "referee/web/client.hpp"
 
 namespace arena::testing {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
-
 Reply http_request(std::uint16_t port, const std::string& method, const std::string& target,
                    const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body) {
-  Reply out;
-  asio::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  stream.expires_after(std::chrono::seconds(60));  // every step below, together
-  http::request<http::string_body> req(http::string_to_verb(method), target, 11);
-  req.set(http::field::host, "127.0.0.1");
-  req.set(http::field::connection, "close");
-  for (const auto& [name, value] : headers) req.set(name, value);
-  req.body() = body;
-  req.prepare_payload();
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(std::uint64_t{1} << 30);
-  beast::error_code failed;
-  stream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
-    if (ec) {
-      failed = ec;
-      return;
-    }
-    http::async_write(stream, req, [&](beast::error_code wec, std::size_t) {
-      if (wec) {
-        failed = wec;
-        return;
-      }
-      http::async_read(stream, buffer, parser, [&](beast::error_code rec, std::size_t) { failed = rec; });
-    });
-  });
-  ioc.run();
-  if (failed) {
-    out.body = failed.message();
-    return out;
-  }
-  const auto& res = parser.get();
-  out.status = static_cast<int>(res.result_int());
-  for (const auto& field : res) {
-    std::string name(field.name_string());
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out.headers[name] = std::string(field.value());
-  }
-  out.body = res.body();
-  return out;
+  auto reply =
+      web::http_request(web::Url{"127.0.0.1", port, ""}, method, target, headers, body, std::chrono::seconds(60));
+  if (!reply) return Reply{0, {}, reply.error()};
+  return Reply{reply->status, std::move(reply->headers), std::move(reply->body)};
 }
 
 RawConnection::RawConnection(std::uint16_t port) {

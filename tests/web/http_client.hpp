@@ -1,6 +1,6 @@
 #pragma once
 // What the web tests use to talk to a server on this machine: one HTTP request over its own
-// connection (Boost.Beast's client side), and raw TCP connections that send what a test says
+// connection (the ladder's own client, referee/web/client.hpp), and raw TCP connections that send what a test says
 // (slow, unfinished or oversized requests).
 
 #include <chrono>

@@ -3,7 +3,8 @@
 // HTML in its build log, an author whose name is HTML), played by `referee ladder run`, then served
 // by `referee ladder serve`; every endpoint, its errors, the logs only where ladder.json makes them
 // public or to their author's token, accounts (401, 403, withdraw), 64 unfinished requests that do
-// not hold up a leaderboard, an oversized request, and `run --listen` serving while it plays.
+// not hold up a leaderboard, an oversized request, `run --listen` serving while it plays, and
+// submissions over HTTP (files, archives, each refusal, the cap, the rate limit, submit --server).
 
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "referee/web/multipart.hpp"
 #include "tests/ladder/ladder_harness.hpp"
 #include "tests/match/harness.hpp"
 #include "tests/web/http_client.hpp"
@@ -65,6 +67,17 @@ json get_json(std::uint16_t port, const std::string& target, int status = 200) {
   CHECK(r.headers.at("content-type") == "application/json");
   CHECK(r.headers.at("x-content-type-options") == "nosniff");
   return json::parse(r.body);
+}
+
+// A page: HTML that may load nothing from elsewhere and talk only to its server.
+Reply get_page(std::uint16_t port, const std::string& target) {
+  const Reply r = http_get(port, target);
+  INFO(target << ": " << r.body);
+  REQUIRE(r.status == 200);
+  CHECK(r.headers.at("content-type") == "text/html; charset=utf-8");
+  CHECK_THAT(r.headers.at("content-security-policy"),
+             Catch::Contains("default-src 'none'") && Catch::Contains("connect-src 'self'"));
+  return r;
 }
 
 // The ladder every case reads, made once: its folder and its server.
@@ -402,4 +415,209 @@ TEST_CASE("web API: accounts: tokens printed once, a build log to its author, wi
         rejected || (e["kind"] == "rejected" && e["message"].get<std::string>().find("crashing") != std::string::npos);
   CHECK(rejected);
   CHECK(with("GET", "/api/v1/events?limit=0", org).status == 400);
+}
+
+TEST_CASE("web API: submissions over HTTP (POST /api/v1/submit) and `ladder submit --server`", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  const std::uint16_t port = l.port;
+  const std::string server = "http://127.0.0.1:" + std::to_string(port);
+  const auto token = [&](const std::string& name) {
+    Command c = run(referee() + " ladder author add " + quoted(l.ladder) + " " + name + " 2>/dev/null");
+    REQUIRE(c.exit_code == 0);
+    return c.out.substr(0, 43);
+  };
+  const std::string carol = token("carol");
+  const std::string dave = token("dave");
+  const std::string erin = token("erin");
+  const std::string boundary = "arena-test-boundary";
+  const auto upload = [&](const std::string& t, const std::map<std::string, web::FormPart>& parts) {
+    return http_request(
+        port, "POST", "/api/v1/submit",
+        {{"Authorization", "Bearer " + t}, {"Content-Type", "multipart/form-data; boundary=" + boundary}},
+        web::form_data_body(boundary, parts));
+  };
+  const auto form = [](const std::string& name, const std::string& filename, const std::string& data,
+                       const std::string& language = "") {
+    std::map<std::string, web::FormPart> parts;
+    parts["name"] = web::FormPart{"name", std::nullopt, "", name};
+    parts["file"] = web::FormPart{"file", filename, "application/octet-stream", data};
+    if (!language.empty()) parts["language"] = web::FormPart{"language", std::nullopt, "", language};
+    return parts;
+  };
+  const auto error_of = [](const Reply& r) {
+    INFO(r.body);
+    return json::parse(r.body).value("error", std::string());
+  };
+  const fs::path random_dir = python_random_submission(l.dir / "web-submissions");
+  const std::string bot_py = read_text(random_dir / "random_bot.py");
+  REQUIRE_FALSE(bot_py.empty());
+
+  // One source file with its language: a version of carol's, built later by the coordinator.
+  const Reply single = upload(carol, form("single", "bot.py", bot_py, "python"));
+  INFO(single.body);
+  REQUIRE(single.status == 202);
+  const json made = json::parse(single.body);
+  CHECK(made["version"]["label"] == "single@v1");
+  CHECK(made["version"]["author"] == "carol");
+  CHECK(made["version"]["state"] == "building");
+  CHECK(made["version"]["language"] == "python");
+  CHECK(made["files"] == 2);  // the file and its bot.json
+
+  // An archive (.tar.gz with a single top folder).
+  const fs::path tarball = l.dir / "random.tar.gz";
+  REQUIRE(run("tar -czf " + quoted(tarball) + " -C " + quoted(random_dir.parent_path()) + " " +
+              random_dir.filename().string())
+              .exit_code == 0);
+  const Reply archived = upload(carol, form("archived", "random.tar.gz", read_text(tarball)));
+  INFO(archived.body);
+  CHECK(archived.status == 202);
+  CHECK(upload(carol, form("archived", "random.tar.gz", read_text(tarball))).status == 202);  // its version 2
+  CHECK(get_json(port, "/api/v1/bots/archived")["versions"].size() == 2);
+
+  // Refusals: no token, another author's bot, a broken archive, no bot.json, a bad field.
+  const Reply anonymous = http_request(port, "POST", "/api/v1/submit", {}, "");
+  CHECK(anonymous.status == 401);
+  const Reply theirs = upload(carol, form("random", "bot.py", bot_py, "python"));
+  CHECK(theirs.status == 403);
+  CHECK(error_of(theirs) == "the bot \"random\" belongs to alice, not to carol");
+  const Reply broken = upload(carol, form("broken", "x.tar.gz", "this is not an archive"));
+  CHECK(broken.status == 400);
+  CHECK(json::parse(broken.body)["problem"] == "unreadable");
+  const fs::path bare = l.dir / "bare.tar";
+  REQUIRE(run("tar -cf " + quoted(bare) + " -C " + quoted(random_dir) + " random_bot.py").exit_code == 0);
+  const Reply no_manifest = upload(carol, form("bare", "bare.tar", read_text(bare)));
+  CHECK(no_manifest.status == 400);
+  CHECK_THAT(error_of(no_manifest), Catch::Contains("no bot.json"));
+  CHECK_THAT(error_of(upload(carol, form("x", "bot.py", bot_py, "cobol"))), Catch::Contains("language \"cobol\""));
+  const Reply hostile = upload(carol, form("<script>", "bot.py", bot_py, "python"));
+  CHECK(hostile.status == 400);
+  CHECK_THAT(error_of(hostile), Catch::Contains("only letters"));
+  CHECK_THAT(error_of(upload(carol, form("x", "../bot.py", bot_py, "python"))), Catch::Contains("without '/'"));
+  CHECK_THAT(error_of(http_request(port, "POST", "/api/v1/submit", {{"Authorization", "Bearer " + carol}}, "x")),
+             Catch::Contains("multipart/form-data"));
+  CHECK(get_json(port, "/api/v1/bots/broken", 404).contains("error"));  // nothing kept of a refusal
+
+  // Over the cap (16 MiB, ladder.json's default, and the form's room): announced, or sent.
+  CHECK_THAT(raw_exchange(port, "POST /api/v1/submit HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\n\r\n"),
+             Catch::Contains("413"));
+  const Reply big = upload(dave, form("big", "big.tar", std::string(17u << 20, 'a')));
+  CHECK(big.status == 413);
+
+  // The rate limit: 10 a minute per account, refused or not (carol has sent 10; the server refused
+  // dave's oversized upload before it counted).
+  CHECK(upload(carol, form("eleventh", "bot.py", bot_py, "python")).status == 429);
+  for (int i = 0; i < 10; ++i) CHECK(upload(dave, form("d", "x.tar", "junk")).status == 400);
+  const Reply limited = upload(dave, form("d", "x.tar", "junk"));
+  CHECK(limited.status == 429);
+  CHECK(limited.headers.count("retry-after") == 1);
+  CHECK(upload(erin, form("erins", "bot.py", bot_py, "python")).status == 202);  // per account
+
+  // `referee ladder submit PATH --server URL --token T`: the same path from another machine.
+  Command c = ladder_cli("submit " + quoted(random_dir) + " --name remote --server " + server + " --token " + erin);
+  INFO(c.out);
+  CHECK(c.exit_code == 0);
+  CHECK_THAT(c.out, Catch::Contains("remote@v1 submitted to " + server));
+  c = run("ARENA_LADDER_TOKEN=" + erin + " " + referee() + " ladder submit " + quoted(random_dir) +
+          " --name random --server " + server + " 2>&1");
+  CHECK(c.exit_code == 7);
+  CHECK_THAT(c.out, Catch::Contains("belongs to alice, not to erin"));
+  c = ladder_cli("submit " + quoted(random_dir) + " --name remote --server " + server + " --token wrong");
+  CHECK(c.exit_code == 9);
+  CHECK_THAT(c.out, Catch::Contains("answered 401: the token is not one of this ladder's"));
+  c = ladder_cli("submit " + quoted(random_dir) + " --name remote --server https://127.0.0.1:1 --token x");
+  CHECK(c.exit_code == 2);
+  const fs::path no_manifest_dir = l.dir / "no-manifest";
+  fs::create_directories(no_manifest_dir);
+  std::ofstream(no_manifest_dir / "bot.py") << "print(1)\n";
+  c = ladder_cli("submit " + quoted(no_manifest_dir) + " --name remote --server " + server + " --token " + erin);
+  CHECK(c.exit_code == 6);
+  CHECK_THAT(c.out, Catch::Contains("no bot.json"));
+  c = ladder_cli("submit " + quoted(random_dir) + " --name remote --server http://127.0.0.1:1 --token " + erin);
+  CHECK(c.exit_code == 9);
+  CHECK_THAT(c.out, Catch::Contains("cannot connect to 127.0.0.1:1"));
+
+  // The coordinator builds what came over HTTP, and it plays.
+  const int counted = get_json(port, "/api/v1/status")["matches"]["counted"].get<int>();
+  c = ladder_cli("run " + quoted(l.ladder) + " -j 2 --stop-after " + std::to_string(counted + 4));
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  const json built = get_json(port, "/api/v1/bots/single");
+  CHECK(built["versions"][0]["state"] == "active");
+  CHECK(get_json(port, "/api/v1/bots/remote")["versions"][0]["state"] == "active");
+  CHECK(get_json(port, "/api/v1/bots/archived")["versions"][1]["state"] == "active");  // v1 retired
+}
+
+TEST_CASE("web pages: the leaderboard, drawn by the server with every author's text escaped", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/");
+  CHECK_THAT(page.body, Catch::Contains("<title>stellar ladder: leaderboard</title>"));
+  // Both active bots, each a row with its interval drawn; the hostile author's name as text.
+  CHECK_THAT(page.body, Catch::Contains(R"(<tr data-bot="kit">)") && Catch::Contains(R"(<tr data-bot="random">)"));
+  CHECK_THAT(page.body, !Catch::Contains(R"(<tr data-bot="crashing">)"));  // rejected: not on the board
+  CHECK_THAT(page.body, Catch::Contains("&lt;img src=x onerror=alert(1)&gt;"));
+  CHECK(page.body.find(kHostileAuthor) == std::string::npos);
+  CHECK(page.body.find(R"(class="elo-bar")") != std::string::npos);
+  CHECK_THAT(page.body, Catch::Contains("W/D/L"));
+  CHECK_THAT(page.body, Catch::Contains("fetch('/api/v1/leaderboard'"));  // refreshes itself
+  const Reply post = http_request(port, "POST", "/");
+  CHECK(post.status == 405);
+  CHECK(post.headers.at("allow") == "GET");
+  CHECK(http_get(port, "/nothing").status == 404);
+}
+
+TEST_CASE("web pages: the submit page's form posts to the API with the token", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/submit");
+  for (const char* field :
+       {R"(id="token" type="password")", R"(name="name")", R"(name="file" type="file")", R"(<select name="language">)",
+        R"(<option value="python">)", "fetch('/api/v1/submit'", "Authorization: 'Bearer ' + token", R"(<a href="/">)"})
+    CHECK_THAT(page.body, Catch::Contains(field));
+  CHECK_THAT(http_get(port, "/").body, Catch::Contains(R"(<a href="/submit">)"));
+}
+
+TEST_CASE("web pages: a counted leg's viewer, served from the database", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const json games = get_json(port, "/api/v1/matches?limit=1");
+  const json& g = games["games"][0];
+  const std::string target =
+      "/matches/" + std::to_string(g["match"].get<int>()) + "/" + std::to_string(g["leg"].get<int>());
+  const Reply page = http_get(port, target);
+  INFO(page.body.substr(0, 2000));
+  REQUIRE(page.status == 200);
+  CHECK(page.headers.at("content-type") == "text/html; charset=utf-8");
+  CHECK_THAT(page.headers.at("content-security-policy"), Catch::Contains("default-src 'none'"));
+  CHECK_THAT(page.body, Catch::Contains("<!DOCTYPE html>") && Catch::Contains("stellar"));
+  // The hostile author's bot plays every game: nothing of its text reaches the page unescaped.
+  CHECK(page.body.find(kHostileAuthor) == std::string::npos);
+  CHECK(http_get(port, "/matches/999999/0").status == 404);
+  CHECK(http_get(port, "/matches/1/x").status == 400);
+  CHECK(http_get(port, "/matches/1").status == 404);
+  CHECK(http_request(port, "POST", target).status == 405);
+}
+
+TEST_CASE("web pages: the recent matches, filtered, each leg linked to its viewer", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply all = get_page(port, "/matches");
+  CHECK_THAT(all.body, Catch::Contains(R"(<option value="kit">kit</option>)"));
+  CHECK_THAT(all.body, Catch::Contains(R"(<option value="crash">a fault: crash</option>)"));
+  CHECK_THAT(all.body, Catch::Contains("kit@v1") && Catch::Contains("random@v1"));
+  CHECK(std::regex_search(all.body, std::regex(R"(<a href="/matches/[0-9]+/[01]#step=0">watch</a>)")));
+  const Reply kit = get_page(port, "/matches?bot=kit&fault=");
+  CHECK_THAT(kit.body, Catch::Contains(R"(<option value="kit" selected>)"));
+  // No game ended by a timeout: an empty table, not an error.
+  const Reply none = get_page(port, "/matches?fault=timeout");
+  CHECK_THAT(none.body, Catch::Contains("<tbody></tbody>"));
+  CHECK(http_get(port, "/matches?bot=ghost").status == 404);
+  CHECK(http_get(port, "/matches?fault=happy").status == 400);
+  CHECK_THAT(get_page(port, "/").body, Catch::Contains(R"(<a href="/matches">)"));
+}
+
+TEST_CASE("web pages: the organiser's page holds no data, its script reads the API with the token", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/organiser");
+  for (const char* part :
+       {R"(id="token" type="password")", R"(<table id="workers">)", R"(<table id="queue">)", R"(<table id="rejected">)",
+        R"(<table id="events">)", "'/api/v1/versions?state=rejected'", "Authorization: 'Bearer ' + token"})
+    CHECK_THAT(page.body, Catch::Contains(part));
+  CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
 }

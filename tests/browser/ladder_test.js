@@ -1,0 +1,223 @@
+// End-to-end test of the ladder's web pages (docs/ladder.md "The web pages") in Debian's Chromium
+// driven by playwright-core (scripts/setup-browser.sh installs them; the test fails, never skips,
+// without). One real ladder for every check: the Python starter kit (its author's name is markup)
+// and the Python random bot, run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It checks: the
+// leaderboard shows both bots once they are built and updates its games without a reload, the
+// author's name shown as text; the organiser's page (workers, the rejected version whose output is
+// markup, shown as text) with the organiser's token only; the matches page filtered by bot, its link opening the viewer; a
+// match's viewer page (/matches/ID/LEG) opened at #step=3; the
+// submit page, with an account's token, sends one Python file
+// that becomes a version, is built and plays (its row appears on the open leaderboard); both pages
+// at 1280x800 and 390x800 without anything cut off (no horizontal overflow of the page or of the
+// table); no console error. Screenshots in OUT: ladder-board-1280.png, ladder-board-390.png,
+// ladder-submit-1280.png, ladder-submit-390.png, ladder-matches-1280.png, ladder-matches-390.png,
+// ladder-organiser-1280.png, ladder-organiser-390.png.
+//
+//   node ladder_test.js --referee REFEREE --sources PROJECT_SOURCE_DIR --out DIR
+'use strict';
+
+const assert = require('assert');
+const childProcess = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const USAGE = 'usage: node ladder_test.js --referee R --sources PROJECT_SOURCE_DIR --out DIR';
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (const k of ['referee', 'sources', 'out']) if (!args[k]) { console.error(USAGE); process.exit(2); }
+const shots = path.resolve(args.out);
+const dir = path.join(shots, 'ladder');
+
+const { check, tally, CHROMIUM, chromiumOrExit } = require('./checks.js');
+
+const chromium = chromiumOrExit();
+
+function referee(argv) {
+  const r = childProcess.spawnSync(args.referee, argv, { encoding: 'utf8' });
+  if (r.error) throw r.error;
+  assert.strictEqual(r.status, 0, 'referee ' + argv.join(' ') + ' exited ' + r.status + ':\n' + r.stdout + r.stderr);
+  return r.stdout;
+}
+
+const AUTHOR = '<img src=x onerror=alert(1)>';
+fs.rmSync(dir, { recursive: true, force: true });
+fs.mkdirSync(dir, { recursive: true });
+const L = path.join(dir, 'L');
+referee(['ladder', 'init', L, '--game', 'stellar', '--placement-games', '2', '--check-games', '1']);
+referee(['ladder', 'submit', L, path.join(args.sources, 'sample_bots', 'starter', 'python'), '--name', 'snake',
+  '--author', AUTHOR]);
+const randomBot = path.join(args.sources, 'sample_bots', 'python', 'random_bot.py');
+const randomDir = path.join(dir, 'random');
+fs.mkdirSync(randomDir);
+fs.copyFileSync(randomBot, path.join(randomDir, 'random_bot.py'));
+fs.writeFileSync(path.join(randomDir, 'bot.json'), '{"language": "python", "main": "random_bot.py"}');
+referee(['ladder', 'submit', L, randomDir, '--name', 'random', '--author', 'alice']);
+// A bot rejected by its check, whose output (its build log, why it was rejected) is markup.
+const HOSTILE_LOG = '<script>alert("log")</script>';
+const brokenDir = path.join(dir, 'broken');
+fs.mkdirSync(brokenDir);
+fs.writeFileSync(path.join(brokenDir, 'bot.py'), "import sys\nsys.stderr.write('" + HOSTILE_LOG + "\\n')\nsys.exit(3)\n");
+fs.writeFileSync(path.join(brokenDir, 'bot.json'), '{"language": "python"}');
+referee(['ladder', 'submit', L, brokenDir, '--name', 'broken', '--author', 'bob']);
+const token = referee(['ladder', 'author', 'add', L, 'tester']).trim();
+const organiserToken = referee(['ladder', 'author', 'add', L, 'org', '--organiser']).trim();
+
+// The ladder runs (and serves) until the test ends.
+const log = path.join(dir, 'run.log');
+const run = childProcess.spawn(args.referee, ['ladder', 'run', L, '-j', '2', '--listen', '127.0.0.1:0'],
+  { stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')] });
+
+async function served() {
+  for (let i = 0; i < 600; i++) {
+    const m = /serving http:\/\/127\.0\.0\.1:(\d+)\//.exec(fs.readFileSync(log, 'utf8'));
+    if (m) return 'http://127.0.0.1:' + m[1];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the ladder did not serve within 60 s:\n' + fs.readFileSync(log, 'utf8'));
+}
+
+// Nothing wider than the window: the page, and the table inside its section.
+async function noClipping(page) {
+  const sizes = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth, window: window.innerWidth,
+    tables: [...document.querySelectorAll('section')].map((s) => [s.scrollWidth, s.clientWidth]),
+  }));
+  assert.ok(sizes.page <= sizes.window, 'the page is ' + sizes.page + ' px wide in a ' + sizes.window + ' px window');
+  for (const [inner, outer] of sizes.tables) assert.ok(inner <= outer, 'a table of ' + inner + ' px in ' + outer + ' px');
+}
+
+const rowsOf = (page) => page.$$eval('#board-rows tr', (rows) => rows.map((r) => ({
+  bot: r.dataset.bot, cells: [...r.cells].map((c) => c.textContent) })));
+
+const consoleErrors = [];
+
+(async () => {
+  const started = Date.now();
+  const base = await served();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const open = async (target) => {
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(target + ': ' + m.text()); });
+    page.on('pageerror', (e) => consoleErrors.push(target + ': uncaught ' + e.message));
+    await page.goto(base + target);
+    return page;
+  };
+  try {
+    const board = await open('/');
+    let loads = 0;
+    board.on('load', () => loads++);
+    await check('the leaderboard shows both bots once they are built, without a reload', async () => {
+      await board.waitForFunction(() => ['snake', 'random'].every((b) =>
+        document.querySelector('#board-rows tr[data-bot="' + b + '"]')), null, { timeout: 180000 });
+      assert.strictEqual(loads, 0);
+    });
+    await check('the leaderboard counts new games as they finish, without a reload', async () => {
+      const before = await board.textContent('#board-meta');
+      await board.waitForFunction((t) => document.getElementById('board-meta').textContent !== t, before,
+        { timeout: 120000 });
+      assert.strictEqual(loads, 0);
+      const rows = await rowsOf(board);
+      assert.ok(rows.some((r) => Number(r.cells[5]) > 0), JSON.stringify(rows));
+      assert.ok(await board.$('#board-rows .elo-bar'), 'no interval bar');
+    });
+    await check("the author's markup is shown as text", async () => {
+      const rows = await rowsOf(board);
+      const snake = rows.find((r) => r.bot === 'snake');
+      assert.strictEqual(snake.cells[2], AUTHOR);
+      assert.strictEqual(await board.$('#board-rows img'), null);
+    });
+
+    const submit = await open('/submit');
+    await check('the submit page sends one Python file with the token: a version is made', async () => {
+      await submit.fill('#token', token);
+      await submit.fill('input[name="name"]', 'uploaded');
+      await submit.setInputFiles('input[name="file"]', randomBot);
+      await submit.selectOption('select[name="language"]', 'python');
+      await submit.click('button[type="submit"]');
+      await submit.waitForFunction(() => /submitted|refused|not sent/.test(document.getElementById('result').textContent),
+        null, { timeout: 30000 });
+      assert.match(await submit.textContent('#result'), /^uploaded@v1 submitted/);
+    });
+    await check('a wrong token is refused on the page, as text', async () => {
+      const logged = consoleErrors.length;
+      await submit.fill('#token', 'wrong');
+      await submit.click('button[type="submit"]');
+      await submit.waitForFunction(() => /refused/.test(document.getElementById('result').textContent), null,
+        { timeout: 30000 });
+      assert.match(await submit.textContent('#result'), /refused \(401\): the token is not one of this ladder's/);
+      // Chromium logs the refused request itself: that one is expected.
+      const refused = consoleErrors.splice(logged).filter((e) => !/status of 401/.test(e));
+      consoleErrors.push(...refused);
+    });
+    await check('the uploaded version is built and plays: its row appears on the open leaderboard', async () => {
+      await board.waitForFunction(() => {
+        const row = document.querySelector('#board-rows tr[data-bot="uploaded"]');
+        return row && Number(row.cells[5].textContent) > 0;
+      }, null, { timeout: 240000 });
+      assert.strictEqual(loads, 0);
+    });
+    await check('a match\'s viewer page (/matches/ID/LEG#step=3), served from the database, opens at that step', async () => {
+      const games = await (await context.request.get(base + '/api/v1/matches?limit=1')).json();
+      const g = games.games[0];
+      const viewer = await open('/matches/' + g.match + '/' + g.leg + '#step=3');
+      await viewer.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      const counter = viewer.locator('[data-testid="step-counter"]');
+      assert.strictEqual(Number(await counter.getAttribute('data-position')), 3);
+      await viewer.close();
+    });
+    const list = await open('/matches');
+    await check('the matches page filters by bot, and its link opens the viewer', async () => {
+      await list.selectOption('select[name="bot"]', 'uploaded');
+      await Promise.all([list.waitForNavigation(), list.click('#filters button[type="submit"]')]);
+      const seats = await list.$$eval('#games tbody tr td.bot', (cells) => cells.map((c) => c.textContent));
+      assert.ok(seats.length > 0 && seats.every((t) => t.includes('uploaded@v1')), JSON.stringify(seats));
+      await Promise.all([list.waitForNavigation(), list.click('#games tbody tr a')]);
+      await list.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.match(list.url(), /\/matches\/\d+\/\d+#step=0$/);
+      assert.strictEqual(Number(await list.locator('[data-testid="step-counter"]').getAttribute('data-position')), 0);
+      await list.goto(base + '/matches');
+    });
+    const organiser = await open('/organiser');
+    await check("the organiser's page: nothing without the token, an author's refused, the organiser's shows all", async () => {
+      assert.strictEqual(await organiser.$$eval('tbody tr', (rows) => rows.length), 0);
+      const logged = consoleErrors.length;
+      await organiser.fill('#token', token);
+      await organiser.click('#token-form button');
+      await organiser.waitForFunction(() => /refused/.test(document.getElementById('note').textContent), null,
+        { timeout: 30000 });
+      assert.match(await organiser.textContent('#note'), /refused: 403: only the organiser's account/);
+      consoleErrors.push(...consoleErrors.splice(logged).filter((e) => !/status of 403/.test(e)));
+      await organiser.fill('#token', organiserToken);
+      await organiser.click('#token-form button');
+      await organiser.waitForFunction(() => document.querySelectorAll('#workers tbody tr').length >= 2 &&
+        document.querySelectorAll('#rejected tbody tr').length >= 1, null, { timeout: 30000 });
+      const rejected = await organiser.$$eval('#rejected tbody tr', (rows) => rows.map((r) => r.textContent));
+      assert.ok(rejected.some((t) => t.includes('broken@v1') && t.includes('bob')), JSON.stringify(rejected));
+      assert.strictEqual(await organiser.$('main table script'), null);
+    });
+    for (const width of [1280, 390]) {
+      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list], ['organiser', organiser]]) {
+        await check(name + ' page at ' + width + ' px: nothing cut off', async () => {
+          await page.setViewportSize({ width, height: 800 });
+          await noClipping(page);
+          await page.screenshot({ path: path.join(shots, 'ladder-' + name + '-' + width + '.png'), fullPage: true });
+        });
+      }
+    }
+    await check('no console errors', async () => assert.deepStrictEqual(consoleErrors, []));
+  } catch (e) {
+    tally.failed++;
+    console.log('FAIL ' + (e && e.stack ? e.stack : e));
+  } finally {
+    await browser.close();
+    run.kill('SIGTERM');
+  }
+  console.log(tally.passed + ' passed, ' + tally.failed + ' failed (' + ((Date.now() - started) / 1000).toFixed(1) + ' s)');
+  process.exit(tally.failed === 0 ? 0 : 1);
+})().catch((e) => {
+  console.error(e);
+  run.kill('SIGTERM');
+  process.exit(1);
+});
