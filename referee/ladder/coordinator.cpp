@@ -23,6 +23,38 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Tier basic runs the check's bot under a uid of its own on this file system: it must pass through
+// the builds' folders (0711: nothing listed) and read its built folder (o+r, o+x where the owner
+// has x, folders o+rx). Links are never followed: a built folder is a stranger's (the build's
+// processes are gone by now, so nothing changes under the walk).
+Status open_to_bot_uids(const std::vector<fs::path>& passages, const fs::path& folder) {
+  std::error_code ec;
+  for (const fs::path& p : passages) {
+    fs::permissions(p, fs::perms(0711), ec);
+    if (ec) return fail(fmt::format("cannot open {} to the bots' uids: {}", p.string(), ec.message()));
+  }
+  const auto open = [&](const fs::path& p) -> Status {
+    const auto st = fs::symlink_status(p, ec);
+    if (ec) return fail(fmt::format("cannot read {}: {}", p.string(), ec.message()));
+    if (fs::is_directory(st)) {
+      fs::permissions(p, fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add, ec);
+    } else if (fs::is_regular_file(st)) {
+      fs::perms add = fs::perms::others_read;
+      if ((st.permissions() & fs::perms::owner_exec) != fs::perms::none) add |= fs::perms::others_exec;
+      fs::permissions(p, add, fs::perm_options::add, ec);
+    }  // links, and anything else, stay as they are
+    if (ec) return fail(fmt::format("cannot open {} to the bots' uids: {}", p.string(), ec.message()));
+    return {};
+  };
+  if (auto st = open(folder); !st) return st;
+  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (auto st = open(it->path()); !st) return st;
+  }
+  if (ec) return fail(fmt::format("cannot walk {}: {}", folder.string(), ec.message()));
+  return {};
+}
+
 // The first line of a text, for one-line reasons.
 std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
@@ -100,6 +132,10 @@ Result<std::size_t> Coordinator::build_pending() {
         co.env = o_.env;
         co.seed = os_random_u64();
         co.stop = o_.stop;
+        if (config_.check_games > 0 && o_.sandbox.tier == bots::Tier::basic) {
+          if (auto opened = open_to_bot_uids({o_.builds, work}, b->folder); !opened)
+            return fail(fmt::format("{}: {}", label, opened.error()));
+        }
         if (config_.check_games > 0) {
           auto checked = check(submission->manifest.run, b->folder, work / "check", co);
           if (!checked) return fail(fmt::format("{}: the conformance check could not run: {}", label, checked.error()));

@@ -413,6 +413,11 @@ WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tie
 
 TEST_CASE("ladder storage: a worker in tier basic, two seats of one version, each with its own copy", "[ladder]") {
   const fs::path dir = fresh_dir("ladder", "storage-worker");
+  // Tier basic: the bots' uids pass through the test's folders to the worker's cache (another test
+  // may have created them owner-only).
+  const fs::path top = fs::path(out_dir("ladder")).parent_path();
+  for (fs::path p = dir; p != top.parent_path() && p != p.parent_path(); p = p.parent_path())
+    fs::permissions(p, fs::perms::others_exec, fs::perm_options::add);
   const fs::path leftover = dir / "cache" / "storage" / "12-a1-leg0-bot1";
   WorkerMatch w = worker_match(dir, "count", bots::Tier::basic, "41", leftover);
   CHECK_FALSE(fs::exists(leftover));  // unmounted and removed as the worker started
