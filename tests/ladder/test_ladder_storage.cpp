@@ -5,6 +5,7 @@
 // leg from the same snapshot; links, hard links, FIFOs, big files and many files refused with an
 // event (nothing followed, the storage kept, the match counted); a forged report changes nothing.
 
+#include <stdlib.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -412,12 +413,20 @@ WorkerMatch worker_match(const fs::path& dir, const std::string& mode, bots::Tie
 }
 
 TEST_CASE("ladder storage: a worker in tier basic, two seats of one version, each with its own copy", "[ladder]") {
-  const fs::path dir = fresh_dir("ladder", "storage-worker");
-  // Tier basic: the bots' uids pass through the test's folders to the worker's cache (another test
-  // may have created them owner-only).
-  const fs::path top = fs::path(out_dir("ladder")).parent_path();
-  for (fs::path p = dir; p != top.parent_path() && p != p.parent_path(); p = p.parent_path())
-    fs::permissions(p, fs::perms::others_exec, fs::perm_options::add);
+  // Tier basic: the bots run under uids of their own, which must pass through every folder above
+  // the worker's cache, and the build tree may lie in a private one (a clone in a 0700 mktemp -d
+  // folder): the worker's folder is a fresh one under /tmp that they may pass (0711).
+  std::string made = "/tmp/arena-ladder-basic-XXXXXX";
+  REQUIRE(::mkdtemp(made.data()) != nullptr);
+  struct Removed {
+    fs::path path;
+    ~Removed() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } removed{made};
+  fs::permissions(made, fs::perms(0711));
+  const fs::path dir = made;
   const fs::path leftover = dir / "cache" / "storage" / "12-a1-leg0-bot1";
   WorkerMatch w = worker_match(dir, "count", bots::Tier::basic, "41", leftover);
   CHECK_FALSE(fs::exists(leftover));  // unmounted and removed as the worker started
