@@ -83,10 +83,17 @@ void create_v3(Db& db) {
                 " PRIMARY KEY (match_id, version))"));
 }
 
+// Version 4: the web's submissions within the rate limit's window (an account's name, when).
+void create_v4(Db& db) {
+  db.exec("CREATE TABLE submissions (author TEXT NOT NULL, at_ms BIGINT NOT NULL)");
+  db.exec("CREATE INDEX submissions_author ON submissions (author, at_ms)");
+}
+
 constexpr Migration kMigrations[] = {
     {1, "the ladder's tables", &create_v1},
     {2, "the web API's accounts", &create_v2},
     {3, "storage reported and not yet counted", &create_v3},
+    {4, "the web's submissions within the rate limit", &create_v4},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 

@@ -32,7 +32,7 @@ using Id = std::int64_t;
 using Bytes = std::vector<std::uint8_t>;
 
 // The schema version this referee writes and reads.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 enum class VersionState { building, rejected, active, retired };
 // `refused` is the coordinator's verdict, not a state a match stays in: refuse() logs it as an
@@ -209,6 +209,13 @@ struct AuthorRow {
   std::int64_t created_ms = 0;
 };
 
+// The web's rate limit on submissions (schema 4): whether one more was counted, and if not, when
+// the oldest in the window leaves it.
+struct SubmissionSlot {
+  bool granted = false;
+  std::int64_t retry_at_ms = 0;  // refused: the time (ms since 1970) a submission is counted again
+};
+
 // Every call is one transaction (writes in SQLite: BEGIN IMMEDIATE); an error is a database
 // problem named in one sentence (the engine's own message appended). A Store is used by one
 // thread; each worker thread opens its own.
@@ -311,6 +318,11 @@ class Store {
   // The account whose token hashes to `token_hash`, if any.
   virtual Result<std::optional<AuthorRow>> author_by_token_hash(const std::string& token_hash) = 0;
   virtual Result<std::vector<AuthorRow>> authors() = 0;  // by name
+  // Counts a submission of `author` at `now_ms` unless `limit` of theirs fall within the
+  // `window_ms` before it (then nothing is counted); rows older than the window are dropped. Kept
+  // in the database, so a restarted server (or another one) counts the same (schema 4).
+  virtual Result<SubmissionSlot> take_submission_slot(const std::string& author, std::int64_t now_ms,
+                                                      std::int64_t window_ms, std::size_t limit) = 0;
 };
 
 }  // namespace arena::ladder

@@ -285,4 +285,27 @@ Result<std::vector<AuthorRow>> SqlStore::authors() {
   });
 }
 
+Result<SubmissionSlot> SqlStore::take_submission_slot(const std::string& author, std::int64_t now_ms,
+                                                      std::int64_t window_ms, std::size_t limit) {
+  return guard("count a submission", [&]() -> Result<SubmissionSlot> {
+    Txn txn(*db_, true);
+    // PostgreSQL: one account's submissions are counted one at a time (SQLite's write
+    // transaction already is).
+    if (db_->dialect() == Dialect::postgres) db_->query("SELECT 1 FROM authors WHERE name = ? FOR UPDATE", {author});
+    const std::int64_t since = now_ms - window_ms;
+    db_->exec("DELETE FROM submissions WHERE at_ms <= ?", {since});
+    const auto rows = db_->query("SELECT at_ms FROM submissions WHERE author = ? ORDER BY at_ms LIMIT ?",
+                                 {author, static_cast<std::int64_t>(limit)});
+    SubmissionSlot slot;
+    if (rows.size() >= limit) {
+      slot.retry_at_ms = rows.front()[0].i64() + window_ms;
+    } else {
+      db_->exec("INSERT INTO submissions (author, at_ms) VALUES (?, ?)", {author, now_ms});
+      slot.granted = true;
+    }
+    txn.commit();
+    return slot;
+  });
+}
+
 }  // namespace arena::ladder::sql

@@ -164,6 +164,8 @@ class SqlStore : public Store {
   Status add_author(const AuthorRow& author) override;
   Result<std::optional<AuthorRow>> author_by_token_hash(const std::string& token_hash) override;
   Result<std::vector<AuthorRow>> authors() override;
+  Result<SubmissionSlot> take_submission_slot(const std::string& author, std::int64_t now_ms, std::int64_t window_ms,
+                                              std::size_t limit) override;
 
  protected:
   // Where a leg's compressed replay lives: a file (SQLite: written here, the column stays NULL)

@@ -23,6 +23,9 @@ namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/";
 constexpr std::string_view kMatchPages = "/matches/";
+constexpr std::string_view kBotPages = "/bots/";
+// The bot page's recent games.
+constexpr std::size_t kBotGames = 20;
 constexpr std::size_t kDefaultGames = 50;
 constexpr std::size_t kMaxGames = 500;
 
@@ -117,6 +120,16 @@ json game_json(const ladder::GameRow& g, const std::map<Id, const ladder::Versio
   return j;
 }
 
+json history_json(const ladder::RatingRow& r) {
+  return json{{"rating", r.rating}, {"low", r.low}, {"high", r.high}, {"games", r.games}, {"at_ms", r.at_ms}};
+}
+
+json first_fault_json(const FirstFault* f) {
+  if (f == nullptr) return nullptr;
+  return json{
+      {"game", f->game}, {"match", f->match}, {"leg", f->leg}, {"kind", enum_name(f->kind)}, {"message", f->message}};
+}
+
 std::map<Id, const ladder::VersionRow*> index(const std::vector<ladder::VersionRow>& versions) {
   std::map<Id, const ladder::VersionRow*> out;
   for (const ladder::VersionRow& v : versions) out[v.id] = &v;
@@ -129,6 +142,7 @@ Api::Api(std::unique_ptr<ladder::Store> store, ladder::LadderConfig config)
     : store_(std::move(store)), config_(std::move(config)) {}
 
 Response Api::handle(const Request& request) {
+  if (request.method == "POST" && request.path == "/api/v1/submit") return submit(request);
   std::lock_guard lock(mu_);
   return route(request);
 }
@@ -136,7 +150,7 @@ Response Api::handle(const Request& request) {
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
   if (path == "/" || path == "/submit" || path == "/organiser" || path == "/matches" ||
-      path.substr(0, kMatchPages.size()) == kMatchPages) {
+      path.substr(0, kMatchPages.size()) == kMatchPages || path.substr(0, kBotPages.size()) == kBotPages) {
     if (request.method != "GET") return wrong_method(request, "GET");
     Response r;
     r.content_type = "text/html; charset=utf-8";
@@ -149,6 +163,12 @@ Response Api::route(const Request& request) {
       auto found = find_games(request);
       if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
       r.body = matches_page(config_, std::get<GamesFound>(found), request.query);
+    } else if (path.substr(0, kBotPages.size()) == kBotPages) {
+      const std::vector<std::string> p = split_path(path.substr(kBotPages.size()));
+      if (p.size() != 1) return error_response(404, fmt::format("no page at {} (/bots/NAME)", request.path));
+      auto view = bot_view(p[0]);
+      if (auto* refused = std::get_if<Response>(&view)) return std::move(*refused);
+      r.body = bot_page(config_, std::get<BotView>(view));
     } else if (path == "/") {
       auto rows = board_rows();
       if (!rows) return database_error(rows.error());
@@ -170,14 +190,14 @@ Response Api::route(const Request& request) {
   if (path.substr(0, kPrefix.size()) != kPrefix) return error_response(404, fmt::format("no page at {}", request.path));
   const std::vector<std::string> p = split_path(path.substr(kPrefix.size()));
   const std::size_t n = p.size();
-  // The paths that change something take POST; every other takes GET.
+  // The paths that change something take POST (a POST to submit is handle()'s); every other GET.
   const bool post = (n == 3 && p[0] == "bots" && p[2] == "withdraw") || (n == 1 && p[0] == "submit");
   const char* allowed = post ? "POST" : "GET";
   if (request.method != allowed) return wrong_method(request, allowed);
   auto who = authenticate(request);
   if (auto* refused = std::get_if<Response>(&who)) return std::move(*refused);
   const Caller& caller = std::get<Caller>(who);
-  if (post) return n == 1 ? submit(request, caller) : withdraw(p[1], caller);
+  if (post) return withdraw(p[1], caller);
   if (n == 1 && p[0] == "status") return status();
   if (n == 1 && p[0] == "me") return me(caller);
   if (n == 1 && p[0] == "queue") return queue(caller);
@@ -344,18 +364,75 @@ Response Api::bots() {
   return json_ok(json{{"bots", std::move(out)}});
 }
 
-Response Api::bot(const std::string& name, const Caller& caller) {
-  auto versions = store_->versions();
-  if (!versions) return database_error(versions.error());
-  json list = json::array();
-  std::string author;
-  for (const ladder::VersionRow& v : *versions) {
+std::variant<BotView, Response> Api::bot_view(const std::string& name) {
+  auto all = store_->versions();
+  if (!all) return database_error(all.error());
+  std::vector<ladder::VersionRow> mine;
+  std::set<Id> ids;
+  std::map<Id, std::string> bot_of;
+  for (const ladder::VersionRow& v : *all) {
+    bot_of[v.id] = v.bot;
     if (v.bot != name) continue;
-    author = v.author;
-    list.push_back(version_json(v, config_.logs_public, sees_logs(caller, v), false));
+    mine.push_back(v);
+    ids.insert(v.id);
   }
-  if (list.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
-  return json_ok(json{{"name", name}, {"author", author}, {"versions", std::move(list)}});
+  if (mine.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", name));
+  if (auto st = board_.load(*store_); !st) return database_error(st.error());
+  if (auto st = records_.load(*store_); !st) return database_error(st.error());
+  std::map<Id, ladder::BoardRow> rows;
+  for (ladder::BoardRow& r : board_.rows(mine, true)) rows[r.version.id] = std::move(r);
+  BotView view;
+  view.name = name;
+  view.author = mine.front().author;
+  for (const ladder::VersionRow& v : mine) {
+    auto history = store_->rating_history(v.id);
+    if (!history) return database_error(history.error());
+    VersionView vv;
+    vv.row = rows.count(v.id) > 0 ? rows[v.id] : ladder::BoardRow{0, v, {}, 0, 0};
+    vv.history = sample_history(*history, kHistoryPoints);
+    vv.first_fault = records_.first_fault(v.id);
+    view.versions.push_back(std::move(vv));
+  }
+  view.rivals = records_.of(ids, bot_of);
+  view.recent.versions = std::move(*all);
+  if (auto st = collect_games(view.recent, ids, std::nullopt, kBotGames, 0); !st) return database_error(st.error());
+  return view;
+}
+
+Response Api::bot(const std::string& name, const Caller& caller) {
+  auto found = bot_view(name);
+  if (auto* refused = std::get_if<Response>(&found)) return std::move(*refused);
+  const BotView& view = std::get<BotView>(found);
+  json list = json::array();
+  for (const VersionView& v : view.versions) {
+    const bool logs = sees_logs(caller, v.row.version);
+    json j = version_json(v.row.version, config_.logs_public, logs, false);
+    j["rating"] = rating_json(v.row.rating);
+    j["faults"] = v.row.faults;
+    json history = json::array();
+    for (const ladder::RatingRow& r : v.history) history.push_back(history_json(r));
+    j["ratings"] = std::move(history);
+    if (logs) j["first_fault"] = first_fault_json(v.first_fault);
+    list.push_back(std::move(j));
+  }
+  json rivals = json::array();
+  for (const Rivalry& r : view.rivals) {
+    rivals.push_back(json{{"opponent", r.opponent},
+                          {"games", r.games},
+                          {"wins", r.wins},
+                          {"draws", r.draws},
+                          {"losses", r.losses},
+                          {"mean_place", r.mean_place},
+                          {"score", r.score()}});
+  }
+  const auto by_id = index(view.recent.versions);
+  json recent = json::array();
+  for (const ladder::GameRow& g : view.recent.games) recent.push_back(game_json(g, by_id));
+  return json_ok(json{{"name", view.name},
+                      {"author", view.author},
+                      {"versions", std::move(list)},
+                      {"head_to_head", std::move(rivals)},
+                      {"recent", std::move(recent)}});
 }
 
 Response Api::versions(const Request& request, const Caller& caller) {
@@ -380,14 +457,19 @@ Response Api::version(const std::string& id_text, bool ratings, const Caller& ca
   auto v = store_->version(*id);
   if (!v) return database_error(v.error());
   if (!*v) return error_response(404, fmt::format("the ladder has no version {}", *id));
-  if (!ratings) return json_ok(version_json(**v, config_.logs_public, sees_logs(caller, **v), true));
+  if (!ratings) {
+    const bool logs = sees_logs(caller, **v);
+    json j = version_json(**v, config_.logs_public, logs, true);
+    if (logs) {
+      if (auto st = records_.load(*store_); !st) return database_error(st.error());
+      j["first_fault"] = first_fault_json(records_.first_fault(*id));
+    }
+    return json_ok(j);
+  }
   auto history = store_->rating_history(*id);
   if (!history) return database_error(history.error());
   json list = json::array();
-  for (const ladder::RatingRow& r : *history) {
-    list.push_back(
-        json{{"rating", r.rating}, {"low", r.low}, {"high", r.high}, {"games", r.games}, {"at_ms", r.at_ms}});
-  }
+  for (const ladder::RatingRow& r : *history) list.push_back(history_json(r));
   return json_ok(json{{"version", *id}, {"ratings", std::move(list)}});
 }
 
@@ -418,11 +500,17 @@ std::variant<GamesFound, Response> Api::find_games(const Request& request) {
       if (v.bot == bot->second) of_bot.insert(v.id);
     if (of_bot.empty()) return error_response(404, fmt::format("the ladder has no bot \"{}\"", bot->second));
   }
+  if (auto st = collect_games(found, of_bot, fault, *limit, before); !st) return database_error(st.error());
+  return found;
+}
+
+Status Api::collect_games(GamesFound& found, const std::set<Id>& of_bot, std::optional<replay::FaultKind> fault,
+                          std::size_t limit, Id before) {
   // Newest first, a page at a time, until `limit` games of the bot are found or none are left.
   bool more = true;
-  while (found.games.size() < *limit && more) {
+  while (found.games.size() < limit && more) {
     auto page = store_->recent_games(kMaxGames, before, fault);
-    if (!page) return database_error(page.error());
+    if (!page) return fail(page.error());
     more = page->size() == kMaxGames;
     for (ladder::GameRow& g : *page) {
       before = g.id;
@@ -430,14 +518,14 @@ std::variant<GamesFound, Response> Api::find_games(const Request& request) {
       for (Id v : g.seats) wanted = wanted || of_bot.count(v) > 0;
       if (!wanted) continue;
       found.games.push_back(std::move(g));
-      if (found.games.size() == *limit) {
+      if (found.games.size() == limit) {
         more = true;
         break;
       }
     }
   }
   if (more) found.next_before = before;
-  return found;
+  return {};
 }
 
 Response Api::matches(const Request& request) {

@@ -2,6 +2,8 @@
 // one submission path (submission.hpp), each refusal its status.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "referee/league/deal.hpp"
 #include "referee/web/api.hpp"
 #include "referee/web/api_json.hpp"
@@ -16,6 +18,8 @@ namespace {
 
 // A submission's body beyond its file: the form's boundaries, headers and other fields.
 constexpr std::size_t kFormRoom = 64 * 1024;
+// The rate limit's window.
+constexpr std::int64_t kMinuteMs = 60'000;
 
 }  // namespace
 
@@ -23,20 +27,28 @@ std::size_t Api::upload_bytes() const {
   return static_cast<std::size_t>(config_.submission.max_mb << 20) + kFormRoom;
 }
 
-Response Api::submit(const Request& request, const Caller& caller) {
-  if (!caller) return needs_token();
-  // Every attempt counts, refused or not: a client that keeps sending bad uploads is slowed too.
-  const auto now = std::chrono::steady_clock::now();
-  auto& recent = submitted_[caller->name];
-  while (!recent.empty() && now - recent.front() >= std::chrono::minutes(1)) recent.pop_front();
-  if (recent.size() >= kSubmissionsPerMinute) {
-    const auto wait = std::chrono::ceil<std::chrono::seconds>(recent.front() + std::chrono::minutes(1) - now);
-    Response r = error_response(
-        429, fmt::format("{} submissions a minute at most: try again in {} s", kSubmissionsPerMinute, wait.count()));
-    r.headers.emplace_back("Retry-After", std::to_string(wait.count()));
-    return r;
+Response Api::submit(const Request& request) {
+  Caller caller;
+  {
+    // The store's turn: who asks, and whether the rate limit counts one more. Every attempt
+    // counts, refused or not: a client that keeps sending bad uploads is slowed too.
+    std::lock_guard lock(mu_);
+    auto who = authenticate(request);
+    if (auto* refused = std::get_if<Response>(&who)) return std::move(*refused);
+    caller = std::move(std::get<Caller>(who));
+    if (!caller) return needs_token();
+    const std::int64_t now = league::unix_ms();
+    auto slot = store_->take_submission_slot(caller->name, now, kMinuteMs, kSubmissionsPerMinute);
+    if (!slot) return database_error(slot.error());
+    if (!slot->granted) {
+      const std::int64_t wait = std::max<std::int64_t>(1, (slot->retry_at_ms - now + 999) / 1000);
+      Response r = error_response(
+          429, fmt::format("{} submissions a minute at most: try again in {} s", kSubmissionsPerMinute, wait));
+      r.headers.emplace_back("Retry-After", std::to_string(wait));
+      return r;
+    }
   }
-  recent.push_back(now);
+  // Outside the store's turn: the form, the files and their packing (a large upload's work).
   const auto type = request.headers.find("content-type");
   if (type == request.headers.end())
     return error_response(400, "the submission must be a multipart/form-data body (no Content-Type)");
@@ -80,7 +92,13 @@ Response Api::submit(const Request& request, const Caller& caller) {
                             {"entry", e.entry}});
     return r;
   }
-  auto added = add_submission(*store_, config_, name->second.data, caller->name, std::move(*read), league::unix_ms());
+  auto prepared = prepare_submission(config_, name->second.data, caller->name, std::move(*read), league::unix_ms());
+  // The store's turn again, for the owner's check and the insert only.
+  auto added = [&]() -> Result<Submitted, SubmitError> {
+    if (!prepared) return fail(prepared.error());
+    std::lock_guard lock(mu_);
+    return add_prepared(*store_, std::move(*prepared));
+  }();
   if (!added) {
     const SubmitError& e = added.error();
     switch (e.problem) {

@@ -25,46 +25,6 @@ std::string esc(std::string_view text) {
   return markup_escape(text);
 }
 
-// The scale every interval bar shares: each interval's ends and 0, with a margin.
-struct Scale {
-  double lo = -1;
-  double hi = 1;
-  std::string at(double x) const { return fmt::format("{:.2f}%", 100 * (x - lo) / (hi - lo)); }
-};
-
-Scale scale_of(const std::vector<ladder::BoardRow>& rows) {
-  double lo = 0;
-  double hi = 0;
-  for (const ladder::BoardRow& r : rows) {
-    if (r.rating.games == 0) continue;
-    lo = std::min({lo, r.rating.low, r.rating.rating});
-    hi = std::max({hi, r.rating.high, r.rating.rating});
-  }
-  const double margin = std::max(10.0, (hi - lo) * 0.05);
-  return Scale{lo - margin, hi + margin};
-}
-
-std::string rating_cell(const ladder::VersionRating& r, const Scale& s) {
-  if (r.games == 0) return R"(<span class="elo-none">placing</span>)";
-  const std::string text = r.rated ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", r.rating, r.low, r.high)
-                                   : fmt::format("{:+.0f} (too few games)", r.rating);
-  std::string bar = fmt::format(R"(<div class="elo-bar" data-testid="elo-bar" title="95% interval {}">)", text);
-  bar += fmt::format(R"(<div class="zero" style="left:{}"></div>)", s.at(0));
-  if (r.rated) {
-    bar += fmt::format(R"(<div class="ci" style="left:{};width:{:.2f}%"></div>)", s.at(r.low),
-                       100 * (r.high - r.low) / (s.hi - s.lo));
-  }
-  bar += fmt::format(R"(<div class="point" style="left:{}"></div></div>)", s.at(r.rating));
-  return fmt::format(R"(<div class="elo-cell">{}<span>{}</span></div>)", bar, text);
-}
-
-std::string record_text(const ladder::VersionRating& r) {
-  if (r.places.empty()) return fmt::format("{}/{}/{}", r.wins, r.draws, r.losses);
-  std::string out;
-  for (std::size_t i = 0; i < r.places.size(); ++i) out += fmt::format("{}{}", i == 0 ? "" : "/", r.places[i]);
-  return out;
-}
-
 constexpr std::string_view kPageCss = R"(
 .live { color: var(--muted); font-size: 12px; }
 .live.stale { color: var(--fault); }
@@ -151,7 +111,11 @@ constexpr std::string_view kLeaderboardJs = R"(
       const tr = document.createElement('tr');
       tr.dataset.bot = r.version.bot;
       cell(tr, String(r.rank), 'num');
-      cell(tr, r.version.bot, 'bot');
+      const link = document.createElement('a');
+      link.className = 'bot-link';
+      link.href = '/bots/' + encodeURIComponent(r.version.bot);
+      link.textContent = r.version.bot;
+      cell(tr, '', 'bot').appendChild(link);
       cell(tr, r.version.author, 'bot hide-narrow');
       cell(tr, 'v' + r.version.number, 'num hide-narrow');
       ratingCell(tr, r, scale);
@@ -191,7 +155,8 @@ input, select { font: inherit; color: var(--text); background: var(--bg); border
 )";
 
 // Sends the form to POST /api/v1/submit with the token as a Bearer header (the token is not a
-// form field, and is kept nowhere), and shows the answer as text.
+// form field), and shows the answer as text; an accepted token is kept in the tab's
+// sessionStorage, where the bot pages find it to read their build logs.
 constexpr std::string_view kSubmitJs = R"(
   const form = document.getElementById('submit-form');
   const result = document.getElementById('result');
@@ -205,8 +170,14 @@ constexpr std::string_view kSubmitJs = R"(
         method: 'POST', headers: { Authorization: 'Bearer ' + token }, body: new FormData(form) });
       const body = await answer.json();
       if (answer.status === 202) {
+        // The bot pages read their build logs with it (this tab only, until it is closed).
+        sessionStorage.setItem('arena-ladder-token', token);
         result.textContent = body.version.label + ' submitted (' + body.files + ' files, ' + body.bytes +
-          ' bytes): the ladder builds and checks it, then it plays.';
+          ' bytes): the ladder builds and checks it, then it plays. Its page: ';
+        const link = document.createElement('a');
+        link.href = '/bots/' + encodeURIComponent(body.version.bot);
+        link.textContent = '/bots/' + body.version.bot;
+        result.appendChild(link);
       } else {
         result.classList.add('refused');
         result.textContent = 'refused (' + answer.status + '): ' + body.error;
@@ -273,6 +244,85 @@ constexpr std::string_view kOrganiserJs = R"(
 
 }  // namespace
 
+std::string RatingScale::at(double x) const {
+  return fmt::format("{:.2f}%", 100 * (x - lo) / (hi - lo));
+}
+
+RatingScale rating_scale(const std::vector<ladder::BoardRow>& rows) {
+  double lo = 0;
+  double hi = 0;
+  for (const ladder::BoardRow& r : rows) {
+    if (r.rating.games == 0) continue;
+    lo = std::min({lo, r.rating.low, r.rating.rating});
+    hi = std::max({hi, r.rating.high, r.rating.rating});
+  }
+  const double margin = std::max(10.0, (hi - lo) * 0.05);
+  return RatingScale{lo - margin, hi + margin};
+}
+
+std::string rating_cell(const ladder::VersionRating& r, const RatingScale& s) {
+  if (r.games == 0) return R"(<span class="elo-none">placing</span>)";
+  const std::string text = r.rated ? fmt::format("{:+.0f} [{:+.0f}, {:+.0f}]", r.rating, r.low, r.high)
+                                   : fmt::format("{:+.0f} (too few games)", r.rating);
+  std::string bar = fmt::format(R"(<div class="elo-bar" data-testid="elo-bar" title="95% interval {}">)", text);
+  bar += fmt::format(R"(<div class="zero" style="left:{}"></div>)", s.at(0));
+  if (r.rated) {
+    bar += fmt::format(R"(<div class="ci" style="left:{};width:{:.2f}%"></div>)", s.at(r.low),
+                       100 * (r.high - r.low) / (s.hi - s.lo));
+  }
+  bar += fmt::format(R"(<div class="point" style="left:{}"></div></div>)", s.at(r.rating));
+  return fmt::format(R"(<div class="elo-cell">{}<span>{}</span></div>)", bar, text);
+}
+
+std::string record_text(const ladder::VersionRating& r) {
+  if (r.places.empty()) return fmt::format("{}/{}/{}", r.wins, r.draws, r.losses);
+  std::string out;
+  for (std::size_t i = 0; i < r.places.size(); ++i) out += fmt::format("{}{}", i == 0 ? "" : "/", r.places[i]);
+  return out;
+}
+
+std::string page_style(bool forms) {
+  std::string css = render::web::league_css();
+  css += kPageCss;
+  if (forms) css += kFormCss;
+  return css;
+}
+
+std::string bot_link(const std::string& name, const std::string& text) {
+  return fmt::format(R"(<a class="bot-link" href="/bots/{}">{}</a>)", esc(name), esc(text));
+}
+
+std::string games_table(const GamesFound& found) {
+  std::map<ladder::Id, const ladder::VersionRow*> by_id;
+  for (const ladder::VersionRow& v : found.versions) by_id[v.id] = &v;
+  std::string rows;
+  for (const ladder::GameRow& g : found.games) {
+    std::string seats;
+    for (std::size_t i = 0; i < g.seats.size(); ++i) {
+      const auto it = by_id.find(g.seats[i]);
+      const bool first = i < g.ranks.size() && g.ranks[i] == 1;
+      seats += fmt::format(
+          R"({}<span{}>{}</span>)", i == 0 ? "" : " vs ", first ? R"( class="winner")" : "",
+          it == by_id.end() ? std::string("?") : bot_link(it->second->bot, ladder::version_label(*it->second)));
+    }
+    std::string result;
+    if (g.fault_kind) {
+      result = fmt::format("{} by seat {}: {}", enum_name(*g.fault_kind), g.fault_seat ? *g.fault_seat : -1,
+                           g.fault_message);
+    } else {
+      for (std::size_t i = 0; i < g.scores.size(); ++i)
+        result += fmt::format("{}{:g}", i == 0 ? "" : " : ", g.scores[i]);
+    }
+    rows += fmt::format(R"(<tr{}><td class="num">{}</td><td class="hide-narrow">{}</td><td class="bot">{}</td>)"
+                        R"(<td class="message result">{}</td><td><a href="/matches/{}/{}#step=0">watch</a></td></tr>)",
+                        g.fault_kind ? R"( class="fault")" : "", g.id, minute_text(g.end_ms), seats, esc(result),
+                        g.match, g.leg);
+  }
+  return fmt::format(R"(<table id="games"><thead><tr><th class="num">game</th><th class="hide-narrow">ended</th>)"
+                     R"(<th>seats</th><th>scores or fault</th><th>replay</th></tr></thead><tbody>{}</tbody></table>)",
+                     rows);
+}
+
 std::string organiser_page(const ladder::LadderConfig& config) {
   const auto table = [](const char* id, const char* title, std::initializer_list<const char*> heads) {
     std::string th;
@@ -312,14 +362,14 @@ std::string minute_text(std::int64_t ms) {
 
 std::string leaderboard_page(const ladder::LadderConfig& config, const std::vector<ladder::BoardRow>& rows,
                              std::size_t games) {
-  const Scale scale = scale_of(rows);
+  const RatingScale scale = rating_scale(rows);
   std::string body;
   for (const ladder::BoardRow& r : rows) {
     body += fmt::format(
         R"(<tr data-bot="{}"><td class="num">{}</td><td class="bot">{}</td><td class="bot hide-narrow">{}</td>)"
         R"(<td class="num hide-narrow">v{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td>)"
         R"(<td class="num hide-narrow">{}</td><td class="hide-narrow">{}</td></tr>)",
-        esc(r.version.bot), r.rank, esc(r.version.bot), esc(r.version.author), r.version.number,
+        esc(r.version.bot), r.rank, bot_link(r.version.bot, r.version.bot), esc(r.version.author), r.version.number,
         rating_cell(r.rating, scale), r.rating.games, record_text(r.rating), r.faults,
         r.last_game_ms > 0 ? minute_text(r.last_game_ms) + " UTC" : "-");
   }
@@ -351,12 +401,8 @@ std::string matches_page(const ladder::LadderConfig& config, const GamesFound& f
   };
   const std::string bot = asked("bot");
   const std::string fault = asked("fault");
-  std::map<ladder::Id, const ladder::VersionRow*> by_id;
   std::set<std::string> bots;
-  for (const ladder::VersionRow& v : found.versions) {
-    by_id[v.id] = &v;
-    bots.insert(v.bot);
-  }
+  for (const ladder::VersionRow& v : found.versions) bots.insert(v.bot);
   const auto option = [](const std::string& value, const std::string& label, bool selected) {
     return fmt::format(R"(<option value="{}"{}>{}</option>)", esc(value), selected ? " selected" : "", esc(label));
   };
@@ -365,29 +411,6 @@ std::string matches_page(const ladder::LadderConfig& config, const GamesFound& f
   std::string fault_options = option("", "any end", fault.empty());
   for (const auto& [kind, name] : EnumNames<replay::FaultKind>::table)
     fault_options += option(std::string(name), "a fault: " + std::string(name), name == fault);
-  std::string rows;
-  for (const ladder::GameRow& g : found.games) {
-    std::string seats;
-    for (std::size_t i = 0; i < g.seats.size(); ++i) {
-      const auto it = by_id.find(g.seats[i]);
-      const std::string name = it == by_id.end() ? "?" : ladder::version_label(*it->second);
-      const bool first = i < g.ranks.size() && g.ranks[i] == 1;
-      seats +=
-          fmt::format(R"({}<span{}>{}</span>)", i == 0 ? "" : " vs ", first ? R"( class="winner")" : "", esc(name));
-    }
-    std::string result;
-    if (g.fault_kind) {
-      result = fmt::format("{} by seat {}: {}", enum_name(*g.fault_kind), g.fault_seat ? *g.fault_seat : -1,
-                           g.fault_message);
-    } else {
-      for (std::size_t i = 0; i < g.scores.size(); ++i)
-        result += fmt::format("{}{:g}", i == 0 ? "" : " : ", g.scores[i]);
-    }
-    rows += fmt::format(R"(<tr{}><td class="num">{}</td><td class="hide-narrow">{}</td><td class="bot">{}</td>)"
-                        R"(<td class="message result">{}</td><td><a href="/matches/{}/{}#step=0">watch</a></td></tr>)",
-                        g.fault_kind ? R"( class="fault")" : "", g.id, minute_text(g.end_ms), seats, esc(result),
-                        g.match, g.leg);
-  }
   std::string more;
   if (found.next_before) {
     more = fmt::format(R"(<p class="note"><a href="/matches?bot={}&amp;fault={}&amp;before={}">older games</a></p>)",
@@ -403,13 +426,12 @@ std::string matches_page(const ladder::LadderConfig& config, const GamesFound& f
 <label><span>Bot</span><select name="bot">{bot_options}</select></label>
 <label><span>How it ended</span><select name="fault">{fault_options}</select></label>
 <button type="submit">Show</button></form>
-<section><table id="games"><thead><tr><th class="num">game</th><th class="hide-narrow">ended</th><th>seats</th>
-<th>scores or fault</th><th>replay</th></tr></thead><tbody>{rows}</tbody></table></section>{more}</main>
+<section>{games}</section>{more}</main>
 </body></html>
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
       fmt::arg("form_css", kFormCss), fmt::arg("bot_options", bot_options), fmt::arg("fault_options", fault_options),
-      fmt::arg("rows", rows), fmt::arg("more", more));
+      fmt::arg("games", games_table(found)), fmt::arg("more", more));
 }
 
 Result<std::string> match_page(const std::string& replay_text, const std::string& source_name) {

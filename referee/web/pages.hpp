@@ -57,6 +57,28 @@ std::string matches_page(const ladder::LadderConfig& config, const GamesFound& f
 // reads /api/v1/status, queue, versions?state=rejected and events with it, every 5 s).
 std::string organiser_page(const ladder::LadderConfig& config);
 
+// --- Pieces the pages share (pages.cpp)
+
+// The style sheet of every page: the league page's and the pages' own (`forms`: also the forms').
+std::string page_style(bool forms);
+
+// The scale every interval bar of one table shares: each interval's ends and 0, with a margin.
+struct RatingScale {
+  double lo = -1;
+  double hi = 1;
+  std::string at(double x) const;  // "12.34%" along the bar
+};
+RatingScale rating_scale(const std::vector<ladder::BoardRow>& rows);
+// A rating as text and with its interval drawn ("placing" before its first game).
+std::string rating_cell(const ladder::VersionRating& r, const RatingScale& s);
+// W/D/L (two seats) or the places (1st/2nd/...).
+std::string record_text(const ladder::VersionRating& r);
+// `text` (escaped) as a link to the bot's page, /bots/NAME.
+std::string bot_link(const std::string& name, const std::string& text);
+// The table of games (id "games"): each game's id, when it ended, its seats (bot@vN linked to the
+// bot's page, the winner in bold), its scores or its fault, and its viewer (#step=0).
+std::string games_table(const GamesFound& found);
+
 // GET /submit: the upload form (token, name, file, language), sent by its script to
 // POST /api/v1/submit with the token as its Bearer header; the answer shown as text.
 std::string submit_page(const ladder::LadderConfig& config);

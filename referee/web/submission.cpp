@@ -25,9 +25,9 @@ Status check_name(const std::string& name, std::string_view what) {
   return {};
 }
 
-Result<Submitted, SubmitError> add_submission(ladder::Store& store, const ladder::LadderConfig& config,
-                                              const std::string& bot, const std::string& author,
-                                              ladder::Submission submission, std::int64_t now_ms) {
+Result<PreparedVersion, SubmitError> prepare_submission(const ladder::LadderConfig& config, const std::string& bot,
+                                                        const std::string& author, ladder::Submission submission,
+                                                        std::int64_t now_ms) {
   if (auto st = check_name(bot, "the bot's name"); !st) return fail(SubmitError{SubmitProblem::bad_name, st.error()});
   if (json& seat = submission.manifest.seat_config; !seat.is_null()) {
     if (!config.seat_configs) {
@@ -40,23 +40,38 @@ Result<Submitted, SubmitError> add_submission(ladder::Store& store, const ladder
       return fail(SubmitError{SubmitProblem::refused, fmt::format("bot.json \"seat_config\": {}", normalized.error())});
     seat = std::move(*normalized);
   }
+  PreparedVersion prepared;
+  prepared.version.bot = bot;
+  prepared.version.author = author;
+  prepared.version.manifest = ladder::to_json(submission.manifest);
+  prepared.version.source = ladder::pack(submission.files);
+  prepared.version.now_ms = now_ms;
+  prepared.files = submission.files.entries.size();
+  prepared.bytes = submission.files.bytes();
+  return prepared;
+}
+
+Result<Submitted, SubmitError> add_prepared(ladder::Store& store, PreparedVersion prepared) {
+  const ladder::NewVersion& nv = prepared.version;
   auto versions = store.versions();
   if (!versions) return fail(SubmitError{SubmitProblem::database, versions.error()});
   for (const ladder::VersionRow& v : *versions) {
-    if (v.bot == bot && v.author != author) {
+    if (v.bot == nv.bot && v.author != nv.author) {
       return fail(SubmitError{SubmitProblem::not_yours,
-                              fmt::format("the bot \"{}\" belongs to {}, not to {}", bot, v.author, author)});
+                              fmt::format("the bot \"{}\" belongs to {}, not to {}", nv.bot, v.author, nv.author)});
     }
   }
-  ladder::NewVersion nv;
-  nv.bot = bot;
-  nv.author = author;
-  nv.manifest = ladder::to_json(submission.manifest);
-  nv.source = ladder::pack(submission.files);
-  nv.now_ms = now_ms;
   auto added = store.add_version(nv);
   if (!added) return fail(SubmitError{SubmitProblem::database, added.error()});
-  return Submitted{std::move(*added), submission.files.entries.size(), submission.files.bytes()};
+  return Submitted{std::move(*added), prepared.files, prepared.bytes};
+}
+
+Result<Submitted, SubmitError> add_submission(ladder::Store& store, const ladder::LadderConfig& config,
+                                              const std::string& bot, const std::string& author,
+                                              ladder::Submission submission, std::int64_t now_ms) {
+  auto prepared = prepare_submission(config, bot, author, std::move(submission), now_ms);
+  if (!prepared) return fail(prepared.error());
+  return add_prepared(store, std::move(*prepared));
 }
 
 ladder::ArchiveResult<ladder::Submission> single_file_submission(const std::string& filename, std::string data,

@@ -38,7 +38,22 @@ struct Submitted {
   std::uint64_t bytes = 0;  // its files' bytes together
 };
 
-// Adds `submission` as the next version of `bot` by `author`.
+// A submission checked and packed for the store: the work of a large upload, done without the
+// store (the web server does it outside the lock its requests share).
+struct PreparedVersion {
+  ladder::NewVersion version;
+  std::size_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+// Checks `submission` as the next version of `bot` by `author` (its name, its seat configuration)
+// and packs its files.
+Result<PreparedVersion, SubmitError> prepare_submission(const ladder::LadderConfig& config, const std::string& bot,
+                                                        const std::string& author, ladder::Submission submission,
+                                                        std::int64_t now_ms);
+// Adds a prepared version, unless its bot belongs to another author.
+Result<Submitted, SubmitError> add_prepared(ladder::Store& store, PreparedVersion prepared);
+// Both: adds `submission` as the next version of `bot` by `author`.
 Result<Submitted, SubmitError> add_submission(ladder::Store& store, const ladder::LadderConfig& config,
                                               const std::string& bot, const std::string& author,
                                               ladder::Submission submission, std::int64_t now_ms);

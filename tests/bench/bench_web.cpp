@@ -3,7 +3,9 @@
 // same server and API as `referee ladder serve`; C client threads (default 2 and 8), each on one
 // keep-alive connection, request a path for D seconds (default 3). Prints requests/s and the
 // latency (p50, p99) for the leaderboard (refitted once at the first request, then read from the
-// fitted board) and the recent matches.
+// fitted board) as JSON and as the page, the recent matches, the status, and one bot's page as JSON
+// and as HTML (its head-to-head records tallied from every game at the first request; its rating
+// history seeded with 1,000 rows, of which the page draws 200).
 //
 //   bench_web [--versions V] [--games G] [--seconds D]
 //
@@ -16,6 +18,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 #include <utility>  // before Asio: Boost 1.74's asio/awaitable.hpp needs std::exchange under C++20
@@ -117,6 +120,14 @@ int main(int argc, char** argv) {
     std::vector<ladder::Id> ids;
     for (int v = 0; v < versions; ++v) ids.push_back(active(*store, "bot" + std::to_string(v)));
     seed_games(*store, ids, games);
+    // bot0's rating history: a row per refit, its interval narrowing.
+    std::vector<ladder::RatingRow> history;
+    for (int i = 1; i <= 1000; ++i) {
+      const double half = 400.0 / std::sqrt(static_cast<double>(i));
+      history.push_back(ladder::RatingRow{ids[0], 10, 10 - half, 10 + half, static_cast<std::uint64_t>(i),
+                                          1'700'000'000'000 + i * 60'000});
+    }
+    if (auto st = store->add_ratings(history); !st) die(st.error());
   }
   ladder::LadderConfig config;
   config.game = "stellar";
@@ -130,7 +141,12 @@ int main(int argc, char** argv) {
   run_load(port, "/api/v1/leaderboard", 1, 0);  // one request: the first fit
   fmt::print("first leaderboard (reads every game, fits): {:.2f} s\n",
              std::chrono::duration<double>(Clock::now() - t).count());
-  for (const char* target : {"/api/v1/leaderboard", "/api/v1/matches", "/api/v1/status"})
+  const auto b = Clock::now();
+  run_load(port, "/api/v1/bots/bot0", 1, 0);  // one request: the head-to-head tally of every game
+  fmt::print("first bot page (reads every game, tallies head to head): {:.2f} s\n",
+             std::chrono::duration<double>(Clock::now() - b).count());
+  for (const char* target :
+       {"/api/v1/leaderboard", "/", "/api/v1/matches", "/api/v1/status", "/api/v1/bots/bot0", "/bots/bot0"})
     for (int clients : {2, 8}) run_load(port, target, clients, seconds);
   server->stop();
   std::error_code ec;

@@ -100,3 +100,25 @@ STORE_CASE(schema_1_migrated, "a ladder of schema 1 is migrated to the accounts'
   ok(s->add_author(AuthorRow{"ann", "h", false, 1}));
   CHECK(ok(s->authors()).size() == 1);
 }
+
+STORE_CASE(submission_slots, "the web's rate limit: submissions counted per account in the database, across a reopen") {
+  const Location where = fresh(engine);
+  constexpr std::int64_t kWindow = 60'000;
+  {
+    auto s = open_ok(where);
+    ok(s->add_author(AuthorRow{"ann", "ha", false, 1}));
+    ok(s->add_author(AuthorRow{"bo", "hb", false, 1}));
+    for (int i = 0; i < 3; ++i) CHECK(ok(s->take_submission_slot("ann", 1000 + i * 10, kWindow, 3)).granted);
+    const SubmissionSlot full = ok(s->take_submission_slot("ann", 2000, kWindow, 3));
+    CHECK_FALSE(full.granted);
+    CHECK(full.retry_at_ms == 1000 + kWindow);                           // when the oldest leaves the window
+    CHECK(ok(s->take_submission_slot("bo", 2000, kWindow, 3)).granted);  // per account
+  }
+  // Another connection (a restarted server) counts the same; a refusal counted nothing.
+  auto s = open_ok(where);
+  CHECK_FALSE(ok(s->take_submission_slot("ann", 1000 + kWindow - 1, kWindow, 3)).granted);
+  const SubmissionSlot later = ok(s->take_submission_slot("ann", 1000 + kWindow, kWindow, 3));
+  CHECK(later.granted);  // the first left the window
+  CHECK_FALSE(ok(s->take_submission_slot("ann", 1000 + kWindow + 1, kWindow, 3)).granted);
+  CHECK(ok(s->take_submission_slot("ann", 1020 + kWindow, kWindow, 3)).granted);
+}

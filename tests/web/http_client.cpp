@@ -48,6 +48,11 @@ bool RawConnection::send(const std::string& bytes) {
   return fd_ >= 0;
 }
 
+bool RawConnection::readable() const {
+  pollfd p{fd_, POLLIN, 0};
+  return fd_ >= 0 && ::poll(&p, 1, 0) > 0;
+}
+
 std::pair<std::string, bool> RawConnection::read_until_closed(std::chrono::seconds limit) {
   std::string got;
   const auto end = std::chrono::steady_clock::now() + limit;

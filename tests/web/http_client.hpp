@@ -34,6 +34,8 @@ class RawConnection {
   RawConnection& operator=(const RawConnection&) = delete;
   bool connected() const { return fd_ >= 0; }
   bool send(const std::string& bytes);
+  // Whether the server has sent something (or closed the connection) that is not read yet.
+  bool readable() const;
   // Reads until the server closes the connection or `limit` passes; what arrived, and whether
   // the server closed it.
   std::pair<std::string, bool> read_until_closed(std::chrono::seconds limit);

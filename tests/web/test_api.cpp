@@ -16,7 +16,9 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
+#include "referee/ladder/store_sql.hpp"
 #include "referee/web/multipart.hpp"
 #include "tests/ladder/ladder_harness.hpp"
 #include "tests/match/harness.hpp"
@@ -272,6 +274,13 @@ TEST_CASE("web API: build logs and rejection reasons only where ladder.json make
   const json one = get_json(port, "/api/v1/versions/" + std::to_string(v["id"].get<int>()));
   // HTML in the log is data in a JSON string, served as JSON that browsers may not sniff as a page.
   CHECK_THAT(one["build_log"].get<std::string>(), Catch::Contains(kHostileLog));
+  CHECK(one.contains("first_fault"));
+  // The bot page draws them itself, escaped, and needs no script to read them.
+  const Reply page = get_page(port, "/bots/crashing");
+  CHECK_THAT(page.body, Catch::Contains("&lt;script&gt;alert(&quot;log&quot;)&lt;/script&gt;"));
+  CHECK_THAT(page.body, Catch::Contains("why it was rejected: "));
+  CHECK(page.body.find(kHostileLog) == std::string::npos);
+  CHECK(page.body.find("<script") == std::string::npos);
   CHECK(server.stop(SIGTERM) == 128 + SIGTERM);
 }
 
@@ -565,6 +574,68 @@ TEST_CASE("web pages: the leaderboard, drawn by the server with every author's t
   CHECK(http_get(port, "/nothing").status == 404);
 }
 
+TEST_CASE("web API and pages: a bot's page, its versions, rating history, head to head and recent games", "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const json kit = get_json(port, "/api/v1/bots/kit");
+  CHECK(kit["author"] == kHostileAuthor);
+  REQUIRE(kit["versions"].size() == 1);
+  const json& v = kit["versions"][0];
+  CHECK(v["state"] == "active");
+  const int games = v["rating"]["games"].get<int>();
+  CHECK(games >= 8);
+  CHECK(v["faults"] == 0);
+  REQUIRE_FALSE(v["ratings"].empty());
+  CHECK(v["ratings"].back()["games"] == games);
+  CHECK_FALSE(v.contains("first_fault"));  // logs are their authors'
+  // Two seats: each game has one opponent, so the records against each bot add up to the rating's.
+  int rival_games = 0;
+  int rival_wins = 0;
+  json against_random;
+  for (const json& rival : kit["head_to_head"]) {
+    CHECK(rival["opponent"] != "crashing");  // rejected: never played
+    CHECK(rival["wins"].get<int>() + rival["draws"].get<int>() + rival["losses"].get<int>() == rival["games"]);
+    CHECK(rival["score"].get<double>() >= 0);
+    CHECK(rival["score"].get<double>() <= 1);
+    rival_games += rival["games"].get<int>();
+    rival_wins += rival["wins"].get<int>();
+    if (rival["opponent"] == "random") against_random = rival;
+  }
+  CHECK(rival_games == games);
+  CHECK(rival_wins == v["rating"]["wins"]);
+  REQUIRE(against_random.is_object());
+  REQUIRE(kit["recent"].size() == static_cast<std::size_t>(std::min(games, 20)));
+  for (std::size_t i = 1; i < kit["recent"].size(); ++i)
+    CHECK(kit["recent"][i - 1]["game"].get<int>() > kit["recent"][i]["game"].get<int>());
+  for (const json& rival : get_json(port, "/api/v1/bots/random")["head_to_head"]) {
+    if (rival["opponent"] == "kit") CHECK(rival["wins"] == against_random["losses"]);
+  }
+
+  const Reply page = get_page(port, "/bots/kit");
+  CHECK_THAT(page.body, Catch::Contains("<title>stellar ladder: kit</title>"));
+  CHECK_THAT(page.body, Catch::Contains(R"(<table id="versions">)") && Catch::Contains("state-active"));
+  CHECK_THAT(page.body, Catch::Contains(R"(data-testid="rating-chart")") && Catch::Contains("<polyline"));
+  CHECK_THAT(page.body, Catch::Contains(R"(<a class="bot-link" href="/bots/random">random</a>)"));  // head to head
+  CHECK(std::regex_search(page.body, std::regex(R"(<a href="/matches/[0-9]+/[01]#step=0">watch</a>)")));
+  CHECK_THAT(page.body, Catch::Contains("&lt;img src=x onerror=alert(1)&gt;"));
+  CHECK(page.body.find(kHostileAuthor) == std::string::npos);
+
+  // A rejected bot: its state, and its log not on the page (the script asks with a token).
+  const Reply crashing = get_page(port, "/bots/crashing");
+  CHECK_THAT(crashing.body, Catch::Contains("state-rejected"));
+  CHECK_THAT(crashing.body, Catch::Contains(R"(<form id="logs-form")"));
+  CHECK(crashing.body.find("alert(") == std::string::npos);
+  CHECK_THAT(crashing.body, Catch::Contains("No rating yet"));
+  CHECK(http_get(port, "/bots/ghost").status == 404);
+  CHECK(http_get(port, "/bots/kit/more").status == 404);
+  CHECK(http_get(port, "/bots/").status == 404);
+  CHECK(http_request(port, "POST", "/bots/kit").status == 405);
+
+  // The leaderboard and the matches link the bots to their pages.
+  CHECK_THAT(get_page(port, "/").body, Catch::Contains(R"(<a class="bot-link" href="/bots/kit">kit</a>)"));
+  CHECK_THAT(get_page(port, "/").body, Catch::Contains("link.href = '/bots/' + encodeURIComponent(r.version.bot)"));
+  CHECK_THAT(get_page(port, "/matches").body, Catch::Contains(R"(<a class="bot-link" href="/bots/kit">kit@v1</a>)"));
+}
+
 TEST_CASE("web pages: the submit page's form posts to the API with the token", "[ladder]") {
   const std::uint16_t port = shared_ladder().port;
   const Reply page = get_page(port, "/submit");
@@ -620,4 +691,112 @@ TEST_CASE("web pages: the organiser's page holds no data, its script reads the A
         R"(<table id="events">)", "'/api/v1/versions?state=rejected'", "Authorization: 'Bearer ' + token"})
     CHECK_THAT(page.body, Catch::Contains(part));
   CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
+}
+
+TEST_CASE("web API: a large upload, received or processed, holds up no other request", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  const std::uint16_t port = l.port;
+  Command c = run(referee() + " ladder author add " + quoted(l.ladder) + " gus 2>/dev/null");
+  REQUIRE(c.exit_code == 0);
+  const std::string gus = c.out.substr(0, 43);
+  // A near-cap archive (16 MiB unpacked at most): a Python bot and 15 MiB of data that does not
+  // compress, so reading, unpacking, checking and packing it is a large upload's real work.
+  const fs::path bot = python_random_submission(l.dir / "large");
+  std::string data(15u << 20, '\0');
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (char& ch : data) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    ch = static_cast<char>(x & 0xff);
+  }
+  std::ofstream(bot / "data.bin", std::ios::binary) << data;
+  const fs::path tarball = l.dir / "large.tar.gz";
+  REQUIRE(run("tar -czf " + quoted(tarball) + " -C " + quoted(bot) + " .").exit_code == 0);
+  const std::string boundary = "arena-large-upload";
+  std::map<std::string, web::FormPart> parts;
+  parts["name"] = web::FormPart{"name", std::nullopt, "", "large"};
+  parts["file"] = web::FormPart{"file", "large.tar.gz", "application/gzip", read_text(tarball)};
+  const std::string body = web::form_data_body(boundary, parts);
+  const std::string head = "POST /api/v1/submit HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer " +
+                           gus + "\r\nContent-Type: multipart/form-data; boundary=" + boundary +
+                           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+
+  // Being received: half of it sent, a leaderboard is answered, then the rest.
+  {
+    RawConnection upload(port);
+    REQUIRE(upload.connected());
+    REQUIRE(upload.send(head + body.substr(0, body.size() / 2)));
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(http_get(port, "/api/v1/leaderboard").status == 200);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+    CHECK_FALSE(upload.readable());  // the upload waits for its rest
+    REQUIRE(upload.send(body.substr(body.size() / 2)));
+    const auto [answer, closed] = upload.read_until_closed(std::chrono::seconds(60));
+    INFO(answer.substr(0, 400));
+    CHECK(closed);
+    CHECK_THAT(answer, Catch::StartsWith("HTTP/1.1 202"));
+    CHECK_THAT(answer, Catch::Contains("\"label\":\"large@v1\""));
+  }
+
+  // Being processed: once the server has counted it (the rate limit's row, in the database, is
+  // written before the form is read), a leaderboard is answered before the upload is: its reading,
+  // unpacking, checking and packing hold none of the store's turn.
+  auto opened = ladder::Store::open(ladder::Location{l.ladder, ""});
+  REQUIRE(opened.ok());
+  auto& db = dynamic_cast<ladder::sql::SqlStore&>(*opened.value()).db();
+  const auto counted = [&] {
+    return db.query("SELECT COUNT(*) FROM submissions WHERE author = ?", {std::string("gus")}).at(0)[0].i64();
+  };
+  const std::int64_t before = counted();
+  RawConnection upload(port);
+  REQUIRE(upload.connected());
+  REQUIRE(upload.send(head + body));
+  while (counted() == before && !upload.readable()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(counted() == before + 1);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(http_get(port, "/api/v1/leaderboard").status == 200);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  CHECK_FALSE(upload.readable());  // the upload is still being processed
+  const auto [answer, closed] = upload.read_until_closed(std::chrono::seconds(60));
+  INFO(answer.substr(0, 400));
+  CHECK_THAT(answer, Catch::StartsWith("HTTP/1.1 202"));
+  CHECK_THAT(answer, Catch::Contains("\"label\":\"large@v2\""));
+  CHECK(get_json(port, "/api/v1/bots/large")["versions"].size() == 2);
+}
+
+TEST_CASE("web API: the per-author rate limit survives the server's restart", "[ladder]") {
+  SharedLadder& l = shared_ladder();
+  Command c = run(referee() + " ladder author add " + quoted(l.ladder) + " hal 2>/dev/null");
+  REQUIRE(c.exit_code == 0);
+  const std::string hal = c.out.substr(0, 43);
+  const std::string boundary = "arena-rate";
+  std::map<std::string, web::FormPart> parts;
+  parts["name"] = web::FormPart{"name", std::nullopt, "", "junk"};
+  parts["file"] = web::FormPart{"file", "x.tar", "application/octet-stream", "junk"};
+  const auto upload = [&](std::uint16_t port) {
+    return http_request(
+        port, "POST", "/api/v1/submit",
+        {{"Authorization", "Bearer " + hal}, {"Content-Type", "multipart/form-data; boundary=" + boundary}},
+        web::form_data_body(boundary, parts));
+  };
+  std::uint16_t port = 0;
+  {
+    Background server(referee() + " ladder serve " + quoted(l.ladder) + " --listen 127.0.0.1:0", l.dir / "rate1.log");
+    port = served_port(l.dir / "rate1.log");
+    for (int i = 0; i < 10; ++i) CHECK(upload(port).status == 400);  // refused archives count too
+    CHECK(upload(port).status == 429);
+    CHECK(server.stop(SIGTERM) == 128 + SIGTERM);
+  }
+  Background server(referee() + " ladder serve " + quoted(l.ladder) + " --listen 127.0.0.1:0", l.dir / "rate2.log");
+  port = served_port(l.dir / "rate2.log");
+  const Reply limited = upload(port);
+  INFO(limited.body);
+  CHECK(limited.status == 429);
+  REQUIRE(limited.headers.count("retry-after") == 1);
+  const int wait = std::stoi(limited.headers.at("retry-after"));
+  CHECK(wait >= 1);
+  CHECK(wait <= 60);
+  CHECK_THAT(json::parse(limited.body)["error"].get<std::string>(), Catch::Contains("10 submissions a minute"));
+  CHECK(server.stop(SIGTERM) == 128 + SIGTERM);
 }
