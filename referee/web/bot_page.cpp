@@ -111,6 +111,14 @@ bool has_interval(const ladder::RatingRow& r) {
   return r.low > -league::kEloBound || r.high < league::kEloBound;
 }
 
+// A version that has not played and will not (rejected, retired) has no rating to wait for.
+std::string rating_text(const VersionView& v, const RatingScale& scale) {
+  const ladder::VersionState s = v.row.version.state;
+  if (v.row.rating.games == 0 && (s == ladder::VersionState::rejected || s == ladder::VersionState::retired))
+    return R"(<span class="elo-none">none</span>)";
+  return rating_cell(v.row.rating, scale);
+}
+
 std::string state_text(ladder::VersionState s) {
   return fmt::format(R"(<span class="state-{0}">{0}</span>)", enum_name(s));
 }
@@ -231,11 +239,11 @@ std::string bot_page(const ladder::LadderConfig& config, const BotView& bot) {
   std::string logs;
   for (const VersionView& v : bot.versions) {
     const ladder::VersionRow& row = v.row.version;
-    versions += fmt::format(R"(<tr data-version="{}"><td>v{}</td><td>{}</td><td class="hide-narrow">{}</td><td>{}</td>)"
-                            R"(<td class="num">{}</td><td class="num">{}</td><td class="num hide-narrow">{}</td></tr>)",
-                            row.id, row.number, state_text(row.state), minute_text(row.submitted_ms),
-                            rating_cell(v.row.rating, scale), v.row.rating.games,
-                            v.row.rating.games > 0 ? record_text(v.row.rating) : "-", v.row.faults);
+    versions +=
+        fmt::format(R"(<tr data-version="{}"><td>v{}</td><td>{}</td><td class="hide-narrow">{}</td><td>{}</td>)"
+                    R"(<td class="num">{}</td><td class="num">{}</td><td class="num hide-narrow">{}</td></tr>)",
+                    row.id, row.number, state_text(row.state), minute_text(row.submitted_ms), rating_text(v, scale),
+                    v.row.rating.games, v.row.rating.games > 0 ? record_text(v.row.rating) : "-", v.row.faults);
     logs += fmt::format(R"(<div class="logs" data-logs="{}">{}</div>)", row.id,
                         config.logs_public
                             ? logs_html(v)

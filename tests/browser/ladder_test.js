@@ -1,17 +1,21 @@
 // End-to-end test of the ladder's web pages (docs/ladder.md "The web pages") in Debian's Chromium
 // driven by playwright-core (scripts/setup-browser.sh installs them; the test fails, never skips,
-// without). One real ladder for every check: the Python starter kit (its author's name is markup)
-// and the Python random bot, run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It checks: the
-// leaderboard shows both bots once they are built and updates its games without a reload, the
-// author's name shown as text; the organiser's page (workers, the rejected version whose output is
-// markup, shown as text) with the organiser's token only; the matches page filtered by bot, its link opening the viewer; a
-// match's viewer page (/matches/ID/LEG) opened at #step=3; the
-// submit page, with an account's token, sends one Python file
-// that becomes a version, is built and plays (its row appears on the open leaderboard); both pages
-// at 1280x800 and 390x800 without anything cut off (no horizontal overflow of the page or of the
-// table); no console error. Screenshots in OUT: ladder-board-1280.png, ladder-board-390.png,
-// ladder-submit-1280.png, ladder-submit-390.png, ladder-matches-1280.png, ladder-matches-390.png,
-// ladder-organiser-1280.png, ladder-organiser-390.png.
+// without). One real ladder for every check: the three starter kits (C++, Python, JavaScript; the
+// Python kit's author's name is markup) and a C++ kit whose build fails on purpose (the compiler's
+// message, its build log, is markup), run by `referee ladder run -j 2 --listen 127.0.0.1:0`. It
+// checks: the leaderboard shows every kit once built and updates its games without a reload, the
+// author's name shown as text, each bot linked to its page also in the rows the refresh redraws;
+// a bot page (its version, the rating chart with an interval, head to head, a match link opening
+// the viewer); the failed build's page (the log hidden without a token, an author's token told it
+// is not theirs, the organiser's token showing the log as text); the organiser's page (workers,
+// the rejected version) with the organiser's token only; the matches page filtered by bot, its
+// link opening the viewer; a match's viewer page (/matches/ID/LEG) opened at #step=3; the submit
+// page, with an account's token, sends one Python file that becomes a version, is built and plays
+// (its row appears on the open leaderboard), and its answer links the bot's page, which shows the
+// build log with the token the submit page kept; every page at 1280x800 and 390x800 without
+// anything cut off (no horizontal overflow of the page or of a table); no console error; no
+// dialog. Screenshots in OUT: ladder-NAME-WIDTH.png for NAME board, submit, matches, organiser,
+// bot, bot-rejected, bot-uploaded and WIDTH 1280, 390.
 //
 //   node ladder_test.js --referee REFEREE --sources PROJECT_SOURCE_DIR --out DIR
 'use strict';
@@ -44,20 +48,21 @@ fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const L = path.join(dir, 'L');
 referee(['ladder', 'init', L, '--game', 'stellar', '--placement-games', '2', '--check-games', '1']);
-referee(['ladder', 'submit', L, path.join(args.sources, 'sample_bots', 'starter', 'python'), '--name', 'snake',
-  '--author', AUTHOR]);
+// The three starter kits, as their authors would submit them (the Python one's author is markup).
+const KITS = { 'py-kit': 'python', 'cpp-kit': 'cpp', 'js-kit': 'javascript' };
+for (const [name, kit] of Object.entries(KITS)) {
+  referee(['ladder', 'submit', L, path.join(args.sources, 'sample_bots', 'starter', kit), '--name', name,
+    '--author', name === 'py-kit' ? AUTHOR : 'alice']);
+}
 const randomBot = path.join(args.sources, 'sample_bots', 'python', 'random_bot.py');
-const randomDir = path.join(dir, 'random');
-fs.mkdirSync(randomDir);
-fs.copyFileSync(randomBot, path.join(randomDir, 'random_bot.py'));
-fs.writeFileSync(path.join(randomDir, 'bot.json'), '{"language": "python", "main": "random_bot.py"}');
-referee(['ladder', 'submit', L, randomDir, '--name', 'random', '--author', 'alice']);
-// A bot rejected by its check, whose output (its build log, why it was rejected) is markup.
-const HOSTILE_LOG = '<script>alert("log")</script>';
+// The C++ kit with a line that fails its build on purpose, the compiler's message (its build log)
+// markup.
+const HOSTILE_LOG = "<script>alert('log')</script>";
 const brokenDir = path.join(dir, 'broken');
 fs.mkdirSync(brokenDir);
-fs.writeFileSync(path.join(brokenDir, 'bot.py'), "import sys\nsys.stderr.write('" + HOSTILE_LOG + "\\n')\nsys.exit(3)\n");
-fs.writeFileSync(path.join(brokenDir, 'bot.json'), '{"language": "python"}');
+fs.writeFileSync(path.join(brokenDir, 'bot.cpp'), '#error "' + HOSTILE_LOG + '"\n' +
+  fs.readFileSync(path.join(args.sources, 'sample_bots', 'starter', 'cpp', 'bot.cpp'), 'utf8'));
+fs.writeFileSync(path.join(brokenDir, 'bot.json'), '{"language": "cpp"}');
 referee(['ladder', 'submit', L, brokenDir, '--name', 'broken', '--author', 'bob']);
 const token = referee(['ladder', 'author', 'add', L, 'tester']).trim();
 const organiserToken = referee(['ladder', 'author', 'add', L, 'org', '--organiser']).trim();
@@ -90,6 +95,7 @@ const rowsOf = (page) => page.$$eval('#board-rows tr', (rows) => rows.map((r) =>
   bot: r.dataset.bot, cells: [...r.cells].map((c) => c.textContent) })));
 
 const consoleErrors = [];
+const dialogs = [];
 
 (async () => {
   const started = Date.now();
@@ -101,6 +107,7 @@ const consoleErrors = [];
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(target + ': ' + m.text()); });
     page.on('pageerror', (e) => consoleErrors.push(target + ': uncaught ' + e.message));
+    page.on('dialog', (d) => { dialogs.push(target + ': ' + d.message()); d.dismiss().catch(() => {}); });
     await page.goto(base + target);
     return page;
   };
@@ -108,9 +115,9 @@ const consoleErrors = [];
     const board = await open('/');
     let loads = 0;
     board.on('load', () => loads++);
-    await check('the leaderboard shows both bots once they are built, without a reload', async () => {
-      await board.waitForFunction(() => ['snake', 'random'].every((b) =>
-        document.querySelector('#board-rows tr[data-bot="' + b + '"]')), null, { timeout: 180000 });
+    await check('the leaderboard shows every starter kit once they are built, without a reload', async () => {
+      await board.waitForFunction((names) => names.every((b) =>
+        document.querySelector('#board-rows tr[data-bot="' + b + '"]')), Object.keys(KITS), { timeout: 180000 });
       assert.strictEqual(loads, 0);
     });
     await check('the leaderboard counts new games as they finish, without a reload', async () => {
@@ -124,8 +131,8 @@ const consoleErrors = [];
     });
     await check("the author's markup is shown as text", async () => {
       const rows = await rowsOf(board);
-      const snake = rows.find((r) => r.bot === 'snake');
-      assert.strictEqual(snake.cells[2], AUTHOR);
+      const kit = rows.find((r) => r.bot === 'py-kit');
+      assert.strictEqual(kit.cells[2], AUTHOR);
       assert.strictEqual(await board.$('#board-rows img'), null);
     });
 
@@ -139,6 +146,7 @@ const consoleErrors = [];
       await submit.waitForFunction(() => /submitted|refused|not sent/.test(document.getElementById('result').textContent),
         null, { timeout: 30000 });
       assert.match(await submit.textContent('#result'), /^uploaded@v1 submitted/);
+      assert.strictEqual(await submit.getAttribute('#result a', 'href'), '/bots/uploaded');
     });
     await check('a wrong token is refused on the page, as text', async () => {
       const logged = consoleErrors.length;
@@ -173,7 +181,7 @@ const consoleErrors = [];
       await Promise.all([list.waitForNavigation(), list.click('#filters button[type="submit"]')]);
       const seats = await list.$$eval('#games tbody tr td.bot', (cells) => cells.map((c) => c.textContent));
       assert.ok(seats.length > 0 && seats.every((t) => t.includes('uploaded@v1')), JSON.stringify(seats));
-      await Promise.all([list.waitForNavigation(), list.click('#games tbody tr a')]);
+      await Promise.all([list.waitForNavigation(), list.click('#games tbody tr a[href^="/matches/"]')]);
       await list.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
       assert.match(list.url(), /\/matches\/\d+\/\d+#step=0$/);
       assert.strictEqual(Number(await list.locator('[data-testid="step-counter"]').getAttribute('data-position')), 0);
@@ -197,8 +205,64 @@ const consoleErrors = [];
       assert.ok(rejected.some((t) => t.includes('broken@v1') && t.includes('bob')), JSON.stringify(rejected));
       assert.strictEqual(await organiser.$('main table script'), null);
     });
+    await check('the leaderboard links every bot to its page, also after its live refresh', async () => {
+      // The rows on the page now are the script's (the games counted moved above without a reload).
+      const links = await board.$$eval('#board-rows a.bot-link', (as) => as.map((a) => a.getAttribute('href')));
+      for (const bot of [...Object.keys(KITS), 'uploaded']) assert.ok(links.includes('/bots/' + bot), JSON.stringify(links));
+      const list2 = await board.$$eval('#board-rows tr', (rows) => rows.map((r) => r.dataset.bot));
+      assert.strictEqual(list2.length, 4);
+    });
+    const botPage = await open('/bots/py-kit');
+    await check("a bot's page: its version, the rating chart with its interval, head to head, matches linked to the viewer", async () => {
+      // Server-drawn: reloaded until the version has had enough games for an interval.
+      for (let i = 0; i < 120 && !(await botPage.$('svg[data-testid="rating-chart"] polygon.interval')); i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        await botPage.reload();
+      }
+      assert.ok(await botPage.$('svg[data-testid="rating-chart"] polygon.interval'), 'no interval drawn');
+      assert.ok(await botPage.$('svg[data-testid="rating-chart"] polyline'), 'no rating line');
+      assert.match(await botPage.textContent('#versions tbody'), /v1\s*active/);
+      assert.strictEqual(await botPage.textContent('#author'), AUTHOR);
+      assert.strictEqual(await botPage.$('header img'), null);
+      const rivals = await botPage.$$eval('#rivals tbody tr', (rows) => rows.map((r) => r.cells[0].textContent));
+      assert.ok(rivals.length >= 1 && rivals.every((r) => ['cpp-kit', 'js-kit', 'uploaded'].includes(r)),
+        JSON.stringify(rivals));
+      await Promise.all([botPage.waitForNavigation(), botPage.click('#games tbody tr a[href^="/matches/"]')]);
+      await botPage.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.match(botPage.url(), /\/matches\/\d+\/\d+#step=0$/);
+      await botPage.goto(base + '/bots/py-kit');
+    });
+    const brokenPage = await open('/bots/broken');
+    await check("a bot whose build failed: its page hides the log without a token, an author's token refused, the organiser's shows it as text", async () => {
+      assert.match(await brokenPage.textContent('#versions tbody'), /v1\s*rejected/);
+      assert.strictEqual(await brokenPage.$('#logs pre'), null);
+      await brokenPage.fill('#token', token);
+      await brokenPage.click('#logs-form button');
+      await brokenPage.waitForFunction(() => /not shown/.test(document.getElementById('logs-note').textContent), null,
+        { timeout: 30000 });
+      assert.match(await brokenPage.textContent('#logs-note'), /neither the bot's author's nor the organiser's/);
+      await brokenPage.fill('#token', organiserToken);
+      await brokenPage.click('#logs-form button');
+      await brokenPage.waitForSelector('#logs pre.log', { state: 'attached', timeout: 30000 });
+      assert.ok((await brokenPage.textContent('#logs pre.log')).includes(HOSTILE_LOG));
+      assert.match(await brokenPage.textContent('#logs'), /why it was rejected: /);
+      assert.strictEqual(await brokenPage.$('#logs script'), null);
+    });
+    await check('the submit page kept its token: the uploaded bot\'s page, opened in its tab, shows its build log', async () => {
+      await submit.goto(base + '/bots/uploaded');
+      await submit.waitForSelector('#logs pre.log', { state: 'attached', timeout: 30000 });
+      assert.match(await submit.textContent('#logs-note'), /shown with your token/);
+      assert.match(await submit.textContent('#versions tbody'), /v1\s*active/);
+      for (const width of [390, 1280]) {
+        await submit.setViewportSize({ width, height: 800 });
+        await noClipping(submit);
+        await submit.screenshot({ path: path.join(shots, 'ladder-bot-uploaded-' + width + '.png'), fullPage: true });
+      }
+      await submit.goto(base + '/submit');
+    });
     for (const width of [1280, 390]) {
-      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list], ['organiser', organiser]]) {
+      for (const [name, page] of [['board', board], ['submit', submit], ['matches', list], ['organiser', organiser],
+        ['bot', botPage], ['bot-rejected', brokenPage]]) {
         await check(name + ' page at ' + width + ' px: nothing cut off', async () => {
           await page.setViewportSize({ width, height: 800 });
           await noClipping(page);
@@ -207,6 +271,7 @@ const consoleErrors = [];
       }
     }
     await check('no console errors', async () => assert.deepStrictEqual(consoleErrors, []));
+    await check('no dialog opened (no script of a bot or an author ran)', async () => assert.deepStrictEqual(dialogs, []));
   } catch (e) {
     tally.failed++;
     console.log('FAIL ' + (e && e.stack ? e.stack : e));

@@ -107,6 +107,11 @@ TEST_CASE("bot page: markup, quotes and script in a name, an author, a log and f
     CHECK_THAT(page, Catch::Contains(R"(<a class="bot-link" href="/bots/other">other@v1</a>)"));
     CHECK_THAT(page, Catch::Contains(R"(<td class="num">3/0/1</td><td class="num">75%</td>)"));
     CHECK_THAT(page, Catch::Contains(R"(data-testid="rating-chart")"));
+    // The rejected version has no rating to wait for; the active one its interval drawn.
+    CHECK_THAT(page,
+               Catch::Contains(R"(<td><span class="state-rejected">rejected</span></td><td class="hide-narrow">)"));
+    CHECK_THAT(page, Catch::Contains(R"(<span class="elo-none">none</span>)"));
+    CHECK(count(page, R"(class="elo-bar")") == 1);
     if (logs_public) {
       // Drawn by the server, escaped.
       CHECK_THAT(page, Catch::Contains("&lt;/pre&gt;&lt;script&gt;alert(&quot;log&quot;)&lt;/script&gt;"));
