@@ -34,12 +34,11 @@
 #include <string>
 #include <vector>
 
-#include "protocol/codec.hpp"
 #include "referee/bots/process.hpp"
-#include "referee/core/rng.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
 #include "referee/replay/replay.hpp"
+#include "tests/bench/random_requests.hpp"
 
 using namespace arena;
 namespace fs = std::filesystem;
@@ -68,18 +67,9 @@ Cpu cpu_of_this_process() {
 std::vector<double> request_sizes(const games::Game& game, int games) {
   std::vector<double> sizes;
   for (int g = 0; g < games; ++g) {
-    auto state = std::move(game.new_game(nullptr, static_cast<std::uint64_t>(g), game.info().min_seats)).value();
-    Rng chooser(static_cast<std::uint64_t>(g) + 1);
-    std::string view, legal;
-    for (std::int64_t id = 1; !state->is_over(); ++id) {
-      const Seat seat = state->to_act();
-      view.clear();
-      legal.clear();
-      state->write_view_v2(seat, view);
-      state->write_legal(legal);
-      sizes.push_back(static_cast<double>(protocol::request_line(2, id, seat, view, legal, 1000, 0).size()));
-      state->apply_index(chooser.below(state->legal_count()));
-    }
+    testing::random_game_requests(game, static_cast<std::uint64_t>(g), 2, [&](const std::string& line, auto&&...) {
+      sizes.push_back(static_cast<double>(line.size()));
+    });
   }
   return sizes;
 }
@@ -132,6 +122,7 @@ struct Measured {
   double user_us = 0, sys_us = 0;  // referee CPU per decision
   double cpu_per_match_ms = 0;     // referee CPU per match
   double step_median_us = 0;       // decision round trip
+  double idle_cpu_ms = 0;          // a bot's CPU while idle, per match (frozen or not)
   double decisions_per_s() const { return wall > 0 ? static_cast<double>(decisions) / wall : 0; }
 };
 
@@ -176,6 +167,7 @@ Measured run(const Config& c, const std::string& game, const bots::SandboxPolicy
     ++m.matches;
     for (const auto& seat : r->seats) {
       for (double ms : seat.decision_ms) step_us.push_back(ms * 1000);
+      m.idle_cpu_ms += seat.idle_cpu_ms / static_cast<double>(r->seats.size());
     }
   }
   m.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -188,6 +180,7 @@ Measured run(const Config& c, const std::string& game, const bots::SandboxPolicy
   m.sys_us = (cpu1.system - cpu0.system) * per_decision;
   m.cpu_per_match_ms = (cpu1.user - cpu0.user + cpu1.system - cpu0.system) * 1000 / m.matches;
   m.step_median_us = percentile(step_us, 0.5);
+  m.idle_cpu_ms /= m.matches;
   fs::remove_all(c.out);
   fs::create_directories(c.out);
   return m;
@@ -277,12 +270,15 @@ int main(int argc, char** argv) {
       rows.push_back(std::move(row));
     }
   }
-  fmt::print("\nstarting the bots, per match (started minus kept): referee CPU, wall time\n");
+  fmt::print(
+      "\nstarting the bots, per match (started minus kept): referee CPU, wall time; and a bot's CPU while idle, per "
+      "match (started, kept)\n");
   for (const Row& r : rows) {
     const double wall_started = r.started.wall / r.started.matches * 1000,
                  wall_kept = r.kept.wall / r.kept.matches * 1000;
-    fmt::print("{:<13} {:<7} {:>6.2f} ms CPU, {:>6.2f} ms wall\n", r.game, r.tier,
-               r.started.cpu_per_match_ms - r.kept.cpu_per_match_ms, wall_started - wall_kept);
+    fmt::print("{:<13} {:<7} {:>6.2f} ms CPU, {:>6.2f} ms wall; idle CPU {:.3f}, {:.3f} ms\n", r.game, r.tier,
+               r.started.cpu_per_match_ms - r.kept.cpu_per_match_ms, wall_started - wall_kept, r.started.idle_cpu_ms,
+               r.kept.idle_cpu_ms);
   }
   fmt::print("\nstrict against none, decisions/s with bots kept:");
   for (const Row& r : rows) {
