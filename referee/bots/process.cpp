@@ -565,6 +565,10 @@ double BotProcess::cpu_ms() const {
   return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
+bool BotProcess::cpu_covers_tree() const {
+  return jail_ && jail_->cpu_covers_tree();
+}
+
 void BotProcess::freeze(bool frozen) {
   if (reaped_ || frozen == frozen_) return;
   if (jail_) {

@@ -120,8 +120,11 @@ class BotProcess {
   pid_t pid() const { return pid_; }
   // The bot's CPU time so far in ms (sandbox.hpp says what it covers), negative when unknown.
   double cpu_ms() const;
+  // True when cpu_ms() covers the bot's whole process tree (a cgroup), not the bot process alone.
+  bool cpu_covers_tree() const;
   // Stops or resumes the bot's whole tree (SandboxPolicy::freeze_idle). No effect once ended.
   void freeze(bool frozen);
+  bool frozen() const { return frozen_; }
   // What the sandbox enforces for this bot, for the replay header.
   const nlohmann::json& sandbox_report() const { return sandbox_report_; }
   std::uint64_t stderr_bytes() const;  // everything the bot wrote on stderr, logged or not

@@ -145,6 +145,7 @@ class Jail {
   // threads, not its children). Negative when unknown.
   double cpu_ms() const;
   const char* cpu_source() const;
+  bool cpu_covers_tree() const { return !cgroup_.empty(); }
   // Stops or resumes the whole tree (cgroup freezer, else SIGSTOP/SIGCONT to its process group).
   void freeze(bool frozen) const;
   // Kills every process of the tree it can reach (cgroup.kill); false without a cgroup.
@@ -173,6 +174,9 @@ class Jail {
   PrivateMounts mounts_;            // basic as root: its own mount namespace
   std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report
   std::filesystem::path cgroup_;    // empty: no cgroup leaf
+  int cpu_stat_fd_ = -1;            // its cpu.stat and cgroup.freeze, open while it exists
+  int freeze_fd_ = -1;
+  void set_cgroup_frozen(bool frozen) const;
   pid_t leader_ = -1;
   pid_t bot_ = -1;  // the process that exec'd the bot (inside the namespaces when there are some)
 };

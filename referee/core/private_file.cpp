@@ -212,7 +212,9 @@ Result<std::unique_ptr<std::ostream>> open_private(const fs::path& path, std::io
   if (!S_ISREG(st.st_mode)) return fail("cannot write " + path.string() + ": not a regular file");
   if ((st.st_mode & 07777) != kPrivateFile && ::fchmod(fd.fd, kPrivateFile) != 0)
     return fail(why("set the mode of", path, errno));
-  if (!append && ::ftruncate(fd.fd, 0) != 0) return fail(why("write", path, errno));
+  // Only a file with content is truncated: a truncation to zero makes ext4 flush the file's data
+  // at close (its guard for files rewritten in place), a disk write per replay for nothing.
+  if (!append && st.st_size > 0 && ::ftruncate(fd.fd, 0) != 0) return fail(why("write", path, errno));
   const int open_flags = ::fcntl(fd.fd, F_GETFL);
   ::fcntl(fd.fd, F_SETFL, open_flags & ~O_NONBLOCK);
   return std::unique_ptr<std::ostream>(std::make_unique<FdStream<std::ostream>>(fd.release(), std::ios::out));

@@ -11,6 +11,7 @@
 #include "referee/core/hash.hpp"
 #include "referee/core/version.hpp"
 #include "referee/games/game.hpp"
+#include "referee/match/hello_lines.hpp"
 #include "referee/match/stderr_capture.hpp"
 #include "referee/replay/replay.hpp"
 
@@ -29,6 +30,14 @@ constexpr auto kGameOverWrite = std::chrono::milliseconds(100);
 // before it counts as the bot's crash: a job-wide signal reaches every process within moments,
 // in any order.
 constexpr auto kStopAfterSignal = std::chrono::milliseconds(1000);
+// Idle bots are frozen lazily (--freeze-idle): one is stopped once another seat's turn has lasted
+// Options::freeze_after (1 ms), not at every change of seat (a freeze and a thaw per change cost
+// more than fast bots' whole turns). A bot seen using more than kIdleCpuAllowanceMs of CPU while
+// idle in this match (read each time it is asked after another seat) is stopped at once, before
+// another seat is asked, for the rest of the match: a bot that spins through turns shorter than
+// freeze_after gains little more than that. So is every bot whose CPU time does not cover its
+// whole process tree (no cgroup in a sandboxed tier), since a child of it could spin unseen.
+constexpr double kIdleCpuAllowanceMs = 1.0;
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -49,11 +58,12 @@ struct Seat_ {
   std::unique_ptr<BotProcess> process;
   SeatReport report;
   double bank_ms = 0;
-  double cpu_mark = -1;     // the bot's CPU time when it last answered
-  int protocol = 1;         // the version it chose in its ready
-  KeptBot* kept = nullptr;  // league --reuse: where its process comes from and goes back to
-  bool reusable = false;    // its ready chose protocol 2 and said "reuse": true
-  bool keep = false;        // decided at the end: the process goes back to `kept`
+  double cpu_mark = -1;         // the bot's CPU time when it last answered
+  int protocol = 1;             // the version it chose in its ready
+  KeptBot* kept = nullptr;      // league --reuse: where its process comes from and goes back to
+  bool reusable = false;        // its ready chose protocol 2 and said "reuse": true
+  bool keep = false;            // decided at the end: the process goes back to `kept`
+  bool freeze_at_once = false;  // stopped whenever another seat is asked (not lazily)
 };
 
 class Match {
@@ -66,7 +76,7 @@ class Match {
         seat_configs_(std::move(seat_configs)),
         state_(std::move(state)) {
     limits_ = protocol::scaled(o.limits, o.time_scale);
-    cards_ = game_.protocol_card_table(config_, seat_configs_);
+    hellos_ = hello_lines(game_, config_, seat_configs_, limits_, static_cast<int>(o.bots.size()));
   }
 
   Result<MatchResult> run() {
@@ -80,7 +90,8 @@ class Match {
       if (!s.process) continue;
       s.cpu_mark = s.process->cpu_ms();      // idle time is counted from the end of the handshake
       (void)s.process->stderr_since_last();  // so is a decision's stderr (stderr_capture.hpp)
-      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+      s.freeze_at_once = o_.sandbox.tier != bots::Tier::none && !s.process->cpu_covers_tree();
+      if (o_.sandbox.freeze_idle && s.freeze_at_once) s.process->freeze(true);
     }
     if (auto st = write_header(); !st) {
       teardown();
@@ -200,9 +211,7 @@ class Match {
           return;
         }
       }
-      const json hello = protocol::hello(game_.info().name, s.seat, static_cast<int>(seats_.size()), config_, limits_,
-                                         games::seat_card_table(cards_, s.seat));
-      if (!send(s, hello, init_deadline_, 0)) return;
+      if (!send_line(s, (*hellos_)[static_cast<std::size_t>(s.seat)], init_deadline_, 0)) return;
     }
     for (Seat_& s : seats_) {
       auto message = receive(s, init_deadline_, 0);
@@ -276,17 +285,25 @@ class Match {
           s.protocol, request_id, s.seat, s.protocol == 1 ? std::string_view(v1_view) : std::string_view(view_text_),
           legal_text_, static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
       if (o_.sandbox.freeze_idle) {
-        // Every other bot stops before this one is asked (a no-op for those already stopped):
-        // only the last to answer can be running. A bot that answers and is asked again next
-        // (Stellar's take, play, place) is not stopped in between, which spares two signals or
-        // freezer writes per such decision.
+        // The bots to stop at once stop before this one is asked (a no-op for those already
+        // stopped); the others are stopped if this turn lasts freeze_after (read_reply). A bot that
+        // answers and is asked again next (Stellar's take, play, place) is not stopped in between.
         for (Seat_& other : seats_) {
-          if (&other != &s && other.process) other.process->freeze(true);
+          if (&other != &s && other.process && other.freeze_at_once) other.process->freeze(true);
         }
         s.process->freeze(false);
       }
-      const double cpu_before = s.process->cpu_ms();
-      if (cpu_before >= 0 && s.cpu_mark >= 0) s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
+      // A bot asked again right after its own answer has been nobody's idle bot: the CPU time
+      // read at its answer stands (what it uses in between counts for this decision), which
+      // spares a read per such decision. Otherwise what it used while idle is recorded.
+      double cpu_before = s.cpu_mark;
+      if (last_to_answer_ != s.seat) {
+        cpu_before = s.process->cpu_ms();
+        if (cpu_before >= 0 && s.cpu_mark >= 0) {
+          s.report.idle_cpu_ms += cpu_before - s.cpu_mark;
+          if (s.report.idle_cpu_ms > kIdleCpuAllowanceMs) s.freeze_at_once = true;
+        }
+      }
       const auto sent_at = Clock::now();
       const Deadline deadline = deadline_after(sent_at, allowed);
       if (!send_line(s, request_, deadline, request_id)) return;
@@ -297,6 +314,7 @@ class Match {
       const double cpu = cpu_before >= 0 && cpu_after >= 0 ? std::round((cpu_after - cpu_before) * 1000) / 1000 : -1;
       if (cpu >= 0) s.report.cpu_ms += cpu;
       if (!message) return;
+      last_to_answer_ = s.seat;
       replay::Step step;
       take_decision_stderr(*s.process, step);  // what it wrote on stderr up to its reply
       auto reply = protocol::read_action(message->message, request_id, limits_.max_debug_bytes, s.protocol);
@@ -334,10 +352,6 @@ class Match {
 
   // ---- talking to a bot ------------------------------------------------------------------
 
-  bool send(Seat_& s, const json& message, Deadline deadline, std::int64_t request_id) {
-    return send_line(s, protocol::to_line(message), deadline, request_id);
-  }
-
   bool send_line(Seat_& s, const std::string& line, Deadline deadline, std::int64_t request_id) {
     switch (s.process->write_line(line, deadline, stop_fd())) {
       case bots::WriteStatus::ok:
@@ -363,7 +377,7 @@ class Match {
 
   // One line from the bot, parsed as a JSON object, or a recorded fault.
   std::optional<Received> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
-    auto r = s.process->read_line(deadline, stop_fd());
+    auto r = request_id > 0 ? read_reply(s, deadline) : s.process->read_line(deadline, stop_fd());
     // The bot's turn ends here: its CPU time from now on is idle time. (--freeze-idle stops it
     // before another seat is asked: play_decisions.)
     if (request_id > 0) s.cpu_mark = s.process->cpu_ms();
@@ -395,6 +409,21 @@ class Match {
       return std::nullopt;
     }
     return Received{std::move(r.line), std::move(parsed).value()};
+  }
+
+  // The reply to a request; the other bots still running are stopped if it takes freeze_after.
+  bots::ReadResult read_reply(Seat_& s, Deadline deadline) {
+    const bool others_running = o_.sandbox.freeze_idle && std::any_of(seats_.begin(), seats_.end(), [&](Seat_& o) {
+                                  return &o != &s && o.process && !o.process->frozen();
+                                });
+    if (others_running) {
+      auto r = s.process->read_line(std::min(deadline, Clock::now() + o_.freeze_after), stop_fd());
+      if (r.status != bots::ReadStatus::timeout || Clock::now() >= deadline) return r;
+      for (Seat_& other : seats_) {
+        if (&other != &s && other.process) other.process->freeze(true);
+      }
+    }
+    return s.process->read_line(deadline, stop_fd());
   }
 
   // A fault with request id 0 is in the handshake unless `phase` says otherwise; any other is in a
@@ -503,7 +532,7 @@ class Match {
   json config_;
   std::vector<json> seat_configs_;  // normalised, one per seat (null = none)
   std::unique_ptr<games::GameState> state_;
-  json cards_;  // the game's card table (null: none), sent in hello
+  std::shared_ptr<const std::vector<std::string>> hellos_;  // per seat, with its card table (hello_lines.hpp)
   protocol::Limits limits_;
   std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
   std::string request_;                 // the last request line sent
@@ -516,6 +545,7 @@ class Match {
   std::string write_error_;
   End end_ = End::finished;
   std::int64_t decisions_ = 0;
+  Seat last_to_answer_ = -1;  // the seat whose reply was the last one read (-1: none yet)
 };
 
 }  // namespace

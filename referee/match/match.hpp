@@ -87,6 +87,9 @@ struct Options {
   // The bots' containment (sandbox.hpp). The referee's CLI resolves the strictest the machine
   // supports; the library default is none, for callers that run trusted bots.
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
+  // With sandbox.freeze_idle: how long a turn lasts before the other bots are stopped (idle bots
+  // are stopped lazily; match.cpp says when they are stopped at once instead).
+  std::chrono::microseconds freeze_after{1000};
   std::vector<std::string> env;  // the bots' environment ("KEY=VALUE"), nothing else inherited
   std::size_t stderr_cap = 1 << 20;
   std::chrono::milliseconds grace = kDefaultGrace;  // after game over, before the process group is killed

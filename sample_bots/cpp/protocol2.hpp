@@ -21,12 +21,20 @@
 // Only the view is expanded: legal actions and actions name cards by id in both versions.
 // Expanding copies each card object the view names; a bot that wants every microsecond reads
 // the ids directly and looks them up in its table instead.
+//
+// Reading only what a decision needs (Fields, elements): a bot that does not look at the view
+// (random_bot) need not parse it. Fields finds the top-level members of a line and keeps each
+// value as its raw text, skipping over the others by their brackets and strings without building
+// anything; elements() splits an array's text the same way. An action copied from "legal" can be
+// sent as its raw text, unparsed. The referee's lines are valid JSON: these readers do not
+// validate what they skip (json::parse a value that you use as more than text).
 
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace protocol2 {
 
@@ -41,6 +49,117 @@ inline int choose(const json& hello) {
     if (version == 2) return 2;
   }
   return 1;
+}
+
+namespace detail {
+
+inline bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+inline std::size_t skip_space(std::string_view s, std::size_t i) {
+  while (i < s.size() && space(s[i])) ++i;
+  return i;
+}
+// Past the string whose opening quote is at `i`; npos when it does not end.
+inline std::size_t skip_string(std::string_view s, std::size_t i) {
+  for (++i; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+    } else if (s[i] == '"') {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+// Past the value that starts at `i` (a string, an object or array with everything inside it, or a
+// number, true, false or null); npos when the text ends first.
+inline std::size_t skip_value(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return std::string_view::npos;
+  if (s[i] == '"') return skip_string(s, i);
+  if (s[i] == '{' || s[i] == '[') {
+    int depth = 0;
+    while (i < s.size()) {
+      const char c = s[i];
+      if (c == '"') {
+        i = skip_string(s, i);
+        if (i == std::string_view::npos) return i;
+        continue;
+      }
+      if (c == '{' || c == '[') ++depth;
+      if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+      ++i;
+    }
+    return std::string_view::npos;
+  }
+  const std::size_t start = i;
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !space(s[i])) ++i;
+  return i > start ? i : std::string_view::npos;
+}
+
+}  // namespace detail
+
+// The top-level members of one JSON object line, each value as its raw text (views into the line:
+// keep the line alive while they are used). The referee's keys are plain ASCII, so a key is
+// compared as written.
+class Fields {
+ public:
+  // False when `line` is not one JSON object (json::parse it to say what is wrong).
+  bool read(std::string_view line) {
+    members_.clear();
+    std::size_t i = detail::skip_space(line, 0);
+    if (i >= line.size() || line[i] != '{') return false;
+    i = detail::skip_space(line, i + 1);
+    if (i < line.size() && line[i] == '}') return detail::skip_space(line, i + 1) == line.size();
+    for (;;) {
+      if (i >= line.size() || line[i] != '"') return false;
+      const std::size_t key_end = detail::skip_string(line, i);
+      if (key_end == std::string_view::npos) return false;
+      const std::string_view key = line.substr(i + 1, key_end - i - 2);
+      i = detail::skip_space(line, key_end);
+      if (i >= line.size() || line[i] != ':') return false;
+      i = detail::skip_space(line, i + 1);
+      const std::size_t value_end = detail::skip_value(line, i);
+      if (value_end == std::string_view::npos) return false;
+      members_.emplace_back(key, line.substr(i, value_end - i));
+      i = detail::skip_space(line, value_end);
+      if (i < line.size() && line[i] == ',') {
+        i = detail::skip_space(line, i + 1);
+        continue;
+      }
+      return i < line.size() && line[i] == '}' && detail::skip_space(line, i + 1) == line.size();
+    }
+  }
+  // The raw text of member `key` ("7", "\"request\"", "[...]"), empty when there is none.
+  std::string_view operator[](std::string_view key) const {
+    for (const auto& [k, v] : members_) {
+      if (k == key) return v;
+    }
+    return {};
+  }
+
+ private:
+  std::vector<std::pair<std::string_view, std::string_view>> members_;
+};
+
+// The raw texts of the elements of `array` (an array's raw text, e.g. Fields()["legal"]), in
+// `out`; false when it is not an array.
+inline bool elements(std::string_view array, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t i = detail::skip_space(array, 0);
+  if (i >= array.size() || array[i] != '[') return false;
+  i = detail::skip_space(array, i + 1);
+  if (i < array.size() && array[i] == ']') return true;
+  for (;;) {
+    const std::size_t end = detail::skip_value(array, i);
+    if (end == std::string_view::npos) return false;
+    out.push_back(array.substr(i, end - i));
+    i = detail::skip_space(array, end);
+    if (i < array.size() && array[i] == ',') {
+      i = detail::skip_space(array, i + 1);
+      continue;
+    }
+    return i < array.size() && array[i] == ']';
+  }
 }
 
 class CardTable {

@@ -6,9 +6,13 @@
 // random. It speaks version 2 when the referee offers it (version 1 otherwise) and plays match
 // after match until its input ends ("reuse": true): every hello starts a new match.
 //
+// It reads a request the cheap way (protocol2.hpp's Fields): it finds "type", "id" and "legal"
+// without parsing the view, the bulk of every request, and copies the chosen legal action into
+// its answer as text. Only hello, once a match, is parsed into a JSON tree.
+//
 //   usage: random_bot [--seed N]      (the seed is mixed with the seat from the hello message)
 //
-// Build: g++ -std=c++20 -O2 random_bot.cpp -o random_bot   (needs nlohmann/json.hpp)
+// Build: g++ -std=c++20 -O2 random_bot.cpp -o random_bot   (needs nlohmann/json.hpp, protocol2.hpp)
 
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +20,10 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol2.hpp"
 
 using nlohmann::json;
 
@@ -25,16 +33,6 @@ namespace {
 // written straight into cout's buffer, and the flush sends the whole line in one write.
 void send(const json& message) {
   std::cout << message << '\n' << std::flush;
-}
-
-// Version 2 if the referee lists it in hello's "protocols" (a version-1 referee sends none).
-int choose_protocol(const json& hello) {
-  const auto offered = hello.find("protocols");
-  if (offered == hello.end() || !offered->is_array()) return 1;
-  for (const json& v : *offered) {
-    if (v == 2) return 2;
-  }
-  return 1;
 }
 
 }  // namespace
@@ -55,32 +53,45 @@ int main(int argc, char** argv) {
   int protocol = 1;  // chosen at each hello
 
   std::string line;                       // reused for every line: no allocation once it has grown
+  protocol2::Fields fields;               // the line's top-level members, as raw text
+  std::vector<std::string_view> legal;    // the request's legal actions, as raw text
+  std::string answer;                     // the answer line, reused
   while (std::getline(std::cin, line)) {  // the referee closes stdin at the end: we exit on EOF
-    json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!message.is_object()) {
+    if (!fields.read(line)) {
       std::cerr << "random_bot: ignoring a line that is not a JSON object\n";
       continue;
     }
-    const std::string type = message.value("type", "");
+    const std::string_view type = fields["type"];  // raw text: with its quotes
 
-    if (type == "hello") {
+    if (type == R"("request")") {
+      // A decision: "legal" lists every action allowed now (never empty). Answer with one of
+      // them, copied as is, the request's id and the version chosen at the hello. Nothing else of
+      // the request is read: its view is skipped, not parsed.
+      if (!protocol2::elements(fields["legal"], legal) || legal.empty() || fields["id"].empty()) {
+        std::cerr << "random_bot: a request without an id or legal actions\n";
+        continue;
+      }
+      const std::size_t pick = static_cast<std::size_t>(rng() % legal.size());
+      answer.assign(R"({"type":"action","protocol":)").append(std::to_string(protocol));
+      answer.append(R"(,"id":)").append(fields["id"]).append(R"(,"action":)").append(legal[pick]).append("}\n");
+      std::cout << answer << std::flush;
+
+    } else if (type == R"("hello")") {
       // A new match (a reused bot gets one hello per match): which game, which seat. Answer
       // "ready" with a name (1-64 bytes) and the chosen version; "reuse" exists in version 2 only.
+      const json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (!message.is_object()) {
+        std::cerr << "random_bot: ignoring a hello that is not valid JSON\n";
+        continue;
+      }
       const int seat = message.value("seat", 0);
       rng.seed(seed * 1000003u + static_cast<std::uint64_t>(seat));
-      protocol = choose_protocol(message);
+      protocol = protocol2::choose(message);
       json ready = {{"type", "ready"}, {"protocol", protocol}, {"name", "random_bot"}, {"version", "1.0"}};
       if (protocol == 2) ready["reuse"] = true;
       send(ready);
 
-    } else if (type == "request") {
-      // A decision: "legal" lists every action allowed now. Answer with one of them, copied as
-      // is, the request's id and the version chosen at the hello.
-      const json& legal = message.at("legal");  // never empty
-      const std::size_t pick = static_cast<std::size_t>(rng() % legal.size());
-      send({{"type", "action"}, {"protocol", protocol}, {"id", message.at("id")}, {"action", legal[pick]}});
-
-    } else if (type == "game_over") {
+    } else if (type == R"("game_over")") {
       // The result. Then either stdin closes (the loop ends) or, for a reused bot, the next
       // match's hello arrives.
       std::cerr << "random_bot: game over\n";

@@ -194,47 +194,98 @@ TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostil
   }
 }
 
-TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time", "[hostile]") {
-  // The busy bot spins whenever it is not asked; its opponent takes 20 ms per decision. Frozen,
-  // the busy bot can spin only in the moments between its answer and the freeze, however slow
-  // or busy the machine: a small part of its waiting time.
-  const Tier t = tiers().back();
-  INFO("tier " << bots::tier_name(t));
-  auto frozen = policy(t);
-  frozen.freeze_idle = true;
-  const std::string slow = fmt::format("{}/slow_bot.py", ARENA_TEST_OUT);
+namespace {
+
+// A Python bot that plays the first legal action of every request after sleeping `seconds`,
+// written under the test output folder; its path as a bot's uid reaches it.
+std::string sleeping_bot(const std::string& name, double seconds) {
+  const std::string path = fmt::format("{}/{}.py", ARENA_TEST_OUT, name);
   std::filesystem::create_directories(ARENA_TEST_OUT);
-  std::ofstream(slow) << "import json, sys, time\n"
+  std::ofstream(path) << "import json, sys, time\n"
                          "for line in sys.stdin:\n"
                          "    m = json.loads(line)\n"
                          "    if m['type'] == 'hello':\n"
                          "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
                          "    elif m['type'] == 'request':\n"
-                         "        time.sleep(0.02)\n"
-                         "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
+                      << fmt::format("        time.sleep({})\n", seconds)
+                      << "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
                          "m['legal'][0]}), flush=True)\n"
                          "    else:\n"
                          "        break\n";
   // Run from the fixtures folder: the test output folder is the referee's (0700), which a bot's uid cannot read.
-  auto o = testing::options({hostile_bot("busy-idle"), "python3 " + testing::reachable(slow)}, 7, "hostile-freeze");
+  const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  return python + " " + testing::reachable(path);
+}
+
+// What the busy-idle bot (seat 0) spent spinning between its answers and its next requests, by
+// its own count (the wait for the first request, through the handshake, included) and by the
+// referee's (idle_cpu_ms, from the end of the handshake), and how long its opponent took over its
+// decisions (wall time).
+struct Spun {
+  double cpu_ms = 0, wall_ms = 0;  // the bot's own count
+  double referee_idle_cpu_ms = 0;
+  double opponent_ms = 0;
+};
+
+// The busy-idle bot against `opponent`, idle bots frozen once a turn lasts `freeze_after`.
+Spun spin_against(Tier t, const std::string& opponent, const std::string& stem,
+                  std::chrono::microseconds freeze_after = match::Options().freeze_after) {
+  auto frozen = policy(t);
+  frozen.freeze_idle = true;
+  auto o = testing::options({hostile_bot("busy-idle"), opponent}, 7, stem);
   o.sandbox = frozen;
+  o.freeze_after = freeze_after;
   auto r = match::play(o);
   REQUIRE(r.ok());
   INFO(replay::to_json(*r).dump(2));
   CHECK(r->end == replay::End::finished);
   const auto kv = report(*r, 0);
   REQUIRE(kv.count("idle_cpu_ms") == 1);
-  const double cpu = std::stod(kv.at("idle_cpu_ms"));
-  const double wall = std::stod(kv.at("idle_wall_ms"));
-  WARN(fmt::format("frozen while idle: {:.1f} ms CPU in {:.1f} ms of waiting", cpu, wall));
-  CHECK(cpu < 0.25 * wall);
   CHECK(testing::leftover_processes(o).empty());
-  // The replay records CPU time per decision next to the wall time.
   auto replay = replay::read(r->replay);
   REQUIRE(replay.ok());
   REQUIRE_FALSE(replay->steps.empty());
+  // The replay records CPU time per decision next to the wall time.
   CHECK(replay->steps.front().cpu_ms >= 0);
   CHECK(replay->header.extra.at("sandbox").at("freeze_idle") == true);
+  return {std::stod(kv.at("idle_cpu_ms")), std::stod(kv.at("idle_wall_ms")), r->seats.at(0).idle_cpu_ms,
+          r->seats.at(1).total_ms};
+}
+
+}  // namespace
+
+TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time", "[hostile]") {
+  // The busy bot spins whenever it is not asked; its opponent takes 20 ms per decision. Frozen,
+  // the busy bot can spin only in the moments between its answer and the freeze, however slow
+  // or busy the machine: a small part of its waiting time.
+  const Tier t = tiers().back();
+  INFO("tier " << bots::tier_name(t));
+  const Spun spun = spin_against(t, sleeping_bot("slow_bot", 0.02), "hostile-freeze");
+  WARN(fmt::format("frozen while idle: {:.1f} ms CPU in {:.1f} ms of waiting", spun.cpu_ms, spun.wall_ms));
+  CHECK(spun.cpu_ms < 0.25 * spun.wall_ms);
+}
+
+TEST_CASE("hostile: a bot that spins through short opponent turns is stopped too", "[hostile]") {
+  // Idle bots are frozen lazily: only once a turn lasts Options::freeze_after (1 ms). A bot could
+  // spin through every turn shorter than that. Here no turn is long enough (freeze_after is an
+  // hour, the opponent takes 20 ms), so only the referee's reading of the busy bot's idle CPU time
+  // can stop it: it is then frozen whenever another seat is asked. Unstopped it would spin through
+  // all its waiting time; stopped, only through the referee's own work between its answer and the
+  // freeze, and an allowance once.
+  for (Tier t : tiers()) {
+    INFO("tier " << bots::tier_name(t));
+    const Spun spun = spin_against(t, sleeping_bot("slow_bot", 0.02),
+                                   fmt::format("hostile-short-turns-{}", bots::tier_name(t)), std::chrono::hours(1));
+    WARN(
+        fmt::format("{}: no turn long enough to freeze: {:.1f} ms of idle CPU (the referee's count) while the opponent "
+                    "decided for {:.1f} ms",
+                    bots::tier_name(t), spun.referee_idle_cpu_ms, spun.opponent_ms));
+    // Unstopped, the busy bot would spin through its opponent's 20 ms decisions (as much of them
+    // as the machine gives it a core); stopped once it passed the allowance, only through the
+    // referee's work on its own answers.
+    CHECK(spun.opponent_ms > 0);
+    CHECK(spun.referee_idle_cpu_ms < 0.1 * spun.opponent_ms);
+  }
 }
 
 TEST_CASE("sandbox: the support probe, the policy and the error for an unavailable tier", "[hostile]") {

@@ -1,0 +1,72 @@
+// protocol2.hpp's cheap request reader (Fields, elements), which random_bot uses to read a request
+// without parsing its view: on every request line of whole random games of every registered game
+// (the referee's own lines, protocol 2 and 1), every top-level member's raw text parses to the
+// member json::parse finds, and the legal list splits into entries that parse to the list's;
+// hand-written lines with brackets and quotes inside strings, spaces and escapes read the same;
+// lines that are not one JSON object are refused.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "referee/games/game.hpp"
+#include "sample_bots/cpp/protocol2.hpp"
+#include "tests/bench/random_requests.hpp"
+
+using namespace arena;
+using nlohmann::json;
+
+namespace {
+
+// Checks that Fields and elements() agree with json::parse on `line`.
+void check_line(const std::string& line) {
+  INFO(line.substr(0, 300));
+  const json whole = json::parse(line);
+  protocol2::Fields fields;
+  REQUIRE(fields.read(line));
+  for (const auto& [key, value] : whole.items()) {
+    INFO("member " << key);
+    REQUIRE_FALSE(fields[key].empty());
+    CHECK(json::parse(fields[key]) == value);
+  }
+  CHECK(fields["no such member"].empty());
+  if (whole.contains("legal")) {
+    std::vector<std::string_view> entries;
+    REQUIRE(protocol2::elements(fields["legal"], entries));
+    REQUIRE(entries.size() == whole["legal"].size());
+    for (std::size_t i = 0; i < entries.size(); ++i) CHECK(json::parse(entries[i]) == whole["legal"][i]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the cheap reader finds what json::parse finds in every request of whole games", "[sample_bots]") {
+  for (const games::Game* game : games::all_games()) {
+    INFO(game->info().name);
+    for (std::uint64_t g = 0; g < 3; ++g) {
+      testing::random_game_requests(*game, g, 2, [](const std::string& line, auto&&...) { check_line(line); });
+      testing::random_game_requests(*game, g, 1, [](const std::string& line, auto&&...) { check_line(line); });
+    }
+  }
+}
+
+TEST_CASE("the cheap reader skips strings with brackets, quotes and escapes, and spaces", "[sample_bots]") {
+  check_line(R"({"type":"request","id":3,"view":{"note":"a ] and a } and a \" inside","list":[[1,[2]],{}]},)"
+             R"("legal":[{"kind":"say","text":"[{\"x\"]"},"],",null,true,-1.5e3,[]]})");
+  check_line(R"(  { "type" : "hello" , "seat" : 1 , "cards" : [ null , { "id" : 0 } ] , "empty" : { } }  )");
+  check_line(R"({})");
+  check_line(R"({"legal":[],"s":"\\"})");
+}
+
+TEST_CASE("the cheap reader refuses a line that is not one JSON object", "[sample_bots]") {
+  protocol2::Fields fields;
+  for (const char* bad : {"", "[]", "\"text\"", "{", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":1} {\"b\":2}",
+                          "{\"a\":\"unterminated}", "{\"a\":[1,2}", "{\"a\":1 \"b\":2}", "{a:1}"}) {
+    INFO(bad);
+    CHECK_FALSE(fields.read(bad));
+  }
+  std::vector<std::string_view> entries;
+  CHECK_FALSE(protocol2::elements("{}", entries));
+  CHECK_FALSE(protocol2::elements("[1,", entries));
+  CHECK_FALSE(protocol2::elements("[1 2]", entries));
+}
