@@ -1,7 +1,8 @@
 #pragma once
 // interstellar_policy.hpp: a heuristic Interstellar policy, header-only and standalone (the
 // standard library and nlohmann/json only). `interstellar_policy::decide(request)` takes a
-// request whose view is an Interstellar view (the same in protocol versions 1 and 2) and returns
+// request whose view is an Interstellar view (protocol 1's, or protocol 2's expanded by
+// protocol2.hpp's CardTable: greedy_bot does that) and returns
 // one of its legal actions. greedy_bot uses it through greedy::decide; copy it and improve it.
 //
 // The game in one breath: each seat has a character and its ship; the ship must fall before the

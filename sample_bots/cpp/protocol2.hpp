@@ -4,9 +4,10 @@
 //
 // Version 2 sends the match's card table once, in hello ("cards": an array indexed by card id,
 // null for a card this seat may not know), and a Stellar view names every card by its integer
-// id instead of its object. A view also carries "cards" (an array of card objects) for the ids
-// the hello table lacks: another seat's own-deck cards. Stella Quest views are the same in both
-// versions.
+// id instead of its object; so does an Interstellar view (its table holds the seat's own cards
+// only: deck lists are private). A view also carries "cards" (an array of card objects) for the
+// ids the hello table lacks: another seat's own-deck cards. Stella Quest views are the same in
+// both versions.
 //
 // CardTable::expand puts the card objects back where the ids are: the view is then exactly the
 // version-1 view, and version-1 code (greedy_policy.hpp) reads it unchanged. The pattern:
@@ -169,6 +170,7 @@ class CardTable {
   void reset(const json& hello) {
     const auto table = hello.find("cards");
     cards_ = table != hello.end() && table->is_array() ? *table : json::array();
+    interstellar_ = hello.value("game", "") == "interstellar";
   }
 
   // Turns a version-2 view into its version-1 form, in place: every card id becomes the card's
@@ -184,12 +186,24 @@ class CardTable {
   }
 
  private:
-  // Where a Stellar view holds cards (docs/games/stellar.md, section 7): the values of these
-  // keys, at any depth, are a card or a list of cards (the row has null for an empty slot; "card"
-  // is a telescope slot's card; "discard" is also in each entry of "decks"). Other integers
-  // (seat, turn, "starter_choice", ...) are not cards.
-  static bool holds_cards(std::string_view key) {
-    for (std::string_view k : {"row", "discard", "notebook", "hand", "starters", "placing", "card"}) {
+  // Where a view holds cards: the values of these keys, at any depth, are a card or a list of
+  // cards. Stellar (docs/games/stellar.md, section 7): the row has null for an empty slot; "card"
+  // is a telescope slot's card; "discard" is also in each entry of "decks". Interstellar
+  // (docs/games/interstellar.md, section 11): the piles and slots of each player, a planet's
+  // "harvest" and "colony", an event's "card" and a Cloak's "drawn" (a planet's, an element's or
+  // a gate's "card" is its key, a string, and stays; a Depletion's "drawn" is a count). Other
+  // integers (seat, turn, a planet id in "target", ...) are not cards.
+  bool holds_cards(const json& node, std::string_view key) const {
+    for (std::string_view k : {"discard", "hand", "card"}) {
+      if (key == k) return true;
+    }
+    if (interstellar_) {
+      for (std::string_view k : {"water", "stars", "pods", "void", "harvest", "colony"}) {
+        if (key == k) return true;
+      }
+      return key == "drawn" && node.value("event", "") == "cloak";
+    }
+    for (std::string_view k : {"row", "notebook", "starters", "placing"}) {
       if (key == k) return true;
     }
     return false;
@@ -203,7 +217,7 @@ class CardTable {
     if (!node.is_object()) return;
     for (auto it = node.begin(); it != node.end(); ++it) {
       json& value = it.value();
-      if (!holds_cards(it.key())) {
+      if (!holds_cards(node, it.key())) {
         expand_in(value, own);
       } else if (value.is_array()) {
         for (json& element : value) replace(element, own);
@@ -229,6 +243,7 @@ class CardTable {
   }
 
   json cards_ = json::array();
+  bool interstellar_ = false;
 };
 
 }  // namespace protocol2

@@ -161,9 +161,11 @@ void react(State& s, const Action& a) {
   auto it = std::find_if(d.hand.begin(), d.hand.end(), [&](const Card& c) { return c.id == a.card; });
   const Card field = *it;
   d.hand.erase(it);
+  // As every card played: the card first (its event, its pile), then the cards that pay for it,
+  // in the payment's order (docs/games/interstellar.md section 5).
   d.discard.push_back(field);
-  pay(s, foe, *plan_payment(d, kOutOfTurn));
   s.events.push_back(Event{.kind = EventKind::reaction, .seat = seat8(foe), .extra = 2, .card = field});
+  pay(s, foe, *plan_payment(d, kOutOfTurn));
   resolve(s, 2);
 }
 

@@ -14,7 +14,9 @@ struct Traits {
   using Config = interstellar::Config;
   using SeatConfig = interstellar::SeatConfig;  // a seat's character and deck lists (json.hpp)
 
-  static games::GameInfo info() { return {"interstellar", "Interstellar", kSeats, kSeats, 1}; }
+  // Rules revision 2: one order for a card played and its payment in events and piles, no harvest
+  // event of count 0 (docs/games/interstellar.md, "Rules revision").
+  static games::GameInfo info() { return {"interstellar", "Interstellar", kSeats, kSeats, 2}; }
   static Result<Config> config_from_json(const nlohmann::json& j) { return interstellar::config_from_json(j); }
   static nlohmann::json config_to_json(const Config& c) { return interstellar::to_json(c); }
   static Result<SeatConfig> seat_config_from_json(const nlohmann::json& j) {
@@ -22,9 +24,7 @@ struct Traits {
   }
   static nlohmann::json seat_config_to_json(const SeatConfig& c) { return interstellar::to_json(c); }
   static Result<State> new_game(const Config& c, const std::vector<SeatConfig>& seats, std::uint64_t seed, int) {
-    std::array<SeatConfig, kSeats> per_seat;
-    for (std::size_t s = 0; s < seats.size() && s < per_seat.size(); ++s) per_seat[s] = seats[s];
-    return interstellar::new_game(c, per_seat, seed);
+    return interstellar::new_game(c, per_seat(seats), seed);
   }
 
   static int seats(const State&) { return kSeats; }
@@ -35,6 +35,8 @@ struct Traits {
   static nlohmann::json action_to_json(const Action& a) { return interstellar::to_json(a); }
   static Result<Action> action_from_json(const nlohmann::json& j) { return interstellar::action_from_json(j); }
   static nlohmann::json view(const State& s, Seat seat) { return interstellar::view(s, seat); }
+  static nlohmann::json view_v2(const State& s, Seat seat) { return interstellar::view_v2(s, seat); }
+  static void write_view_v2(const State& s, Seat seat, std::string& out) { interstellar::write_view_v2(s, seat, out); }
   static nlohmann::json outcome_json(const State& s) { return interstellar::to_json(outcome(s)); }
   static std::vector<double> scores(const State& s) {
     const auto o = outcome(s);
@@ -53,6 +55,11 @@ struct Traits {
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { interstellar::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return interstellar::check_invariants(s); }
 
+  // Every card of the match by id, each with its "owner" (protocol 2 sends a seat its own).
+  static nlohmann::json card_table(const Config&, const std::vector<SeatConfig>& seats) {
+    return interstellar::card_table(per_seat(seats));
+  }
+
   // For people (terminal.cpp, web/).
   static nlohmann::json whole_table(const std::vector<nlohmann::json>& views) {
     return games::merge_player_views(views);
@@ -70,6 +77,13 @@ struct Traits {
   }
   static std::string describe_seat_config(const nlohmann::json& c) { return interstellar::describe_seat_config(c); }
   static games::WebModule web_module() { return {web_script(), web_style()}; }
+
+ private:
+  static std::array<SeatConfig, kSeats> per_seat(const std::vector<SeatConfig>& seats) {
+    std::array<SeatConfig, kSeats> out;
+    for (std::size_t s = 0; s < seats.size() && s < out.size(); ++s) out[s] = seats[s];
+    return out;
+  }
 };
 
 }  // namespace arena::interstellar

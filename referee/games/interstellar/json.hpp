@@ -32,7 +32,6 @@ Result<Action> action_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Outcome& outcome);
 nlohmann::json to_json(const State& state);
 Result<State> state_from_json(const nlohmann::json& j);
-std::uint64_t hash(const State& state);
 
 // Everything `seat` may see: its own hand and the cards harvested on its planets; of the
 // opponent, the hand's size (and how many of its cards are Resource and Main cards, whose backs
@@ -40,6 +39,17 @@ std::uint64_t hash(const State& state);
 // turn's public events (draws as counts, payments, dice, a Cloak's revealed card). Never a deck's
 // order, the opponent's hand or what lies face down on the opponent's planets.
 nlohmann::json view(const State& state, Seat seat);
+// Protocol 2's view (docs/games/interstellar.md section 11): the same fields, every card named by
+// its id alone, and "cards": the objects of the opponent's cards it names (sorted by id; absent
+// when there are none), since the seat's card table holds only its own cards.
+nlohmann::json view_v2(const State& state, Seat seat);
+// The same, written straight from the state as JSON text (wire.cpp): byte for byte view_v2's dump.
+void write_view_v2(const State& state, Seat seat, std::string& out);
+// The match's card table, element i the card with id i ({"id","card","owner"}); protocol 2 sends
+// each seat only its own entries (the other seat's are null: deck lists are never sent).
+nlohmann::json card_table(const std::array<SeatConfig, kSeats>& seats);
+// The seat whose deck a card id belongs to.
+Seat owner(const State& state, CardId id);
 
 // The whole game as text for people (the full state, every hand).
 std::string describe(const State& state);

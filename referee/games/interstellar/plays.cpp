@@ -59,6 +59,7 @@ void harvest(State& s, Seat seat) {
       p.resource_deck.pop_back();
     }
     pl.harvest_count = static_cast<std::int8_t>(pl.harvest_count + placed);
+    if (placed == 0) continue;  // an event says cards placed: none, no event
     s.events.push_back(Event{.kind = EventKind::harvest,
                              .seat = seat8(seat),
                              .value = static_cast<std::int16_t>(placed),
@@ -156,6 +157,9 @@ void apply_play(State& s, const Action& a) {
         Event{.kind = EventKind::formula, .seat = seat8(seat), .value = static_cast<std::int16_t>(worth)});
     return;
   }
+  // An action that ends in the discard pile lands there first, as its event comes first, and the
+  // cards that pay for it after it (docs/games/interstellar.md section 5).
+  if (category(k) == Category::action && k != Kind::harvest) p.discard.push_back(c);
   if (extra > 0) pay(s, seat, *plan_payment(p, Cost{.generic = extra}));
   switch (category(k)) {
     case Category::water:
@@ -198,18 +202,14 @@ void apply_play(State& s, const Action& a) {
       return;
     case Kind::depletion:
       deplete(s, seat, a.target);
-      p.discard.push_back(c);
       return;
     case Kind::into_the_void:
       send_to_void(s, seat, a.target);
-      p.discard.push_back(c);
       return;
     case Kind::space_junk:
       draw_cards(s, seat, 0, kSpaceJunk);
-      p.discard.push_back(c);
       return;
     default:
-      p.discard.push_back(c);
       return;
   }
 }

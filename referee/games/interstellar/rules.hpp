@@ -276,6 +276,10 @@ struct Outcome {
 };
 Outcome outcome(const State& s);
 
+// The state's stable hash (the replay's state hashes): every field of the State, the Rng's words
+// included, hashed straight from the values (state.cpp), never through JSON.
+std::uint64_t hash(const State& s);
+
 // Test support: redeals what `seat` cannot see (the opponent's hand, both seats' deck orders and
 // the cards on the opponent's planets), keeping each pile's size and each card's deck.
 void redeal_unseen(State& s, Seat seat, Rng& rng);

@@ -1,10 +1,11 @@
-// Interstellar's outcome, and the test support: redealing what a seat cannot see, and the
-// invariants of a State.
+// Interstellar's outcome, its stable hash, and the test support: redealing what a seat cannot
+// see, and the invariants of a State.
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "referee/core/hash.hpp"
 #include "referee/games/interstellar/engine.hpp"
 
 namespace arena::interstellar {
@@ -20,6 +21,83 @@ Outcome outcome(const State& s) {
     o.scores[idx(seat)] = s.winner < 0 ? 0.5 : (s.winner == seat ? 1.0 : 0.0);
   }
   return o;
+}
+
+namespace {
+
+// Every field of the State in a fixed order, straight from the values (no JSON): each list with
+// its size first, so that no two states give the same bytes.
+class StateHasher {
+ public:
+  void card(const Card& c) { h_.i64(c.id).u64(static_cast<std::uint64_t>(c.kind)); }
+  void cards(const std::vector<Card>& v) {
+    h_.u64(v.size());
+    for (const Card& c : v) card(c);
+  }
+  void loc(const Loc& at) { h_.u64(static_cast<std::uint64_t>(at.zone)).i64(at.planet); }
+  void event(const Event& e) {
+    h_.u64(static_cast<std::uint64_t>(e.kind)).i64(e.seat).i64(e.unit).i64(e.target_unit).i64(e.value).i64(e.extra);
+    card(e.card);
+    h_.i64(e.target);
+    loc(e.at);
+  }
+  void events(const std::vector<Event>& v) {
+    h_.u64(v.size());
+    for (const Event& e : v) event(e);
+  }
+  void player(const Player& p) {
+    h_.u64(static_cast<std::uint64_t>(p.character)).i64(p.first_id).i64(p.cards).i64(p.hp).i64(p.ship_hp);
+    loc(p.ship_at);
+    loc(p.char_at);
+    for (const auto* pile : {&p.resource_deck, &p.main_deck, &p.hand, &p.water, &p.stars}) cards(*pile);
+    h_.u64(p.elements.size());
+    for (const Element& e : p.elements) {
+      card(e.card);
+      h_.u64(e.depleted);
+    }
+    h_.u64(p.planets.size());
+    for (const Planet& pl : p.planets) {
+      card(pl.card);
+      cards(pl.harvest);
+      card(pl.colony);
+      h_.i64(pl.depleted_turn).i64(pl.harvest_turn).i64(pl.harvest_count);
+    }
+    h_.u64(p.gates.size());
+    for (const Gate& g : p.gates) {
+      card(g.card);
+      loc(g.at);
+      h_.i64(g.used_turn);
+    }
+    cards(p.pods);
+    card(p.reinforcements);
+    h_.i64(p.reinforcements_hp);
+    cards(p.discard);
+    cards(p.voided);
+    h_.i64(p.timewarp).u64(p.bonus_draw).u64(p.invasion_used);
+  }
+  Hasher& raw() { return h_; }
+
+ private:
+  Hasher h_;
+};
+
+}  // namespace
+
+std::uint64_t hash(const State& s) {
+  StateHasher h;
+  h.raw().bytes("interstellar").u64(static_cast<std::uint64_t>(s.config.deckout)).i64(s.config.max_turns);
+  for (auto word : s.rng.state()) h.raw().u64(word);
+  h.raw().u64(static_cast<std::uint64_t>(s.phase)).i64(s.start_player).i64(s.on_turn).i64(s.turn);
+  h.raw().i64(s.moves).i64(s.actions).i64(s.artifacts).i64(s.ship_attacks).i64(s.character_attacks).i64(s.bombards);
+  h.raw()
+      .u64(s.played_card)
+      .u64(static_cast<std::uint64_t>(s.pending.by))
+      .u64(static_cast<std::uint64_t>(s.pending.target));
+  for (const Player& p : s.players) h.player(p);
+  h.raw().u64(static_cast<std::uint64_t>(s.end)).i64(s.winner);
+  h.events(s.events);
+  h.events(s.last_events);
+  return h.raw().digest();
 }
 
 void redeal_unseen(State& s, Seat seat, Rng& rng) {

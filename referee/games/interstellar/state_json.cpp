@@ -1,7 +1,5 @@
-// Interstellar's full state as JSON (with the Rng: for tests and tools, never sent to a bot) and
-// its stable hash.
+// Interstellar's full state as JSON (with the Rng: for tests and tools, never sent to a bot).
 
-#include "referee/core/hash.hpp"
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/json_parts.hpp"
 
@@ -212,10 +210,6 @@ Result<State> state_from_json(const json& j) {
   } catch (const json::exception& e) {
     return fail(fmt::format("not an Interstellar state: {}", e.what()));
   }
-}
-
-std::uint64_t hash(const State& s) {
-  return stable_hash(to_json(s).dump());
 }
 
 }  // namespace arena::interstellar

@@ -1,6 +1,8 @@
 // Interstellar's views (docs/games/interstellar.md section 11): what one seat may see, and the
 // public events.
 
+#include <algorithm>
+
 #include "referee/games/interstellar/engine.hpp"
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/json_parts.hpp"
@@ -12,7 +14,28 @@ using namespace json_parts;
 
 namespace {
 
-json event_json(const Event& e) {
+// How a view names a card: protocol 1 as its object {"id","card"}, protocol 2 by its id, noting
+// the cards of the other seat (which the seat's card table in hello lacks) so that the view can
+// carry their objects in "cards".
+struct CardNamer {
+  const State& s;
+  Seat seat;
+  bool by_id;
+  std::vector<Card> foreign{};
+
+  json operator()(const Card& c) {
+    if (!by_id) return card_json(c);
+    if (owner(s, c.id) != seat) foreign.push_back(c);
+    return c.id;
+  }
+  json list(const std::vector<Card>& cards) {
+    json out = json::array();
+    for (const Card& c : cards) out.push_back((*this)(c));
+    return out;
+  }
+};
+
+json event_json(const Event& e, CardNamer& name) {
   json out = {{"event", kEventNames[static_cast<std::size_t>(e.kind)]}, {"seat", e.seat}};
   switch (e.kind) {
     case EventKind::start:
@@ -33,12 +56,12 @@ json event_json(const Event& e) {
       out["count"] = e.value;
       break;
     case EventKind::play:
-      out["card"] = card_json(e.card);
+      out["card"] = name(e.card);
       if (e.target != kNoCard) out["target"] = e.target;
       if (e.card.kind == Kind::gate) out["to"] = loc_json(e.at);
       break;
     case EventKind::pay:
-      out["card"] = card_json(e.card);
+      out["card"] = name(e.card);
       out["depleted"] = e.extra == 1;
       break;
     case EventKind::move:
@@ -58,7 +81,7 @@ json event_json(const Event& e) {
       break;
     case EventKind::voided:
     case EventKind::discarded:
-      out["card"] = card_json(e.card);
+      out["card"] = name(e.card);
       if (e.value > 0) out["harvest_lost"] = e.value;
       break;
     case EventKind::attack:
@@ -68,10 +91,10 @@ json event_json(const Event& e) {
       break;
     case EventKind::reaction:
       out["reaction"] = e.extra == 1 ? "cloak" : "force_field";
-      if (e.card.id != kNoCard) out["card"] = card_json(e.card);
+      if (e.card.id != kNoCard) out["card"] = name(e.card);
       break;
     case EventKind::cloak:
-      out["drawn"] = e.card.id == kNoCard ? json(nullptr) : card_json(e.card);
+      out["drawn"] = e.card.id == kNoCard ? json(nullptr) : name(e.card);
       out["base"] = e.extra == 1 ? json(nullptr) : json(e.value);
       break;
     case EventKind::roll:
@@ -95,13 +118,13 @@ json event_json(const Event& e) {
   return out;
 }
 
-json events_json(const std::vector<Event>& events) {
+json events_json(const std::vector<Event>& events, CardNamer& name) {
   json out = json::array();
-  for (const Event& e : events) out.push_back(event_json(e));
+  for (const Event& e : events) out.push_back(event_json(e, name));
   return out;
 }
 
-json player_view(const State& s, int seat, bool own) {
+json player_view(const State& s, int seat, bool own, CardNamer& name) {
   const Player& p = s.players[idx(seat)];
   const CharacterInfo& ch = info(p.character);
   json elements = json::array();
@@ -115,9 +138,9 @@ json player_view(const State& s, int seat, bool own) {
     json c = card_json(pl.card);
     c["r"] = value(pl.card.kind);
     c["harvest_size"] = pl.harvest.size();
-    if (own) c["harvest"] = cards_json(pl.harvest);
+    if (own) c["harvest"] = name.list(pl.harvest);
     c["depleted"] = pl.depleted_turn >= 0;
-    c["colony"] = pl.colony.id == kNoCard ? json(nullptr) : card_json(pl.colony);
+    c["colony"] = pl.colony.id == kNoCard ? json(nullptr) : name(pl.colony);
     planets.push_back(c);
   }
   json gates = json::array();
@@ -139,14 +162,14 @@ json player_view(const State& s, int seat, bool own) {
       {"max_ship_hp", ch.ship_hp},
       {"ship_at", loc_json(p.ship_at)},
       {"character_at", loc_json(p.char_at)},
-      {"water", cards_json(p.water)},
-      {"stars", cards_json(p.stars)},
+      {"water", name.list(p.water)},
+      {"stars", name.list(p.stars)},
       {"star_total", star_total(p)},
       {"elements", elements},
       {"planets", planets},
       {"planet_total", planet_total(p)},
       {"gates", gates},
-      {"pods", cards_json(p.pods)},
+      {"pods", name.list(p.pods)},
       {"reinforcements",
        p.reinforcements.id == kNoCard ? json(nullptr) : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
       {"hand_size", p.hand.size()},
@@ -154,20 +177,18 @@ json player_view(const State& s, int seat, bool own) {
       {"hand_main", static_cast<int>(p.hand.size()) - resource_in_hand},
       {"resource_deck", p.resource_deck.size()},
       {"main_deck", p.main_deck.size()},
-      {"discard", cards_json(p.discard)},
-      {"void", cards_json(p.voided)},
+      {"discard", name.list(p.discard)},
+      {"void", name.list(p.voided)},
       {"timewarp", p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept")},
       {"bonus_draw", p.bonus_draw},
       {"invasion_used", p.invasion_used}};
-  if (own) out["hand"] = cards_json(p.hand);
+  if (own) out["hand"] = name.list(p.hand);
   return out;
 }
 
-}  // namespace
-
-json view(const State& s, Seat seat) {
+json view_with(const State& s, Seat seat, CardNamer& name) {
   json players = json::array();
-  for (int p = 0; p < kSeats; ++p) players.push_back(player_view(s, p, p == seat));
+  for (int p = 0; p < kSeats; ++p) players.push_back(player_view(s, p, p == seat, name));
   const Player& me = s.players[idx(s.on_turn)];
   json turn = nullptr;
   if (s.phase == Phase::main || s.phase == Phase::reaction) {
@@ -203,10 +224,51 @@ json view(const State& s, Seat seat) {
           {"this_turn", turn},
           {"pending", pending},
           {"players", players},
-          {"events", events_json(s.events)},
-          {"last_events", events_json(s.last_events)},
+          {"events", events_json(s.events, name)},
+          {"last_events", events_json(s.last_events, name)},
           {"end", end_name(s.end)},
           {"winner", s.phase == Phase::over && s.winner >= 0 ? json(s.winner) : json(nullptr)}};
+}
+
+}  // namespace
+
+Seat owner(const State& s, CardId id) {
+  return id >= s.players[1].first_id ? 1 : 0;
+}
+
+json view(const State& s, Seat seat) {
+  CardNamer name{s, seat, false};
+  return view_with(s, seat, name);
+}
+
+json view_v2(const State& s, Seat seat) {
+  CardNamer name{s, seat, true};
+  json out = view_with(s, seat, name);
+  if (!name.foreign.empty()) {
+    auto by_id = [](const Card& a, const Card& b) { return a.id < b.id; };
+    std::sort(name.foreign.begin(), name.foreign.end(), by_id);
+    name.foreign.erase(std::unique(name.foreign.begin(), name.foreign.end()), name.foreign.end());
+    out["cards"] = cards_json(name.foreign);
+  }
+  return out;
+}
+
+json card_table(const std::array<SeatConfig, kSeats>& seats) {
+  // The ids as new_game gives them: each seat in turn, its Resource deck then its Main deck, each
+  // in catalogue order.
+  json out = json::array();
+  for (int seat = 0; seat < kSeats; ++seat) {
+    for (const DeckCounts* deck : {&seats[idx(seat)].resource, &seats[idx(seat)].main}) {
+      for (const KindInfo& k : catalogue()) {
+        for (int n = 0; n < (*deck)[static_cast<std::size_t>(k.kind)]; ++n) {
+          json c = card_json(Card{static_cast<CardId>(out.size()), k.kind});
+          c["owner"] = seat;
+          out.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace arena::interstellar

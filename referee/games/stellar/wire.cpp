@@ -7,23 +7,16 @@
 #include <algorithm>
 #include <charconv>
 
+#include "referee/games/json_text.hpp"
 #include "referee/games/stellar/json.hpp"
 
 namespace arena::stellar {
 
 namespace {
 
-class Writer {
+class Writer : public games::JsonText {
  public:
-  Writer(const State& s, Seat seat, std::string& out) : s_(s), seat_(seat), out_(out) {}
-
-  void raw(std::string_view text) { out_.append(text); }
-  void integer(long long v) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out_.append(buf, r.ptr);
-  }
-  void boolean(bool b) { raw(b ? "true" : "false"); }
+  Writer(const State& s, Seat seat, std::string& out) : JsonText(out), s_(s), seat_(seat) {}
   void optional(std::int16_t v) {
     if (v == kNone) {
       raw("null");
@@ -198,7 +191,6 @@ class Writer {
  private:
   const State& s_;
   Seat seat_;
-  std::string& out_;
   std::vector<CardId> foreign_;
 };
 

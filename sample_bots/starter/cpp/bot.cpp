@@ -193,14 +193,16 @@ json choose_stella_quest(const json& request) {
 // ---------------------------------------------------------------------------------------------
 // Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
 // ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
-// loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
-// "earth", ...); only your own hand is shown (me["hand"]), the other seat's as counts.
+// loses. A card is {"id","card"} in protocol 1 ("card" is its kind: "water_1", "e115", "earth",
+// ...); in protocol 2 a view names it by id and hello["cards"][id] is the object (your own cards;
+// the other seat's that a view names are in its "cards"). Only your own hand is shown
+// (me["hand"]), the other seat's as counts.
 
 bool is_star(const std::string& kind) {
   return kind == "proxima_centauri" || kind == "binary_star" || kind == "orions_belt";
 }
 
-json choose_interstellar(const json& request) {
+json choose_interstellar(const json& request, const json& table) {
   const json& view = request["view"];
   const json& legal = request["legal"];
   const json& me = view["players"][view["seat"].get<std::size_t>()];
@@ -225,7 +227,10 @@ json choose_interstellar(const json& request) {
     return end_turn;
   }
   std::map<std::int64_t, std::string> hand;  // card id -> kind
-  for (const json& c : me["hand"]) hand[c["id"].get<std::int64_t>()] = c["card"].get<std::string>();
+  for (const json& ref : me["hand"]) {       // protocol 1: the object; protocol 2: the id, in our table
+    const json& c = ref.is_object() ? ref : table[ref.get<std::size_t>()];
+    hand[c["id"].get<std::int64_t>()] = c["card"].get<std::string>();
+  }
   for (const json& a : legal) {
     // 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a
     //    star (character attacks need one), Water into the empty slot (moving needs Water and a
@@ -302,7 +307,7 @@ int main() {
       } else if (game == "stella_quest") {
         action = choose_stella_quest(message);
       } else if (game == "interstellar") {
-        action = choose_interstellar(message);
+        action = choose_interstellar(message, table);
       } else {
         action = message["legal"].front();  // a game this bot does not know: still legal
       }

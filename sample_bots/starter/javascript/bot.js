@@ -140,12 +140,14 @@ function chooseStellaQuest(request) {
 // ---------------------------------------------------------------------------------------------
 // Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
 // ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
-// loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
-// "earth", ...); only your own hand is shown (me.hand), the other seat's as counts.
+// loses. A card is {"id","card"} in protocol 1 ("card" is its kind: "water_1", "e115", "earth",
+// ...); in protocol 2 a view names it by id and hello.cards[id] is the object (your own cards;
+// the other seat's that a view names are in its "cards"). Only your own hand is shown (me.hand),
+// the other seat's as counts.
 
 const STARS = new Set(['proxima_centauri', 'binary_star', 'orions_belt']);
 
-function chooseInterstellar(request) {
+function chooseInterstellar(request, table) {
   const {view, legal} = request;
   const me = view.players[view.seat];
 
@@ -166,7 +168,8 @@ function chooseInterstellar(request) {
   // Deck-out: with config 'literal_win', a seat whose Main deck is empty and that plays no card
   // in a turn wins when the turn ends.
   if (view.config.deckout === 'literal_win' && me.main_deck === 0 && !turn.played_card) return endTurn;
-  const hand = new Map(me.hand.map((c) => [c.id, c.card]));  // card id -> kind
+  // card id -> kind; protocol 1 sends the objects, protocol 2 the ids of cards in our table
+  const hand = new Map(me.hand.map((ref) => (typeof ref === 'number' ? table[ref] : ref)).map((c) => [c.id, c.card]));
   // 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a star
   //    (character attacks need one), Water into the empty slot (moving needs Water and a star;
   //    more Water stays in hand to pay costs), Reinforcements (15 damage at the start of each of
@@ -227,7 +230,7 @@ input.on('line', (line) => {
     } else if (game === 'stella_quest') {
       action = chooseStellaQuest(message);
     } else if (game === 'interstellar') {
-      action = chooseInterstellar(message);
+      action = chooseInterstellar(message, table);
     } else {
       action = message.legal[0];  // a game this bot does not know: still legal
     }

@@ -160,13 +160,15 @@ def choose_stella_quest(request):
 # ---------------------------------------------------------------------------------------------
 # Interstellar (docs/games/interstellar.md). Each seat has a character ("hp") and its ship
 # ("ship_hp"); the ship must fall before the character can be hit, and a character at 0 HP
-# loses. A card is {"id","card"} in both protocols ("card" is its kind: "water_1", "e115",
-# "earth", ...); only your own hand is shown (me["hand"]), the other seat's as counts.
+# loses. A card is {"id","card"} in protocol 1 ("card" is its kind: "water_1", "e115", "earth",
+# ...); in protocol 2 a view names it by id and hello["cards"][id] is the object (your own cards;
+# the other seat's that a view names are in its "cards"). Only your own hand is shown
+# (me["hand"]), the other seat's as counts.
 
 STARS = {"proxima_centauri", "binary_star", "orions_belt"}
 
 
-def choose_interstellar(request):
+def choose_interstellar(request, cards):
     view = request["view"]
     legal = request["legal"]
     me = view["players"][view["seat"]]
@@ -189,7 +191,8 @@ def choose_interstellar(request):
     # in a turn wins when the turn ends.
     if view["config"]["deckout"] == "literal_win" and me["main_deck"] == 0 and not turn["played_card"]:
         return end_turn
-    hand = {c["id"]: c["card"] for c in me["hand"]}  # card id -> kind
+    cards.set_view(view)
+    hand = {c["id"]: c["card"] for c in map(cards.get, me["hand"])}  # card id -> kind
     for a in legal:
         # 1. Cards that cost nothing and help at once: an E115 (pays 3, recharges every turn), a
         #    star (character attacks need one), Water into the empty slot (moving needs Water and
@@ -256,7 +259,7 @@ def main():
             elif game == "stella_quest":
                 action = choose_stella_quest(message)
             elif game == "interstellar":
-                action = choose_interstellar(message)
+                action = choose_interstellar(message, cards)
             else:
                 action = message["legal"][0]  # a game this bot does not know: still legal
             send({"type": "action", "protocol": protocol, "id": message["id"], "action": action})
