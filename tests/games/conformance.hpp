@@ -6,6 +6,7 @@
 // (terminal text of every view and of the whole table, actions in words, the outcome) draw
 // without failing. tests/games/test_conformance.cpp runs it over every registered game.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,17 @@ constexpr int sanitizer_share(int games, int divisor = 8) {
 #else
   (void)divisor;
   return games;
+#endif
+}
+
+// 1, or `stride` under AddressSanitizer: a check of every step of a game visits every stride-th
+// step there (the paths are the same at each step; the normal pass visits them all).
+constexpr std::size_t sanitizer_stride(std::size_t stride) {
+#if defined(__SANITIZE_ADDRESS__)
+  return stride;
+#else
+  (void)stride;
+  return 1;
 #endif
 }
 

@@ -10,16 +10,13 @@
 #include <vector>
 
 #include "referee/league/ranking.hpp"
+#include "tests/league/elo_approx.hpp"
 
 using namespace arena::league;
 
 namespace {
 
 constexpr double kEloPerTheta = 400.0 / 2.302585092994046;
-
-Approx elo(double x) {
-  return Approx(x).margin(0.01);
-}
 
 // `times` matches with the given seats and ranks.
 void add(PlackettLuce& pl, const std::vector<std::size_t>& bots, const std::vector<int>& ranks, int times) {
@@ -39,14 +36,14 @@ TEST_CASE("Plackett-Luce: two bots are Bradley-Terry, with its closed form") {
   add(pl, {0, 1}, {2, 1}, 3);
   const std::vector<EloEstimate> r = pl.fit(2, RankingOptions{0.0});
   REQUIRE(r.size() == 2);
-  CHECK(r[0].elo == elo(73.60));
-  CHECK(r[1].elo == elo(-73.60));
-  CHECK(r[0].elo - r[1].elo == elo(400 * std::log10(7.0 / 3.0)));
+  CHECK(r[0].elo == elo_near(73.60));
+  CHECK(r[1].elo == elo_near(-73.60));
+  CHECK(r[0].elo - r[1].elo == elo_near(400 * std::log10(7.0 / 3.0)));
   CHECK(r[0].interval == IntervalKind::normal);
-  CHECK(r[0].low == elo(-43.88));
-  CHECK(r[0].high == elo(191.07));
+  CHECK(r[0].low == elo_near(-43.88));
+  CHECK(r[0].high == elo_near(191.07));
   CHECK(r[0].samples == 10);
-  CHECK(r[1].high == elo(43.88));
+  CHECK(r[1].high == elo_near(43.88));
 }
 
 TEST_CASE("Plackett-Luce: a tie counts as half a win each way") {
@@ -57,9 +54,9 @@ TEST_CASE("Plackett-Luce: a tie counts as half a win each way") {
   add(pl, {0, 1}, {1, 1}, 2);
   add(pl, {0, 1}, {2, 1}, 3);
   const std::vector<EloEstimate> r = pl.fit(2, RankingOptions{0.0});
-  CHECK(r[0].elo == elo(35.22));
-  CHECK(r[0].high - r[0].elo == elo(109.89));
-  CHECK(r[0].elo - r[0].low == elo(109.89));
+  CHECK(r[0].elo == elo_near(35.22));
+  CHECK(r[0].high - r[0].elo == elo_near(109.89));
+  CHECK(r[0].elo - r[0].low == elo_near(109.89));
 }
 
 TEST_CASE("Plackett-Luce: the fit solves the likelihood equations for 3 and 4 seats") {
@@ -122,8 +119,8 @@ TEST_CASE("Plackett-Luce: the prior keeps a bot that always wins finite") {
   PlackettLuce pl;
   add(pl, {0, 1}, {1, 2}, 20);
   const std::vector<EloEstimate> r = pl.fit(3);  // bot 2 never played
-  CHECK(r[0].elo == elo(343.03));
-  CHECK(r[1].elo == elo(-343.03));
+  CHECK(r[0].elo == elo_near(343.03));
+  CHECK(r[1].elo == elo_near(-343.03));
   CHECK(r[0].high - r[0].elo == Approx(261.30).margin(0.01));
   CHECK(std::isfinite(r[0].low));
   CHECK(r[2].elo == 0);

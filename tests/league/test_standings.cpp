@@ -14,16 +14,13 @@
 #include <vector>
 
 #include "referee/league/standings.hpp"
+#include "tests/league/elo_approx.hpp"
 
 using namespace arena;
 using namespace arena::league;
 using Catch::Matchers::Contains;
 
 namespace {
-
-Approx elo(double x) {
-  return Approx(x).margin(0.01);
-}
 
 SeatRecord seat(std::string bot, double score, int rank, std::vector<double> decision_ms = {},
                 std::uint64_t stderr_bytes = 0) {
@@ -294,7 +291,7 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   CHECK(alpha.losses == 1);
   CHECK(alpha.score_per_game == Approx(22.4));  // (30 + 22 + 21 + 24 + 15) / 5
   // Rank points {1, 0, 0.5, 1, 1}: s = 0.7 -> 147.19; 5 games are too few for an interval.
-  CHECK(alpha.elo.elo == elo(147.19));
+  CHECK(alpha.elo.elo == elo_near(147.19));
   CHECK(alpha.elo.interval == IntervalKind::none);
   CHECK(alpha.elo.samples == 5);
   CHECK(alpha.faults.empty());
@@ -356,7 +353,7 @@ TEST_CASE("Standings: a 2-seat league with a duplicate pair, a draw and a fault"
   // Deal 0: 1 + 0 = 1 point (index 2); deal 1: 0.5 + 1 = 1.5 points (index 3).
   CHECK(ab.a_pairs.counts == std::array<int, 5>{0, 0, 1, 1, 0});
   // Pentanomial: samples {0.5, 0.75}: s = 0.625 -> 88.74; 2 pairs give no interval.
-  CHECK(ab.elo.elo == elo(88.74));
+  CHECK(ab.elo.elo == elo_near(88.74));
   CHECK(ab.elo.samples == 2);
   CHECK_FALSE(ab.elo.known());
 
@@ -400,7 +397,7 @@ TEST_CASE("Standings: a 3-seat league uses linear rank points and head to head")
   CHECK(x.draws == 1);
   CHECK(x.losses == 1);
   // {1, 0.75, 0.25}: s = 2/3 -> 120.41 (3 games: no interval).
-  CHECK(x.elo.elo == elo(120.41));
+  CHECK(x.elo.elo == elo_near(120.41));
   CHECK_FALSE(x.elo.known());
   CHECK(y.name == "y");
   CHECK(y.points == 1.5);
@@ -416,7 +413,7 @@ TEST_CASE("Standings: a 3-seat league uses linear rank points and head to head")
   CHECK(z.losses == 2);
   CHECK(z.score_per_game == Approx(20.0 / 3.0));
   // {0, 0, 1}: s = 1/3 -> -120.41.
-  CHECK(z.elo.elo == elo(-120.41));
+  CHECK(z.elo.elo == elo_near(-120.41));
   // The Plackett-Luce rating orders them as the points do: x above y above z? x finished
   // first, tied first and tied second; y second, tied first, tied second; z last, last, first.
   CHECK(x.rating.elo > y.rating.elo);
@@ -490,7 +487,7 @@ TEST_CASE("Standings JSON: versioned, complete, finite") {
   CHECK(alpha.at("name") == "alpha");
   CHECK(alpha.at("points") == 3.5);
   // 5 games: no interval, so its ends are null (never a made-up number), as are nElo and LOS.
-  CHECK(alpha.at("elo").at("elo").get<double>() == elo(147.19));
+  CHECK(alpha.at("elo").at("elo").get<double>() == elo_near(147.19));
   CHECK(alpha.at("elo").at("high").is_null());
   CHECK(alpha.at("elo").at("low").is_null());
   CHECK(alpha.at("elo").at("los").is_null());

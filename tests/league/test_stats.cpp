@@ -5,24 +5,18 @@
 #include <vector>
 
 #include "referee/league/stats.hpp"
+#include "tests/league/elo_approx.hpp"
 
 using namespace arena::league;
 using Decision = SprtState::Decision;
-
-namespace {
-// Elo to 0.01.
-Approx elo(double x) {
-  return Approx(x).margin(0.01);
-}
-}  // namespace
 
 TEST_CASE("Elo: score and Elo are inverse logistic functions") {
   CHECK(score_from_elo(0) == Approx(0.5));
   // 400 Elo = odds 10:1, s = 10/11.
   CHECK(score_from_elo(400) == Approx(10.0 / 11.0));
-  CHECK(elo_from_score(10.0 / 11.0) == elo(400));
-  CHECK(elo_from_score(0.5) == elo(0));
-  CHECK(elo_from_score(score_from_elo(-123.4)) == elo(-123.4));
+  CHECK(elo_from_score(10.0 / 11.0) == elo_near(400));
+  CHECK(elo_from_score(0.5) == elo_near(0));
+  CHECK(elo_from_score(score_from_elo(-123.4)) == elo_near(-123.4));
   // Out of (0,1) and NaN map to the finite bound.
   CHECK(elo_from_score(1) == kEloBound);
   CHECK(elo_from_score(1.3) == kEloBound);
@@ -39,22 +33,22 @@ TEST_CASE("Elo: 60 wins, 20 draws, 20 losses") {
   // se = sqrt(0.16 / 100) = 0.04, s +- 1.96 se = [0.62160, 0.77840]
   //   -> elo [-400 log10(0.60875), -400 log10(0.28469)] = [86.23, 218.25].
   const EloEstimate e = elo_from_wdl(60, 20, 20);
-  CHECK(e.elo == elo(147.19));
-  CHECK(e.low == elo(86.23));
-  CHECK(e.high == elo(218.25));
+  CHECK(e.elo == elo_near(147.19));
+  CHECK(e.low == elo_near(86.23));
+  CHECK(e.high == elo_near(218.25));
   // Mirror image for the loser.
   const EloEstimate m = elo_from_wdl(20, 20, 60);
-  CHECK(m.elo == elo(-147.19));
-  CHECK(m.low == elo(-218.25));
-  CHECK(m.high == elo(-86.23));
+  CHECK(m.elo == elo_near(-147.19));
+  CHECK(m.low == elo_near(-218.25));
+  CHECK(m.high == elo_near(-86.23));
   // elo_from_scores of the same games agrees.
   std::vector<double> scores(60, 1.0);
   scores.insert(scores.end(), 20, 0.5);
   scores.insert(scores.end(), 20, 0.0);
   const EloEstimate s = elo_from_scores(scores);
-  CHECK(s.elo == elo(e.elo));
-  CHECK(s.low == elo(e.low));
-  CHECK(s.high == elo(e.high));
+  CHECK(s.elo == elo_near(e.elo));
+  CHECK(s.low == elo_near(e.low));
+  CHECK(s.high == elo_near(e.high));
 }
 
 TEST_CASE("Elo: too few games give no interval, constant results an exact bound") {
@@ -79,26 +73,26 @@ TEST_CASE("Elo: too few games give no interval, constant results an exact bound"
   const EloEstimate wins = elo_from_wdl(10, 0, 0);
   CHECK(wins.interval == IntervalKind::exact);
   CHECK(wins.elo == kEloBound);
-  CHECK(wins.low == elo(140.22));
+  CHECK(wins.low == elo_near(140.22));
   CHECK(wins.high == kEloBound);
   // 10 losses: the mirror image, [-1000, -140.22].
   const EloEstimate losses = elo_from_wdl(0, 0, 10);
   CHECK(losses.elo == -kEloBound);
   CHECK(losses.low == -kEloBound);
-  CHECK(losses.high == elo(-140.22));
+  CHECK(losses.high == elo_near(-140.22));
   // 20 draws: q = 0.025^(1/20) = 0.831700, mean in [q/2, q/2 + 1 - q] = [0.41585, 0.58415]
   //   -> [-59.08, +59.08].
   const EloEstimate draws = elo_from_wdl(0, 20, 0);
   CHECK(draws.interval == IntervalKind::exact);
   CHECK(draws.elo == 0);
-  CHECK(draws.low == elo(-59.08));
-  CHECK(draws.high == elo(59.08));
+  CHECK(draws.low == elo_near(-59.08));
+  CHECK(draws.high == elo_near(59.08));
   // 5 wins 5 losses: s = 0.5, var = 0.25, se = 0.158114, s + 1.96 se = 0.80990 -> +251.78.
   const EloEstimate coin = elo_from_wdl(5, 0, 5);
   CHECK(coin.interval == IntervalKind::normal);
-  CHECK(coin.elo == elo(0));
-  CHECK(coin.low == elo(-251.78));
-  CHECK(coin.high == elo(251.78));
+  CHECK(coin.elo == elo_near(0));
+  CHECK(coin.low == elo_near(-251.78));
+  CHECK(coin.high == elo_near(251.78));
   for (const EloEstimate& e : {none, four, wins, losses, draws, coin}) {
     CHECK(std::isfinite(e.elo));
     CHECK(std::isfinite(e.low));
@@ -119,14 +113,14 @@ TEST_CASE("Elo: pentanomial LL 5, LD 10, DD/WL 20, WD 30, WW 15") {
   p.counts = {5, 10, 20, 30, 15};
   CHECK(p.pairs() == 80);
   const EloEstimate e = elo_from_pentanomial(p);
-  CHECK(e.elo == elo(88.74));
-  CHECK(e.low == elo(44.54));
-  CHECK(e.high == elo(135.96));
+  CHECK(e.elo == elo_near(88.74));
+  CHECK(e.low == elo_near(44.54));
+  CHECK(e.high == elo_near(135.96));
   CHECK(e.samples == 80);
   // nElo per game: sd of a game = sqrt(2 var) = 0.395285; (0.625 - 0.5) / 0.395285 * 800 / ln 10
   //   = 109.87; its half-width 1.96 * 0.03125 / 0.395285 * 347.436 = 53.83.
-  CHECK(e.nelo == elo(109.87));
-  CHECK(e.nelo_error == elo(53.83));
+  CHECK(e.nelo == elo_near(109.87));
+  CHECK(e.nelo_error == elo_near(53.83));
   // LOS = Phi(0.125 / 0.03125) = Phi(4) = 0.9999683.
   CHECK(e.los == Approx(0.9999683).margin(1e-7));
   // Draw ratio: DD+WL pairs / pairs = 20 / 80; pairs ratio: (WD + WW) / (LL + LD) = 45 / 15.
@@ -143,7 +137,7 @@ TEST_CASE("Elo: pentanomial LL 5, LD 10, DD/WL 20, WD 30, WW 15") {
   CHECK_FALSE(pairs_ratio(ww).has_value());                        // no pair lost: infinite
   ww.counts = {0, 0, 0, 0, 10};
   CHECK(elo_from_pentanomial(ww).interval == IntervalKind::exact);
-  CHECK(elo_from_pentanomial(ww).low == elo(140.22));
+  CHECK(elo_from_pentanomial(ww).low == elo_near(140.22));
   CHECK(draw_ratio(3, 4, 3) == Approx(0.4));
 }
 

@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Tally {
+struct InterstellarTally {
   int games = 0;
   int wins = 0;
   int draws = 0;
@@ -33,7 +33,7 @@ struct Tally {
 
 // One seeded game: the greedy policy in `greedy_seat`, a uniformly random legal action in the
 // other. Greedy must never fall back to its random answer here.
-void play_one(std::uint64_t seed, Seat greedy_seat, Tally& tally) {
+void play_interstellar(std::uint64_t seed, Seat greedy_seat, InterstellarTally& tally) {
   json outcome;
   const auto scores = testing::play_against_random(
       "interstellar", seed, 2, greedy_seat,
@@ -68,10 +68,10 @@ std::string ends(const std::map<std::string, int>& by) {
 TEST_CASE("greedy beats random play at Interstellar in at least 80% of games, both seats",
           "[sample_bots][interstellar]") {
   constexpr int kDeals = 100;  // each deal is played twice, greedy in seat 0 then in seat 1
-  Tally seat[2];
+  InterstellarTally seat[2];
   for (int deal = 0; deal < kDeals; ++deal) {
     const std::uint64_t seed = derive_seed(20261124, static_cast<std::uint64_t>(deal));
-    for (Seat s = 0; s < 2; ++s) play_one(seed, s, seat[s]);
+    for (Seat s = 0; s < 2; ++s) play_interstellar(seed, s, seat[s]);
   }
   const int games = seat[0].games + seat[1].games;
   const int wins = seat[0].wins + seat[1].wins;

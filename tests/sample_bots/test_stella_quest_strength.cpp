@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Tally {
+struct StellaQuestTally {
   int games = 0;
   int greedy_first = 0;  // greedy's score is the highest (alone or shared)
   int random_first = 0;  // the same for the first random seat after greedy: the baseline
@@ -32,7 +32,7 @@ bool ranks_first(const std::vector<double>& scores, std::size_t seat) {
 
 // One seeded game: the greedy policy in `greedy_seat`, a uniformly random legal action in the
 // others. Greedy must never fall back to its random answer here.
-void play_one(std::uint64_t seed, int seats, Seat greedy_seat, Tally& tally) {
+void play_stella_quest(std::uint64_t seed, int seats, Seat greedy_seat, StellaQuestTally& tally) {
   const auto scores = testing::play_against_random("stella_quest", seed, seats, greedy_seat, [&](const json& request) {
     const greedy::Decision d = greedy::decide(request);
     if (d.debug.rfind("random", 0) == 0) FAIL("greedy fell back to random (" << d.debug << ") in game " << seed);
@@ -47,16 +47,16 @@ void play_one(std::uint64_t seed, int seats, Seat greedy_seat, Tally& tally) {
 }
 
 // `deals` seeded deals, each played once per seat with greedy in that seat.
-Tally play_many(int seats, int deals, std::uint64_t base) {
-  Tally tally;
+StellaQuestTally play_many(int seats, int deals, std::uint64_t base) {
+  StellaQuestTally tally;
   for (int deal = 0; deal < deals; ++deal) {
     const std::uint64_t seed = derive_seed(base, static_cast<std::uint64_t>(deal));
-    for (Seat s = 0; s < seats; ++s) play_one(seed, seats, s, tally);
+    for (Seat s = 0; s < seats; ++s) play_stella_quest(seed, seats, s, tally);
   }
   return tally;
 }
 
-void report(const char* what, const Tally& t) {
+void report(const char* what, const StellaQuestTally& t) {
   WARN(what << ": greedy ranked first in " << t.greedy_first << " of " << t.games << " games ("
             << 100.0 * t.greedy_first / t.games << "%), a random seat in " << t.random_first << " ("
             << 100.0 * t.random_first / t.games << "%); greedy enlightened " << t.enlightened << ", eliminated "
@@ -66,14 +66,14 @@ void report(const char* what, const Tally& t) {
 }  // namespace
 
 TEST_CASE("greedy ranks first at Stella Quest against random play, 2 seats", "[sample_bots][stella_quest]") {
-  const Tally t = play_many(2, 150, 20250101);  // 300 games, greedy in seat 0 then seat 1
+  const StellaQuestTally t = play_many(2, 150, 20250101);  // 300 games, greedy in seat 0 then seat 1
   report("stella_quest 2 seats", t);
   CHECK(t.games == 300);
   CHECK(t.greedy_first >= 0.75 * t.games);  // measured 89% here, 90.5% over 6,000 games
 }
 
 TEST_CASE("greedy ranks first at Stella Quest against random play, 3 seats", "[sample_bots][stella_quest]") {
-  const Tally t = play_many(3, 50, 20250102);  // 150 games, greedy in seats 0, 1, 2
+  const StellaQuestTally t = play_many(3, 50, 20250102);  // 150 games, greedy in seats 0, 1, 2
   report("stella_quest 3 seats", t);
   CHECK(t.games == 150);
   CHECK(t.greedy_first >= 0.70 * t.games);  // measured 91% here, 87.6% over 4,200 games

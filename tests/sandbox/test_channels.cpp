@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // basic keeps bots apart only with a uid of its own per bot and its own mount namespace (root).
-bool claims_isolation(Tier t) {
+bool claims_channel_isolation(Tier t) {
   const auto& s = bots::sandbox_support();
   return t == Tier::strict || (t == Tier::basic && s.root && s.private_mounts);
 }
@@ -147,7 +147,7 @@ TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the 
     for (std::string p; std::getline(paths, p, ',');) {
       if (p != "-") wrote.push_back(p);
     }
-    if (!claims_isolation(t)) {
+    if (!claims_channel_isolation(t)) {
       if (t == Tier::none) CHECK(found.at("found") != "0");  // the control: the attack is real
       WARN(fmt::format("tier {} (no private mounts here): wrote {} files, the next leg found {}", bots::tier_name(t),
                        left.at("wrote"), found.at("found")));
@@ -181,7 +181,7 @@ TEST_CASE("channels: a bot reaches no host socket and sees no other process or c
     CHECK(sockets.hostile.at("socket") == "EPERM");
     CHECK(sockets.hostile.at("path") != "connected");
     CHECK(sockets.hostile.at("abstract") != "connected");
-    if (!claims_isolation(t)) {
+    if (!claims_channel_isolation(t)) {
       WARN(fmt::format("tier {} (no private mounts here): sees {} processes of other uids", bots::tier_name(t),
                        procs.hostile.at("other_uids")));
       continue;

@@ -38,10 +38,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string random_bot() {
-  return testing::reachable_random_bot();
-}
-
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
@@ -108,13 +104,13 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     std::ofstream(dir / "earlier.jsonl") << "{\"seed\":1}\n";
     ::chmod((dir / "earlier.jsonl").c_str(), 0600);
     const std::string paths =
-        fmt::format("{}:{}:{}:{}", replay.string(), dir.string(), (dir / "earlier.jsonl").string(), random_bot());
+        fmt::format("{}:{}:{}:{}", replay.string(), dir.string(), (dir / "earlier.jsonl").string(), testing::reachable_random_bot());
     const std::string command = fmt::format(
         "{} play --sandbox {} --seed 918273645 --decision-ms 60000 --out {} --replay {} --env ARENA_LEAK_PATHS={} {}"
         "--bot {} --bot {} 2>&1",
         ARENA_REFEREE, bots::tier_name(t), shell_quote(dir.string()), shell_quote(replay.string()), shell_quote(paths),
         t == Tier::strict ? "" : "--env ARENA_LEAK_NO_WALK=1 ",  // the walk is asserted in strict only
-        shell_quote(hostile_bot("leak --at 3")), shell_quote(random_bot()));
+        shell_quote(hostile_bot("leak --at 3")), shell_quote(testing::reachable_random_bot()));
     const auto run = testing::run(command);
     INFO(run.out);
     REQUIRE(run.exit_code == 0);

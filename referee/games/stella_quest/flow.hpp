@@ -2,13 +2,10 @@
 // The engine's internal steps shared by rules.cpp (turns, draws) and trick.cpp (the end of a
 // trick). Not part of the game's interface.
 
+#include "referee/core/index.hpp"
 #include "referee/games/stella_quest/rules.hpp"
 
 namespace arena::stella_quest::detail {
-
-inline std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
 
 // The rulebook: "If the deck runs out of cards, immediately shuffle all cards in the discard pile
 // apart from the top card to make a new deck." Called whenever the deck may have run out (a card

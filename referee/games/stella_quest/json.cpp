@@ -6,15 +6,13 @@
 #include <array>
 #include <string>
 
+#include "referee/core/index.hpp"
+
 namespace arena::stella_quest {
 
 using nlohmann::json;
 
 namespace {
-
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
 
 constexpr std::array<const char*, 4> kPhaseNames = {"play", "collect", "top", "over"};
 constexpr std::array<const char*, 4> kKindNames = {"play", "draw", "collect", "top"};

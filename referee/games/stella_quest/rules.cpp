@@ -11,8 +11,6 @@
 
 namespace arena::stella_quest {
 
-using detail::idx;
-
 // ---- actions -------------------------------------------------------------------------------
 
 Action Action::play(Face face) {

@@ -8,8 +8,6 @@
 
 namespace arena::stella_quest {
 
-using detail::idx;
-
 // ---- queries -------------------------------------------------------------------------------
 
 int trick_size(const State& s) {

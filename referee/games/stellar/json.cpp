@@ -6,15 +6,13 @@
 #include <array>
 #include <string>
 
+#include "referee/core/index.hpp"
+
 namespace arena::stellar {
 
 using nlohmann::json;
 
 namespace {
-
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
 
 constexpr std::array<const char*, 7> kPhaseNames = {"choose_starter", "refresh", "take", "play",
                                                     "place",          "keep",    "over"};

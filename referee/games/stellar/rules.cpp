@@ -7,6 +7,7 @@
 #include <cassert>
 
 #include "referee/core/hash.hpp"
+#include "referee/core/index.hpp"
 #include "referee/games/legal.hpp"
 
 namespace arena::stellar {
@@ -65,10 +66,6 @@ Action Action::keep(int card) {
 // ---- helpers -------------------------------------------------------------------------------
 
 namespace {
-
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
 
 // Card ids are 8 bits: a match (both own decks together) holds at most 255 cards.
 constexpr std::size_t kMaxTableCards = 255;

@@ -4,13 +4,11 @@
 #include <cassert>
 #include <nlohmann/json.hpp>
 
+#include "referee/core/index.hpp"
+
 namespace arena::stellar {
 
 namespace {
-
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
 
 constexpr int kSectionPoints = 10;
 constexpr int kDiversityPoints = 10;

@@ -5,14 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "referee/core/index.hpp"
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/rules.hpp"
 
 namespace arena::interstellar::testing {
 
-inline std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
+using arena::idx;
 
 // A game with these characters, both seats having kept, seat 0 on turn 1 with an empty hand and
 // nothing in play; every card of both seats in its decks, the moved cards on top of nothing.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "referee/core/index.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/games/draw.hpp"
 #include "referee/games/game.hpp"
@@ -36,9 +37,7 @@ std::uint64_t played(int all) {
   return static_cast<std::uint64_t>(arena::testing::sanitizer_share(all));
 }
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
+using arena::idx;
 
 games::draw::SeatNames names() {
   return games::draw::SeatNames{{"alpha", "beta"}};

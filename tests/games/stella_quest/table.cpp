@@ -3,13 +3,13 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
+#include "referee/core/index.hpp"
+
 namespace arena::stella_quest::testing {
 
 namespace {
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
+using arena::idx;
 
 std::string action_text(const Action& a) {
   switch (a.kind) {

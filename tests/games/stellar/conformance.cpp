@@ -20,7 +20,7 @@ const games::Game& stellar_game() {
   return *games::find_game("stellar");
 }
 
-void require_conformant(const testing::ConformanceReport& report, int games) {
+void require_conformant(const arena::testing::ConformanceReport& report, int games) {
   for (const auto& f : report.failures) UNSCOPED_INFO(f);
   CHECK(report.failures.empty());
   CHECK(report.games == games);
@@ -29,8 +29,9 @@ void require_conformant(const testing::ConformanceReport& report, int games) {
 }  // namespace
 
 TEST_CASE("Stellar conforms with facedown_step3 = printed", "[conformance][stellar]") {
-  const int games = testing::sanitizer_share(300);
-  const auto report = testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 5000, 25);
+  const int games = arena::testing::sanitizer_share(300);
+  const auto report =
+      arena::testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 5000, 25);
   require_conformant(report, games);
 }
 
@@ -45,11 +46,11 @@ TEST_CASE("Stellar conforms with a deck list per seat, and with one seat's only"
     if (c.at("type") == "moon" && c.at("number").is_number() && c.at("number").get<int>() >= 4) c["stars"] = 3;
   }
   const std::vector<json> both = {{{"deck", short_list}}, {{"deck", bright}}};
-  const int games = testing::sanitizer_share(300);
-  require_conformant(testing::run_conformance(stellar_game(), nullptr, 2, games, 7000, 25, both), games);
+  const int games = arena::testing::sanitizer_share(300);
+  require_conformant(arena::testing::run_conformance(stellar_game(), nullptr, 2, games, 7000, 25, both), games);
   const std::vector<json> one = {nullptr, {{"deck", bright}}};
-  require_conformant(testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 8000, 25, one),
-                     games);
+  require_conformant(
+      arena::testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 8000, 25, one), games);
 }
 
 TEST_CASE("Stellar: at the end every telescope holds 12 cards and every notebook 13", "[stellar]") {
@@ -88,7 +89,7 @@ TEST_CASE("Stellar refuses a config it does not know", "[stellar]") {
 // satellite, where it said "stack": null for one that adds to no scoring run (scores unchanged;
 // the state hashes are not affected).
 TEST_CASE("Stellar determinism signature is pinned", "[stellar][signature]") {
-  const std::uint64_t signature = testing::determinism_signature(stellar_game(), nullptr, 2, 500);
+  const std::uint64_t signature = arena::testing::determinism_signature(stellar_game(), nullptr, 2, 500);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "085dcf20122df55a");
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "referee/core/index.hpp"
 #include "referee/games/stellar/cards.hpp"
 #include "referee/games/stellar/json.hpp"
 #include "referee/games/stellar/rules.hpp"
@@ -17,9 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
+using arena::idx;
 
 // Seat 1's list: the standard cards with every moon at 3 stars, plus a second Satellite 3 (61).
 Deck starry_list() {

@@ -6,15 +6,15 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
+#include "referee/core/index.hpp"
+
 namespace arena::stellar::testing {
 
 namespace {
 
 constexpr std::string_view kStarterMark = " ◆";
 
-std::size_t idx(int i) {
-  return static_cast<std::size_t>(i);
-}
+using arena::idx;
 
 Action checked(const State& s, const Action& a) {
   INFO("action " << fmt::format("kind {} card {} slot {}", static_cast<int>(a.kind), a.card, a.slot));
