@@ -19,7 +19,7 @@
 // match with a deck list of its own) it says so on stderr once and plays the greedy policy.
 //
 //   usage: search_bot [--samples N] [--candidates K] [--rollout greedy|random]
-//     defaults: Stella Quest 100 samples within 100,000 policy decisions; Stellar 12 samples of 3
+//     defaults: Stella Quest 100 samples within 50,000 policy decisions; Stellar 12 samples of 3
 //     candidates within 3,000; another game 12 samples within 3,000; greedy rollouts (random:
 //     Game::rollout, uniform play inside the library, faster and weaker). Measured against the
 //     greedy bot: docs/library.md.
@@ -62,7 +62,7 @@ struct Defaults {
 };
 
 Defaults defaults_for(const std::string& name) {
-  if (name == "stella_quest") return {100, 0, 100000};
+  if (name == "stella_quest") return {100, 0, 50000};
   if (name == "stellar") return {12, 3, 3000};
   return {12, 0, 3000};
 }

@@ -14,6 +14,7 @@ a game from a request (Interstellar) they still play legally.
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import unittest
@@ -42,6 +43,7 @@ def search_league(game, deals, out):
     """A `referee league` of search_bot against greedy_bot, `deals` deals with the seats swapped;
     returns search_bot's row of standings.json after checking that nobody faulted."""
     folder = out / f"league-{game}"
+    shutil.rmtree(folder, ignore_errors=True)  # a league's folder holds one league
     command = [os.environ["REFEREE"], "league", "--game", game, "--bot", os.environ["SEARCH_BOT"],
                "--bot", os.environ["GREEDY_BOT"], "--name", "search", "--name", "greedy", "--deals", str(deals),
                "--seed", "100", "--sandbox", "none", "-j", "2", "--time-scale", "10", "--rating-interval", "0",
@@ -49,7 +51,6 @@ def search_league(game, deals, out):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise AssertionError(f"referee league exited {done.returncode}: {done.stderr}")
-    print(done.stdout.split("\n\n")[-2] if "\n\n" in done.stdout else done.stdout)
     rows = {row["name"]: row for row in json.loads((folder / "standings.json").read_text())["bots"]}
     for row in rows.values():
         if row["fault_count"] != 0:
