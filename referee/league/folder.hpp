@@ -47,9 +47,7 @@ struct LeagueFacts {
   std::uint64_t journaled = 0;  // matches in the journal
   bool interrupted = false;
   std::optional<Shard> shard;
-  std::optional<SprtState> sprt;
-  std::uint64_t sprt_counted = 0;
-  bool sprt_stopped = false;
+  std::optional<SprtVerdict> sprt;    // when the league ran an SPRT
   std::optional<Completion> partial;  // none: the standings cover the whole league
 };
 

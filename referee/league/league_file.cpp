@@ -58,13 +58,27 @@ std::string flag_given(const LeagueFlags& flags, std::string_view key, const jso
 
 }  // namespace
 
+Result<nlohmann::json> parse_json_text(std::string_view text, std::string_view name) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message after its tag: "parse error at line 3, column 14: syntax error ...".
+    std::string what = e.what();
+    constexpr std::string_view kAt = "parse error at ";
+    if (const auto at = what.find(kAt); at != std::string::npos) what = what.substr(at + kAt.size());
+    return fail(fmt::format("{} is not valid JSON: {}", name, what));
+  }
+}
+
 Result<LeagueFile> read_league_file(const fs::path& out) {
   LeagueFile f;
   f.file = out / kLeagueFile;
   const std::string name = f.file.string();
   auto text = files::read_file(f.file);  // never through a link, a FIFO or a huge file
   if (!text) return fail(text.error());
-  json j = json::parse(*text, nullptr, false);
+  auto parsed = parse_json_text(*text, name);
+  if (!parsed) return fail(parsed.error());
+  json j = std::move(parsed).value();
   if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", name));
   // What the runner records beside the spec: the league's folder and its shard.
   if (const auto dir = j.find("working_dir"); dir != j.end()) {
