@@ -143,7 +143,7 @@ json page_match(const MatchRecord& r) {
   return {{"index", r.index},
           {"deal", r.deal},
           {"leg", r.leg},
-          {"seed", r.seed},
+          {"seed", std::to_string(r.seed)},  // text: JavaScript's numbers end at 2^53
           {"end", enum_name(r.end)},
           {"seats", std::move(seats)},
           {"fault", std::move(fault)},

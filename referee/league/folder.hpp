@@ -94,7 +94,8 @@ class LeagueFolder {
   files::Dir dir_;
 };
 
-// A match as the league page lists it (render/league_page.hpp): index, deal, leg, seed, end, seats
+// A match as the league page lists it (render/league_page.hpp): index, deal, leg, seed (decimal
+// text: JavaScript cannot hold every 64-bit number), end, seats
 // [{bot, score, rank}], fault {seat, kind, message} or null; "replay" and "page" null (the page's
 // writer links them).
 nlohmann::json page_match(const MatchRecord& record);
