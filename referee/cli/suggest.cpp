@@ -44,7 +44,8 @@ namespace {
 
 std::vector<std::string> command_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
   return names;
 }
 
@@ -87,7 +88,8 @@ std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& ar
     }
     // A word where a command is required: the first of the top level, or a command's own
     // subcommand (ladder's) when it takes no other words.
-    if (at == &app || (seen_command && at->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty())) {
+    if (at == &app ||
+        (seen_command && at->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty())) {
       const std::string near = closest_name(arg, commands);
       if (!near.empty()) out += fmt::format("did you mean `{} {}` (for {})?\n", prefix, near, arg);
     }

@@ -21,8 +21,9 @@ namespace {
 // bot-check.sh with its variables, from `dir`; its output and exit code.
 testing::Command bot_check(const fs::path& dir, const std::string& new_bot, const std::string& old_bot,
                            const std::string& extra) {
-  return testing::run(fmt::format("cd {} && REFEREE={} NEW_BOT={} OLD_BOT={} VALIDATE_GAMES=1 {} sh {}/docs/ci/bot-check.sh 2>&1",
-                                  dir.string(), testing::referee(), new_bot, old_bot, extra, ARENA_SOURCE_DIR));
+  return testing::run(
+      fmt::format("cd {} && REFEREE={} NEW_BOT={} OLD_BOT={} VALIDATE_GAMES=1 {} sh {}/docs/ci/bot-check.sh 2>&1",
+                  dir.string(), testing::referee(), new_bot, old_bot, extra, ARENA_SOURCE_DIR));
 }
 
 }  // namespace
@@ -45,8 +46,8 @@ TEST_CASE("docs/ci/bot-check.sh fails on a regression with exit 6 and a failing 
   const std::string junit = testing::read_file(dir / "regression/gauntlet/junit.xml");
   CHECK_THAT(junit, Contains("<testsuite name=\"sprt\" tests=\"1\" failures=\"1\"") &&
                         Contains("name=\"new not rejected by the SPRT\"") && Contains("type=\"sprt-h0\""));
-  CHECK_THAT(testing::read_file(dir / "regression/gauntlet/standings.md"), Contains("**SPRT of new [") &&
-                                                                               Contains("H0 accepted"));
+  CHECK_THAT(testing::read_file(dir / "regression/gauntlet/standings.md"),
+             Contains("**SPRT of new [") && Contains("H0 accepted"));
   const json standings = json::parse(testing::read_file(dir / "regression/gauntlet/standings.json"));
   CHECK(standings.at("league").at("sprt").at("decision") == "accept_h0");
   CHECK(standings.at("league").at("sprt").at("bot") == "new");

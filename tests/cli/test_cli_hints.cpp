@@ -43,8 +43,8 @@ TEST_CASE("referee: a misspelt command or flag gets \"did you mean\"", "[cli]") 
 TEST_CASE("referee league: a league file with a JSON syntax error names its line and column", "[cli]") {
   const fs::path dir = testing::fresh_dir("cli", "json-syntax");
   std::ofstream(dir / "l.json") << "{\n  \"game\": \"stellar\",\n  \"deals\": 2,\n}\n";
-  auto c = testing::run(fmt::format("{} league {} --out {} 2>&1", referee(), (dir / "l.json").string(),
-                                    (dir / "out").string()));
+  auto c = testing::run(
+      fmt::format("{} league {} --out {} 2>&1", referee(), (dir / "l.json").string(), (dir / "out").string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains(fmt::format("the league file {} is not valid JSON: line 4, column 1:",
                                          (dir / "l.json").string())));
