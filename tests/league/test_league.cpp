@@ -332,6 +332,8 @@ TEST_CASE("league --resume: flags over league.json, a flag or league file that c
       {"--seed 4 --no-duplicate",
        {"--seed 4 here, \"seed\": 3 there", "--no-duplicate here, \"duplicate\": true there"}},
       {"--decision-ms 700", {"--decision-ms 700 here, \"decision_ms\": 1000 there"}},
+      // Another game: the recorded config does not fit it, but the changed flag is what is named.
+      {"--game interstellar", {"--game \"interstellar\" here, \"game\": \"stellar\" there"}},
       {(dir / "other.json").string(),
        {fmt::format("\"deals\": 4 in {} here, \"deals\": 1 there", (dir / "other.json").string())}},
       {fmt::format("--bot {} --bot {} --name c --name b", testing::random_bot(), testing::random_bot()),
