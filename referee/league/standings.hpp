@@ -45,8 +45,9 @@ struct FaultEntry {
   std::string message;
   std::string request;  // excerpts, "" when the journal has none
   std::string reply;
-  std::string replay;  // path of the match's replay
-  std::string rerun;   // one shell command that re-runs the match
+  std::string replay;                      // path of the match's replay
+  std::string rerun;                       // one shell command that re-runs the match
+  std::vector<std::string> stderr_tail{};  // the offender's last stderr lines, when journaled
 };
 
 // One bot over the whole league, counted per seat it played (a bot in two seats of one match,

@@ -44,6 +44,10 @@ Case fault_case(const std::string& bot, const FaultEntry& f) {
       fmt::format("bot: {}\nmatch: m{:06} (seat {})\nfault: {}\nmessage: {}\n", bot, f.index, f.seat, kind, f.message);
   if (!f.request.empty()) c.body += fmt::format("request (id {}): {}\n", f.request_id, f.request);
   if (!f.reply.empty()) c.body += fmt::format("reply: {}\n", f.reply);
+  if (!f.stderr_tail.empty()) {
+    c.body += "last stderr lines:\n";
+    for (const std::string& line : f.stderr_tail) c.body += fmt::format("  {}\n", line);
+  }
   c.body += fmt::format("replay: {}\nre-run: {}\n", f.replay.empty() ? "(not recorded)" : f.replay,
                         f.rerun.empty() ? "(not recorded)" : f.rerun);
   return c;

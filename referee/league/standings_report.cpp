@@ -223,6 +223,7 @@ nlohmann::json standings_json(const Standings& s) {
                          {"message", f.message},
                          {"request", f.request},
                          {"reply", f.reply},
+                         {"stderr_tail", f.stderr_tail},
                          {"replay", f.replay},
                          {"rerun", f.rerun}});
     }

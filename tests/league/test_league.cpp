@@ -287,6 +287,18 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   std::ifstream in(dir / "out" / "standings.json");
   const json standings = json::parse(in);
   CHECK(standings.at("league").at("matches_done") == 6);
+  // The crasher's last stderr lines reach the journal, the fault list and the JUnit case.
+  bool tail_listed = false;
+  for (const json& b : standings.at("bots")) {
+    for (const json& f : b.at("fault_entries")) {
+      for (const json& line : f.at("stderr_tail")) tail_listed |= line == "faulty_bot: triggering crash";
+    }
+  }
+  CHECK(tail_listed);
+  CHECK_THAT(testing::read_file(dir / "out" / "junit.xml"),
+             Contains("last stderr lines:&#10;") && Contains("&#10;  faulty_bot: triggering crash&#10;"));
+  CHECK_THAT(testing::read_file(dir / "out" / "results.jsonl"),
+             Contains(R"("stderr_tail":[)") && Contains(R"("faulty_bot: triggering crash")"));
   // --fail-on-fault turns the crasher's faults into exit code 1.
   c = testing::run(fmt::format("{} league {} --out {} --fail-on-fault 2>&1", referee,
                                (dir / "league.input.json").string(), (dir / "out2").string()));
