@@ -281,10 +281,11 @@ TEST_CASE("hostile: a bot that spins through short opponent turns is stopped too
                     "decided for {:.1f} ms",
                     bots::tier_name(t), spun.referee_idle_cpu_ms, spun.opponent_ms));
     // Unstopped, the busy bot would spin through its opponent's 20 ms decisions (as much of them
-    // as the machine gives it a core); stopped once it passed the allowance, only through the
-    // referee's work on its own answers.
+    // as the machine gives it a core: about 30% of them here with this check switched off);
+    // stopped once it passed the allowance, only through the referee's work on its own answers
+    // (about 10% on a loaded machine, scheduling delays included). The bound lies between.
     CHECK(spun.opponent_ms > 0);
-    CHECK(spun.referee_idle_cpu_ms < 0.1 * spun.opponent_ms);
+    CHECK(spun.referee_idle_cpu_ms < 0.2 * spun.opponent_ms);
   }
 }
 
