@@ -183,7 +183,9 @@ std::string rating_chart(const BotView& bot) {
                      kLeft, y(0), kWidth - kRight);
   svg += fmt::format(R"(<text x="4" y="{:.1f}">{:+.0f}</text><text x="4" y="{:.1f}">{:+.0f}</text>)", kTop + 10, hi,
                      kHeight - kBottom, lo);
-  svg += fmt::format(R"(<text x="4" y="{:.1f}">0</text>)", y(0) + 4);
+  // The 0 label only where it clears the range's two (12 units of height each).
+  if (y(0) > kTop + 18 && y(0) < kHeight - kBottom - 16)
+    svg += fmt::format(R"(<text x="4" y="{:.1f}">0</text>)", y(0) + 4);
   svg += fmt::format(R"(<text x="{}" y="{}">{}</text><text x="{}" y="{}" text-anchor="end">{}</text>)", kLeft,
                      kHeight - 8, minute_text(t0), kWidth - kRight, kHeight - 8, minute_text(t1));
   std::string legend;
