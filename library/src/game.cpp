@@ -110,7 +110,7 @@ Game Game::from_request(const std::string& game, const json& request, std::uint6
   if (request.value("protocol", 1) == 2 && by_id) {
     throw Error(fmt::format("from_request: {}'s protocol-2 views name cards by id: give a protocol-1 request", game));
   }
-  auto rebuilt = impl->game->state_from_view(request.at("view"), seat, seed);
+  auto rebuilt = impl->game->state_from_view(request.at("view"), seat, impl->config, seat_configs, seed);
   if (!rebuilt) throw Error("from_request: " + rebuilt.error());
   impl->state = std::move(rebuilt).value();
   Game out(std::move(impl));
