@@ -281,11 +281,12 @@ void planet_turns_from_events(State& s) {
 
 }  // namespace
 
-Result<State> state_from_view(const json& v, Seat seat, const Config& config, const std::array<SeatConfig, kSeats>& seats,
-                              Rng& rng) {
+Result<State> state_from_view(const json& v, Seat seat, const Config& config,
+                              const std::array<SeatConfig, kSeats>& seats, Rng& rng) {
   try {
     if (v.at("game") != "interstellar") return fail(std::string("not an Interstellar view"));
-    if (v.at("seat") != seat) return fail(fmt::format("the view is seat {}'s, not seat {}'s", v.at("seat").dump(), seat));
+    if (v.at("seat") != seat)
+      return fail(fmt::format("the view is seat {}'s, not seat {}'s", v.at("seat").dump(), seat));
     if (seat < 0 || seat >= kSeats) return fail(fmt::format("no seat {}", seat));
     auto shown_config = config_from_json(v.at("config"));
     if (!shown_config) return fail("the view's config: " + shown_config.error());
@@ -344,7 +345,8 @@ Result<State> state_from_view(const json& v, Seat seat, const Config& config, co
       p.pods = cards.take_all(pj.at("pods"));
       p.discard = cards.take_all(pj.at("discard"));
       p.voided = cards.take_all(pj.at("void"));
-      for (const json& e : pj.at("elements")) p.elements.push_back(Element{cards.take(e), e.at("depleted").get<bool>()});
+      for (const json& e : pj.at("elements"))
+        p.elements.push_back(Element{cards.take(e), e.at("depleted").get<bool>()});
       for (const json& pl : pj.at("planets")) {
         Planet planet{.card = cards.take(pl)};
         if (!pl.at("colony").is_null()) planet.colony = cards.take(pl.at("colony"));
@@ -398,16 +400,25 @@ Result<State> state_from_view(const json& v, Seat seat, const Config& config, co
           if (auto ok = deal(resource, p.planets[k].harvest, n, "harvest"); !ok) return fail(ok.error());
         }
       }
-      for (auto [pile, into, key] : {std::tuple{&resource, &p.resource_deck, "resource_deck"},
-                                     std::tuple{&main, &p.main_deck, "main_deck"}}) {
+      for (auto [pile, into, key] :
+           {std::tuple{&resource, &p.resource_deck, "resource_deck"}, std::tuple{&main, &p.main_deck, "main_deck"}}) {
         const std::size_t n = pj.at(key).get<std::size_t>();
         if (pile->size() != n) {
           return fail(fmt::format(
-              "seat {}'s {} has {} cards, but its deck lists leave {} unseen (pass the match's seat configs)", i, key, n,
-              pile->size()));
+              "seat {}'s {} has {} cards, but its deck lists leave {} unseen (pass the match's seat configs)", i, key,
+              n, pile->size()));
         }
         *into = std::move(*pile);
       }
+    }
+    if ((s.phase == Phase::reaction) != !v.at("pending").is_null())
+      return fail(std::string("a pending attack is shown, and only, while the attacked seat reacts"));
+    if (s.phase == Phase::reaction) {
+      const Player& d = s.players[idx(opponent(s.on_turn))];
+      const bool target_in_play = s.pending.target == Unit::reinforcements ? d.reinforcements.id != kNoCard
+                                  : s.pending.target == Unit::ship         ? d.ship_hp > 0
+                                                                           : d.ship_hp == 0;
+      if (!target_in_play) return fail(std::string("the pending attack's target is not the one in play"));
     }
     planet_turns_from_events(s);
     if (auto ok = check_invariants(s); !ok) return fail(ok.error());
