@@ -106,12 +106,17 @@ Game Game::from_request(const std::string& game, const json& request, std::uint6
     throw Error("from_request: a request has an integer \"seat\" and a \"view\"");
   }
   const int seat = request.at("seat").get<int>();
-  const bool by_id = !impl->game->protocol_card_table(impl->config, seat_configs).is_null();
-  if (request.value("protocol", 1) == 2 && by_id) {
-    throw Error(fmt::format("from_request: {}'s protocol-2 views name cards by id: give a protocol-1 request", game));
-  }
   auto rebuilt = impl->game->state_from_view(request.at("view"), seat, impl->config, seat_configs, seed);
-  if (!rebuilt) throw Error("from_request: " + rebuilt.error());
+  if (!rebuilt) {
+    const bool by_id = !impl->game->protocol_card_table(impl->config, seat_configs).is_null();
+    if (request.value("protocol", 1) == 2 && by_id) {
+      throw Error(
+          fmt::format("from_request: {} (a protocol-2 view: {}'s name cards by id; a game that cannot read "
+                      "them needs a protocol-1 request)",
+                      rebuilt.error(), game));
+    }
+    throw Error("from_request: " + rebuilt.error());
+  }
   impl->state = std::move(rebuilt).value();
   Game out(std::move(impl));
   if (request.contains("legal") && json(out.legal_actions()) != request.at("legal")) {

@@ -361,8 +361,11 @@ class GameAdapter final : public Game {
       return Game::state_from_view(view, seat, config, seat_configs, seed);
     }
     if (!state) return fail(info_.name + ": " + state.error());
-    // The promise, checked: the state shows the seat exactly the view it was built from.
-    if (Traits::view(*state, seat) != view) {
+    // The promise, checked: the state shows the seat exactly the view it was built from (in
+    // either protocol's form, for a game with a protocol-2 view of its own).
+    bool same = Traits::view(*state, seat) == view;
+    if constexpr (hook::view_v2<Traits>) same = same || Traits::view_v2(*state, seat) == view;
+    if (!same) {
       return fail(info_.name + ": no state of the game shows seat " + std::to_string(seat) + " this view");
     }
     return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));

@@ -188,32 +188,35 @@ TEST_CASE("library: from_request rebuilds a Stella Quest game from what one seat
 namespace {
 
 // Plays a match of `name` (the config and seat configs as given) with arbitrary legal actions and
-// rebuilds it from the acting seat's request at every decision: the same views (both protocol
+// rebuilds it from the acting seat's request at every decision (protocol 1's, and 2's when
+// `protocols` is 2): the same views (both protocol
 // versions), legal list and seat to act; the same seed gives the same state; every `rollout_every`
 // decisions the rebuilt game plays to the end. Returns the decisions rebuilt.
 int rebuild_every_decision(const std::string& name, std::uint64_t seed, const json& config,
-                           const std::vector<json>& seat_configs, std::uint64_t rollout_every) {
+                           const std::vector<json>& seat_configs, std::uint64_t rollout_every, int protocols) {
   int rebuilt = 0;
   Game game(name, seed, config, seat_configs);
   for (std::uint64_t step = 0; !game.is_over(); ++step) {
     const int seat = *game.to_act();
     INFO(name << " seed " << seed << " config " << config.dump() << " step " << step);
-    const json request = {{"type", "request"},
-                          {"seat", seat},
-                          {"protocol", 1},
-                          {"view", game.view(seat, 1)},
-                          {"legal", game.legal_actions()}};
-    Game r = Game::from_request(name, request, step, config, seat_configs);
-    CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
-    CHECK(r.view_text(seat, 2) == game.view_text(seat, 2));
-    CHECK(r.legal_actions() == game.legal_actions());
-    CHECK(r.to_act() == seat);
-    CHECK(Game::from_request(name, request, step, config, seat_configs).state_hash() == r.state_hash());
-    if (step % rollout_every == 0) {
-      r.rollout(step);
-      CHECK(r.is_over());
+    for (int protocol = 1; protocol <= protocols; ++protocol) {
+      const json request = {{"type", "request"},
+                            {"seat", seat},
+                            {"protocol", protocol},
+                            {"view", game.view(seat, protocol)},
+                            {"legal", game.legal_actions()}};
+      Game r = Game::from_request(name, request, step, config, seat_configs);
+      CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
+      CHECK(r.view_text(seat, 2) == game.view_text(seat, 2));
+      CHECK(r.legal_actions() == game.legal_actions());
+      CHECK(r.to_act() == seat);
+      CHECK(Game::from_request(name, request, step, config, seat_configs).state_hash() == r.state_hash());
+      if (step % rollout_every == 0) {
+        r.rollout(step);
+        CHECK(r.is_over());
+      }
+      ++rebuilt;
     }
-    ++rebuilt;
     game.apply_index(static_cast<std::size_t>(step * 7 % game.legal_count()));
   }
   return rebuilt;
@@ -225,7 +228,7 @@ TEST_CASE("library: from_request rebuilds a Stellar game at every decision, hidd
   int rebuilt = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     for (const json& config : {json(nullptr), json{{"facedown_step3", "printed"}}})
-      rebuilt += rebuild_every_decision("stellar", seed, config, {}, 4);
+      rebuilt += rebuild_every_decision("stellar", seed, config, {}, 4, 1);
   }
   CHECK(rebuilt > 300);
   // Stellar's protocol-2 views name cards by id: a protocol-1 request is needed.
@@ -313,7 +316,7 @@ TEST_CASE("library: from_request rebuilds an Interstellar game at every decision
       {nullptr, {nullptr, interstellar_deck("shane", 9)}}};
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     for (const auto& [config, seat_configs] : matches)
-      rebuilt += rebuild_every_decision("interstellar", seed, config, seat_configs, 8);
+      rebuilt += rebuild_every_decision("interstellar", seed, config, seat_configs, 8, 2);
   }
   CHECK(rebuilt > 300);
 }
@@ -344,16 +347,18 @@ TEST_CASE("library: from_request refuses Interstellar views it cannot rebuild") 
                     Catch::Contains("seat configs"));
   CHECK_THROWS_WITH(Game::from_request("interstellar", request, 1, nullptr, {json{{"resource", 3}}}),
                     Catch::Contains("seat 0"));
-  // Protocol 2's views name cards by id: a protocol-1 request is needed.
-  const json v2 = {{"seat", seat}, {"protocol", 2}, {"view", game.view(seat, 2)}};
-  CHECK_THROWS_WITH(Game::from_request("interstellar", v2, 1), Catch::Contains("protocol-1"));
+  // Protocol 2's views name cards by id, their kinds in the card table: the same checks.
+  json v2 = {{"seat", seat}, {"protocol", 2}, {"view", game.view(seat, 2)}};
+  CHECK(Game::from_request("interstellar", v2, 1).view(seat, 2) == v2["view"]);
+  v2["view"]["players"][me]["discard"].push_back(v2["view"]["players"][me]["hand"][0]);
+  CHECK_THROWS_WITH(Game::from_request("interstellar", v2, 1), Catch::Contains("shown twice"));
 }
 
 namespace {
 
-// 600 views of `game` (new games from `start`), each with one field replaced by junk: at the top,
+// 600 views of `game` (new games from `start`; in `protocol`'s form), each with one field replaced by junk: at the top,
 // in a player, or in a list. Each is refused with an Error or gives a game that shows that very view.
-void check_damaged_views(const std::string& name, const std::function<Game(std::uint64_t)>& start) {
+void check_damaged_views(const std::string& name, const std::function<Game(std::uint64_t)>& start, int protocol = 1) {
   const std::vector<json> junk = {nullptr,        -1,   0,  1000000000, "x", "Blue 6", "dummy", json::array(),
                                   json::object(), true, 2.5};
   std::uint64_t r = 7;
@@ -367,7 +372,7 @@ void check_damaged_views(const std::string& name, const std::function<Game(std::
   for (int round = 0; round < 600; ++round) {
     if (game.is_over()) game = start(static_cast<std::uint64_t>(round));
     const int seat = *game.to_act();
-    json view = game.view(seat, 1);
+    json view = game.view(seat, protocol);
     json* target = &view;
     if (next(3) == 0) target = &view["players"][next(view["players"].size())];
     std::vector<std::string> target_keys;
@@ -381,7 +386,7 @@ void check_damaged_views(const std::string& name, const std::function<Game(std::
     INFO(name << " round " << round << ": " << view.dump());
     try {
       Game rebuilt = Game::from_request(name, json{{"seat", seat}, {"view", view}}, 1);
-      CHECK(rebuilt.view(seat, 1) == view);
+      CHECK(rebuilt.view(seat, protocol) == view);
       rebuilt.rollout(1);
       CHECK(rebuilt.is_over());
       ++accepted;
@@ -402,7 +407,9 @@ TEST_CASE("library: from_request on damaged views: an Error or a game that shows
     return Game("stella_quest", seed, nullptr, {}, 2 + static_cast<int>(seed % 3));
   });
   check_damaged_views("stellar", [](std::uint64_t seed) { return Game("stellar", seed); });
-  check_damaged_views("interstellar", [](std::uint64_t seed) { return Game("interstellar", seed); });
+  for (int protocol = 1; protocol <= 2; ++protocol)
+    check_damaged_views(
+        "interstellar", [](std::uint64_t seed) { return Game("interstellar", seed); }, protocol);
 }
 
 TEST_CASE("library: an Interstellar state from a view has the turns the rules read, worked out from the events") {

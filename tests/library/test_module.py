@@ -159,13 +159,15 @@ class Library(unittest.TestCase):
             rebuilt = 0
             while not game.is_over():
                 seat = game.to_act
-                request = {"type": "request", "id": 1, "seat": seat, "protocol": 1, "view": game.view(seat, 1),
-                           "legal": game.legal_actions()}
-                world = stellar_arena.Game.from_request(name, request, seed=rebuilt, config=config,
-                                                        seat_configs=seat_configs)
-                self.assertEqual(world.view(seat, 1), request["view"])
-                self.assertEqual(world.legal_actions(), request["legal"])
-                self.assertEqual(world.seats, seats)
+                # Interstellar reads protocol 2's views too (cards by id, kinds from the deck lists).
+                for protocol in (1, 2) if name == "interstellar" else (1,):
+                    request = {"type": "request", "id": 1, "seat": seat, "protocol": protocol,
+                               "view": game.view(seat, protocol), "legal": game.legal_actions()}
+                    world = stellar_arena.Game.from_request(name, request, seed=rebuilt, config=config,
+                                                            seat_configs=seat_configs)
+                    self.assertEqual(world.view(seat, protocol), request["view"])
+                    self.assertEqual(world.legal_actions(), request["legal"])
+                    self.assertEqual(world.seats, seats)
                 rebuilt += 1
                 game.apply_index(rebuilt % game.legal_count())
             self.assertGreater(rebuilt, 10)

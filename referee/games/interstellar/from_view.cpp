@@ -1,4 +1,5 @@
-// A state from one seat's view (the rules library's determinize from a request, library/): what
+// A state from one seat's view (the rules library's determinize from a request, library/), in
+// either protocol's form (cards as objects, or by id: the card table gives their kinds): what
 // the view shows is laid out as it is; the cards the seat cannot see (the opponent's hand, the
 // cards face down on its planets, both seats' deck orders) drawn from the deck lists, whose
 // ids and kinds the card table fixes; the chance to come from `rng`. What the view does not say
@@ -50,6 +51,7 @@ class InterstellarViewCards {
 
   // A card of the view, marked seen; `error` holds the first problem.
   Card take(const json& j) {
+    if (j.is_number_integer()) return take_id(small_id(j), std::nullopt);  // protocol 2: by id
     auto card = card_from_json(j);
     if (!card) return note(card.error());
     return take_id(card->id, card->kind);
@@ -87,9 +89,25 @@ class InterstellarViewCards {
     }
     return out;
   }
+  // A card an event names (shown elsewhere too, so not marked seen): an object, or an id.
+  Card named(const json& j) const {
+    if (j.is_number_integer()) {
+      const CardId id = small_id(j);
+      if (id < 0 || static_cast<std::size_t>(id) >= kinds_.size())
+        throw std::out_of_range(fmt::format("an event names card {}, not in the deck lists", id));
+      return Card{id, kinds_[static_cast<std::size_t>(id)]};
+    }
+    auto card = card_from_json(j);
+    if (!card) throw std::out_of_range("an event's card: " + card.error());
+    return *card;
+  }
   const std::string& error() const { return error_; }
 
  private:
+  static CardId small_id(const json& j) {
+    const long long id = j.get<long long>();
+    return id < 0 || id > std::numeric_limits<CardId>::max() ? CardId{-2} : static_cast<CardId>(id);
+  }
   Card note(std::string problem) {
     if (error_.empty()) error_ = std::move(problem);
     return Card{};
@@ -115,14 +133,8 @@ Loc view_loc(const json& j) {
   return *at;
 }
 
-Card event_card(const json& j) {
-  auto card = card_from_json(j);
-  if (!card) throw std::out_of_range("an event's card: " + card.error());
-  return *card;
-}
-
 // An event of the view back in the State's form (view.cpp's event_json, read back).
-Event event_from_view(const json& j) {
+Event event_from_view(const json& j, const InterstellarViewCards& cards) {
   auto kind = find_name(kEventNames, j.at("event"), "event");
   if (!kind) throw std::out_of_range(kind.error());
   Event e{.kind = static_cast<EventKind>(*kind), .seat = small_int<std::int8_t>(j.at("seat"), "seat")};
@@ -151,12 +163,12 @@ Event event_from_view(const json& j) {
       e.value = i16(j.at("count"));
       break;
     case EventKind::play:
-      e.card = event_card(j.at("card"));
+      e.card = cards.named(j.at("card"));
       if (j.contains("target")) e.target = small_int<CardId>(j.at("target"), "target");
       e.at = j.contains("to") ? view_loc(j.at("to")) : Loc{Zone::none, kNoCard};
       break;
     case EventKind::pay:
-      e.card = event_card(j.at("card"));
+      e.card = cards.named(j.at("card"));
       e.extra = j.at("depleted").get<bool>() ? 1 : 0;
       break;
     case EventKind::move: {
@@ -178,7 +190,7 @@ Event event_from_view(const json& j) {
       break;
     case EventKind::voided:
     case EventKind::discarded:
-      e.card = event_card(j.at("card"));
+      e.card = cards.named(j.at("card"));
       if (j.contains("harvest_lost")) e.value = i16(j.at("harvest_lost"));
       break;
     case EventKind::attack:
@@ -188,10 +200,10 @@ Event event_from_view(const json& j) {
       break;
     case EventKind::reaction:
       e.extra = j.at("reaction") == "cloak" ? 1 : 2;
-      if (j.contains("card")) e.card = event_card(j.at("card"));
+      if (j.contains("card")) e.card = cards.named(j.at("card"));
       break;
     case EventKind::cloak:
-      if (!j.at("drawn").is_null()) e.card = event_card(j.at("drawn"));
+      if (!j.at("drawn").is_null()) e.card = cards.named(j.at("drawn"));
       if (j.at("base").is_null()) {
         e.extra = 1;
       } else {
@@ -226,9 +238,9 @@ Event event_from_view(const json& j) {
   return e;
 }
 
-std::vector<Event> events_from_view(const json& list) {
+std::vector<Event> events_from_view(const json& list, const InterstellarViewCards& cards) {
   std::vector<Event> out;
-  for (const json& j : list) out.push_back(event_from_view(j));
+  for (const json& j : list) out.push_back(event_from_view(j, cards));
   return out;
 }
 
@@ -321,10 +333,9 @@ Result<State> state_from_view(const json& v, Seat seat, const Config& config,
       if (!by || !target || *by > 1) return fail(std::string("a bad pending attack"));
       s.pending = Pending{static_cast<Unit>(*by), static_cast<Unit>(*target)};
     }
-    s.events = events_from_view(v.at("events"));
-    s.last_events = events_from_view(v.at("last_events"));
-
     InterstellarViewCards cards(seats);
+    s.events = events_from_view(v.at("events"), cards);
+    s.last_events = events_from_view(v.at("last_events"), cards);
     const json& players = v.at("players");
     if (!players.is_array() || players.size() != kSeats) return fail(std::string("the view needs 2 players"));
     for (int i = 0; i < kSeats; ++i) {
