@@ -347,6 +347,11 @@ TEST_CASE("library: from_request refuses Interstellar views it cannot rebuild") 
                     Catch::Contains("seat configs"));
   CHECK_THROWS_WITH(Game::from_request("interstellar", request, 1, nullptr, {json{{"resource", 3}}}),
                     Catch::Contains("seat 0"));
+  // A rebuilt game knows its seat configurations as a new one does (normalised, one per seat).
+  const Game own("interstellar", 4, nullptr, {nullptr, interstellar_deck("shane", 2)});
+  const Game from_own = Game::from_request("interstellar", json{{"seat", 0}, {"view", own.view(0, 1)}}, 1, nullptr,
+                                           {nullptr, interstellar_deck("shane", 2)});
+  CHECK(from_own.seat_configs() == own.seat_configs());
   // Protocol 2's views name cards by id, their kinds in the card table: the same checks.
   json v2 = {{"seat", seat}, {"protocol", 2}, {"view", game.view(seat, 2)}};
   CHECK(Game::from_request("interstellar", v2, 1).view(seat, 2) == v2["view"]);
