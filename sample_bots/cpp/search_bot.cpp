@@ -5,9 +5,9 @@
 // then, for every legal action, plays it in --samples determinizations of that state
 // (Game::determinize) and finishes each by random play inside the library (Game::rollout). It
 // keeps the action whose worlds it wins most often (a tie for first counts half), the margin over
-// the best other seat breaking ties. Stella Quest and Stellar (the standard deck) are rebuilt from a
-// request; in another game (Interstellar, a Stellar match with a deck list of its own) it says so
-// on stderr once and plays the first legal action.
+// the best other seat breaking ties. Every game is rebuilt from a request (Stellar with the standard
+// deck, Interstellar with IS-Core's deck lists); in a match with a deck list of a seat's own the
+// rebuild is refused, and it says so on stderr once and plays the first legal action.
 //
 //   usage: search_bot [--samples N]   (default 200; the same request gives the same choice)
 //

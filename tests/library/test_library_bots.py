@@ -6,7 +6,7 @@ OUT from the environment, PYTHONPATH at the build's python/ folder (passed on to
 inside a bot) wins the majority against the random bot in Stella Quest and in Stellar, search_bot
 (C++, Monte Carlo over determinizations) the majority against the greedy bot in Stella Quest, all
 without a fault; search_bot searches in Stellar too (without a win count: it loses to greedy
-there). Where they cannot rebuild a game from a request (Interstellar) they still play legally.
+there). In Interstellar both look ahead (from_request rebuilds it) and play legally.
 """
 
 import json
@@ -83,11 +83,13 @@ class LibraryBots(unittest.TestCase):
             self.assertIsNone(result["fault"], result)
             self.assertEqual(result["bots"][0]["stderr_bytes"], 0, result)
 
-    def test_they_play_legally_where_they_cannot_look_ahead(self):
+    def test_they_look_ahead_in_interstellar(self):
+        # from_request rebuilds Interstellar (IS-Core's deck lists): no "no look-ahead" on stderr.
         for bot in (LOOKAHEAD, os.environ["SEARCH_BOT"]):
             result = play("interstellar", 1, [bot, os.environ["RANDOM_BOT"]], self.out)
             self.assertEqual(result["end"], "finished", result)
             self.assertIsNone(result["fault"], result)
+            self.assertEqual(result["bots"][0]["stderr_bytes"], 0, result)
 
 
 if __name__ == "__main__":
