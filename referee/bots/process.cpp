@@ -44,14 +44,8 @@ constexpr std::size_t kPartialCap = 4096;  // bytes kept of an unfinished line f
 constexpr std::size_t kTailLineCap = 400;
 constexpr auto kSweepLimit = std::chrono::milliseconds(500);
 
-std::string errno_text(int err) {
-  return std::error_code(err, std::system_category()).message();
-}
-
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
+using detail::close_fd;
+using detail::errno_text;
 
 void set_nonblocking(int fd) {
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);

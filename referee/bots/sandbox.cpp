@@ -49,6 +49,11 @@ std::string errno_text(int err) {
   return std::error_code(err, std::system_category()).message();
 }
 
+void close_fd(int& fd) noexcept {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream ss;

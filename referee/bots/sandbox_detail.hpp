@@ -26,6 +26,8 @@
 namespace arena::bots::detail {
 
 std::string errno_text(int err);
+// Closes `fd` if it is open and marks it closed (-1).
+void close_fd(int& fd) noexcept;
 std::string read_text(const std::filesystem::path& path);
 
 // child: writes `text` to an existing file (cgroup and /proc control files).

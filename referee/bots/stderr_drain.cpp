@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "referee/bots/sandbox_detail.hpp"
+
 namespace arena::bots {
 
 namespace {
@@ -13,12 +15,9 @@ namespace {
 constexpr std::size_t kChunk = 64 * 1024;
 constexpr std::size_t kCatchUp = 1 << 20;  // bytes take() reads itself, at most
 
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
-
 }  // namespace
+
+using detail::close_fd;
 
 void BotProcess::StderrDrain::run() {
   std::vector<char> buf(kChunk);

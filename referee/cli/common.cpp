@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "referee/core/clock.hpp"
+#include "referee/league/league_file.hpp"
 #include "referee/match/command.hpp"
 #include "referee/match/rerun.hpp"
 
@@ -40,11 +41,10 @@ Result<json> read_json_arg(const std::string& text, std::string_view option) {
     ss << in.rdbuf();
     body = ss.str();
   }
+  if (!path.empty()) return league::parse_json_text(body, fmt::format("{}: the file {}", option, path));
   try {
     return json::parse(body);
   } catch (const json::parse_error& e) {
-    if (!path.empty())
-      return fail(fmt::format("{}: the file {} is not valid JSON (parse error at byte {})", option, path, e.byte));
     const std::string shown = text.size() > 80 ? text.substr(0, 80) + "..." : text;
     // Not JSON and not an existing file: a mistyped path is the likelier mistake.
     const char first = text[0];

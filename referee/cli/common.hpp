@@ -30,6 +30,8 @@ enum Exit : int {
   kInternal = 3,
   kDiverged = 4,
   kBadReplay = 5,
+  kSprtH0 = 6,         // league --fail-on sprt-h0: the SPRT accepted H0
+  kEloBelow = 7,       // league --fail-on elo-below=X: the first bot's Elo is below X
   kInterrupted = 130,  // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
 
@@ -62,7 +64,7 @@ std::string timestamp();
 
 // --config takes JSON text or @FILE; empty text is null (the game's defaults).
 // A JSON argument: inline JSON text, @FILE, or the path of an existing file; "" or "-" = null.
-// An error names `option` and, for a file, the file and the byte where parsing failed.
+// An error names `option` and, for a file, the file and the line and column where parsing failed.
 Result<nlohmann::json> read_json_arg(const std::string& text, std::string_view option);
 Result<nlohmann::json> read_config(const std::string& text);  // read_json_arg(text, "--config")
 

@@ -7,12 +7,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 
 #include "protocol/codec.hpp"
 #include "referee/cli/common.hpp"
 #include "referee/cli/league_progress.hpp"
+#include "referee/cli/league_verdict.hpp"
 #include "referee/core/markup.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/league/folder.hpp"
@@ -128,9 +130,10 @@ Result<std::optional<league::LeagueSpec>> user_league_file(const std::string& fi
   if (file.empty()) return std::optional<league::LeagueSpec>();
   std::ifstream in(file);
   if (!in) return fail(fmt::format("cannot read the league file {}", file));
-  const json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) return fail(fmt::format("{} is not valid JSON", file));
-  auto spec = league::spec_from_json(j);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto j = league::parse_json_text(text, fmt::format("the league file {}", file));
+  if (!j) return fail(j.error());
+  auto spec = league::spec_from_json(*j);
   if (!spec) return fail(spec.error());
   return std::optional<league::LeagueSpec>(std::move(spec).value());
 }
@@ -190,7 +193,10 @@ RunCommand add_league(CLI::App& command) {
   l->add_option("--sprt", a.sprt, "Stop when decided: \"elo0=0 elo1=5 alpha=0.05 beta=0.05\" (two bots)");
   l->add_option("--out", a.out, "League folder (default logs/league-<time>)");
   l->add_flag("--resume", a.resume, "Finish the league in --out: play exactly the missing matches");
-  l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted");
+  l->add_flag("--fail-on-fault", a.fail_on_fault, "Exit 1 when any bot faulted (the same as --fail-on fault)");
+  l->add_option("--fail-on", a.fail_on,
+                "Fail a finished league (repeatable): fault (exit 1: a bot faulted), sprt-h0 (exit 6: the SPRT "
+                "accepted H0), elo-below=X (exit 7: the first bot's Elo is below X); docs/ci.md");
   l->add_flag("--reuse", a.reuse,
               "Keep a bot's process for its next match when it asks to (protocol 2, \"reuse\": true); a "
               "process never plays two legs of one duplicate deal");
@@ -298,6 +304,16 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
     return kUsage;
   }
   const league::LeagueSpec* spec = &league->spec;
+  auto fail_on = parse_fail_on(a.fail_on);
+  if (!fail_on) {
+    say("referee league: {}\n", terminal_safe(fail_on.error()));
+    return kUsage;
+  }
+  fail_on->fault = fail_on->fault || a.fail_on_fault;
+  if (fail_on->sprt_h0 && !spec->sprt) {
+    say("referee league: --fail-on sprt-h0 needs an SPRT (--sprt, or \"sprt\" in the league file)\n");
+    return kUsage;
+  }
   auto sandbox = sandbox_policy(a.match.sandbox, spec->bots.size());
   if (!sandbox) {
     say("referee league: {}\n", sandbox.error());
@@ -380,9 +396,11 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   facts.journaled = outcome->journaled;
   facts.interrupted = outcome->interrupted;
   facts.shard = outcome->shard;
-  facts.sprt = outcome->sprt;
-  facts.sprt_counted = outcome->sprt_counted_matches;
-  facts.sprt_stopped = outcome->sprt_stopped;
+  if (outcome->sprt && spec->sprt) {
+    facts.sprt = league::SprtVerdict{names.front(),         *spec->sprt,
+                                     *outcome->sprt,        outcome->sprt_counted_matches,
+                                     outcome->sprt_stopped, spec->duplicate.value_or(false)};
+  }
   if (!outcome->error.empty() || outcome->interrupted || outcome->shard) {
     league::Completion c;
     c.reason = !outcome->error.empty() ? league::PartialReason::error
@@ -416,7 +434,9 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
         outcome->total, match::shell_quote(referee_path().string()), match::shell_quote(a.out));
     return interrupted_exit_code(stop_signal().signal());
   }
-  return a.fail_on_fault && outcome->faulted ? kBotFault : kFinished;
+  const Verdict verdict = league_verdict(*fail_on, *standings, names.front());
+  if (!verdict.reason.empty()) say("referee league: {} (exit {})\n", verdict.reason, verdict.exit_code);
+  return verdict.exit_code;
 }
 
 }  // namespace arena::cli

@@ -30,7 +30,8 @@ struct LeagueArgs {
   std::string sprt;
   std::string out;
   bool resume = false;
-  bool fail_on_fault = false;
+  bool fail_on_fault = false;          // the same as --fail-on fault
+  std::vector<std::string> fail_on;    // --fail-on conditions (league_verdict.hpp)
   bool reuse = false;                  // keep bots that ask for it alive across matches
   std::uint64_t rating_interval = 10;  // print the scores and points every N matches; 0: never
   std::string shard;                   // "I/N": play that shard of the league only

@@ -20,6 +20,7 @@
 #include "referee/cli/league_cmd.hpp"
 #include "referee/cli/play_cmd.hpp"
 #include "referee/cli/show_cmd.hpp"
+#include "referee/cli/suggest.hpp"
 #include "referee/cli/validate_cmd.hpp"
 #include "referee/cli/verify_cmd.hpp"
 #include "referee/core/version.hpp"
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
       return app.exit(e);
     } catch (const CLI::ParseError& e) {
       app.exit(e);
+      say("{}", did_you_mean(app, std::vector<std::string>(arg_text.begin() + 1, arg_text.end())));
       return kUsage;
     }
     for (const auto& [sub, run] : commands) {

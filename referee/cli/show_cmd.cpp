@@ -10,6 +10,7 @@
 
 #include "referee/cli/common.hpp"
 #include "referee/cli/html_cmd.hpp"
+#include "referee/cli/replay_messages.hpp"
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
 #include "referee/render/frames.hpp"
@@ -59,6 +60,30 @@ CLI::Validator whole_number(const char* range) {
       "INT");
 }
 
+// --request N: the request line decision N answered, rebuilt from the replay (replay_messages.hpp),
+// on stdout; exit 2 when N or the seat does not name a request of this replay.
+int print_request(const replay::Replay& r, const ShowArgs& a) {
+  const std::size_t total = r.steps.size();
+  if (a.request < 0 || static_cast<std::uint64_t>(a.request) >= total) {
+    say("referee show: --request {} is out of range: this replay has {} decisions, so --request takes 0 to {}\n",
+        a.request, total, total == 0 ? std::string("(none)") : std::to_string(total - 1));
+    return kUsage;
+  }
+  const replay::Step& step = r.steps[static_cast<std::size_t>(a.request)];
+  if (a.seat >= 0 && a.seat != step.seat) {
+    say("referee show: decision {} was seat {}'s: seat {} was sent no request there (--seat {} shows it)\n", a.request,
+        step.seat, a.seat, step.seat);
+    return kUsage;
+  }
+  auto request = request_at(r, static_cast<std::size_t>(a.request), step.seat, step.request_id);
+  if (!request) {
+    say("referee show: {}\n", request.error());
+    return kBadReplay;
+  }
+  std::cout << protocol::to_line(*request) << '\n' << std::flush;
+  return kFinished;
+}
+
 }  // namespace
 
 RunCommand add_show(CLI::App& command) {
@@ -66,10 +91,15 @@ RunCommand add_show(CLI::App& command) {
   ShowArgs& a = *args;
   CLI::App* s = &command;
   s->add_option("replay", a.replay, "Replay file (.jsonl)")->required();
-  s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)")
-      ->check(whole_number<std::int64_t>("0..(the replay's decisions)"));
+  auto* step_option = s->add_option("--step", a.step, "Decisions applied (0 = the deal; default: the end)")
+                          ->check(whole_number<std::int64_t>("0..(the replay's decisions)"));
   s->add_option("--seat", a.seat, "Show only what this seat's bot was sent")
       ->check(whole_number<int>("0..(the replay's seats - 1)"));
+  s->add_option("--request", a.request,
+                "Print the exact request line the seat to act (or --seat) was sent before decision N (0-based), to "
+                "feed to the bot by hand")
+      ->check(whole_number<std::int64_t>("0..(the replay's decisions - 1)"))
+      ->excludes(step_option);
   s->add_option("--color", a.color, "ANSI colour: auto (a terminal and no NO_COLOR), always or never")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -97,6 +127,7 @@ int run_show(const CLI::App& command, const ShowArgs& a) {
     }
     step = static_cast<std::size_t>(a.step);
   }
+  if (command.count("--request") > 0) return print_request(r, a);
   render::TextOptions o;
   o.color = use_color(a.color);
   std::string text;

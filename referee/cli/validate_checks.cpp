@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "referee/cli/common.hpp"
+#include "referee/cli/replay_messages.hpp"
 #include "referee/cli/validate_report.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/ladder/check.hpp"
@@ -19,52 +20,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A word as a POSIX shell reads it back: bare when safe, else in single quotes.
-protocol::Limits limits_from(const json& j) {
-  protocol::Limits l;
-  l.init_ms = j.value("init_ms", l.init_ms);
-  l.decision_ms = j.value("decision_ms", l.decision_ms);
-  l.time_bank_ms = j.value("time_bank_ms", l.time_bank_ms);
-  l.max_line_bytes = j.value("max_line_bytes", l.max_line_bytes);
-  l.max_debug_bytes = j.value("max_debug_bytes", l.max_debug_bytes);
-  return l;
-}
-
-// The hello a seat of the replay's match was sent (with its card table, for protocol 2).
-json hello_for(const replay::Header& h, Seat seat) {
-  const games::Game* game = games::find_game(h.game);
-  const json cards = game == nullptr ? json(nullptr) : game->protocol_card_table(h.config, replay::seat_configs(h));
-  return protocol::hello(h.game, seat, h.seats, h.config, limits_from(h.limits), games::seat_card_table(cards, seat));
-}
-
 // The message the bot was answering when it faulted, rebuilt from the replay: the hello for a
-// handshake fault, else the request (view, legal actions, time) the match sent at that point.
-// The replay stores every answered step, so re-applying its actions reaches the fault's state.
+// handshake fault, else the request the match sent after the replay's last step.
 Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
-  const replay::Header& h = r.header;
-  const protocol::Limits limits = limits_from(h.limits);
-  const games::Game* game = games::find_game(h.game);
-  if (game == nullptr) return fail(fmt::format("unknown game \"{}\" in the replay", h.game));
-  if (f.request_id == 0) return hello_for(h, f.seat);
-  auto state = replay::initial_state(h);
-  if (!state) return fail(state.error());
-  std::vector<double> bank(static_cast<std::size_t>(h.seats), static_cast<double>(limits.time_bank_ms));
-  for (const replay::Step& s : r.steps) {
-    double& b = bank[static_cast<std::size_t>(s.seat)];
-    b = std::max(0.0, b - std::max(0.0, s.time_ms - static_cast<double>(limits.decision_ms)));
-    if (auto st = (*state)->apply(s.action); !st)
-      return fail(fmt::format("step {} does not apply: {}", s.n, st.error()));
-  }
-  if ((*state)->is_over() || (*state)->to_act() != f.seat) {
-    return fail(fmt::format("the replay does not end with seat {} to act", f.seat));
-  }
-  const double seat_bank = bank[static_cast<std::size_t>(f.seat)];
-  const int version =
-      static_cast<std::size_t>(f.seat) < h.bots.size() ? h.bots[static_cast<std::size_t>(f.seat)].protocol : 1;
-  return protocol::request(f.request_id, f.seat, version >= 2 ? (*state)->view_v2(f.seat) : (*state)->view(f.seat),
-                           (*state)->legal_actions(),
-                           static_cast<std::int64_t>(static_cast<double>(limits.decision_ms) + seat_bank),
-                           static_cast<std::int64_t>(seat_bank), version);
+  if (f.request_id == 0) return hello_for(r.header, f.seat);
+  return request_at(r, r.steps.size(), f.seat, f.request_id);
 }
 
 json fault_json(const match::Fault& f) {

@@ -10,7 +10,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kFaultExcerpt = 300;  // bytes of a fault's request and reply in the journal
+constexpr std::size_t kFaultExcerpt = 300;     // bytes of a fault's request and reply in the journal
+constexpr std::size_t kFaultStderrLines = 10;  // the offender's last stderr lines in the journal
 
 // The journal's record of a finished (or faulted) match.
 MatchRecord record_of(const match::MatchResult& result, const std::vector<match::BotSpec>& bots, const Scheduled& m) {
@@ -39,6 +40,10 @@ MatchRecord record_of(const match::MatchResult& result, const std::vector<match:
                           f.message,
                           f.request.substr(0, std::min(f.request.size(), kFaultExcerpt)),
                           f.raw.substr(0, std::min(f.raw.size(), kFaultExcerpt))};
+    // The offender's last stderr lines (a crash's traceback ends there), each cut like the excerpts.
+    const std::size_t first = f.stderr_tail.size() - std::min(f.stderr_tail.size(), kFaultStderrLines);
+    for (std::size_t i = first; i < f.stderr_tail.size(); ++i)
+      r.fault->stderr_tail.push_back(f.stderr_tail[i].substr(0, std::min(f.stderr_tail[i].size(), kFaultExcerpt)));
   }
   return r;
 }

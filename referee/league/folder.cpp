@@ -78,8 +78,8 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
   // From the journal, streamed in index order: no record is held, however long the league. A
   // decided SPRT counts whole blocks of deals; the matches other workers finished after the
   // deciding block are in the journal, not in the standings (the same at any --concurrency).
-  const bool sprt_decided = f.sprt && f.sprt->decision != SprtState::Decision::none;
-  const std::uint64_t counted = sprt_decided ? f.sprt_counted : UINT64_MAX;
+  const bool sprt_decided = f.sprt && f.sprt->state.decision != SprtState::Decision::none;
+  const std::uint64_t counted = sprt_decided ? f.sprt->counted_matches : UINT64_MAX;
   auto computed = standings_from_journal(journal_path(), names, counted);
   if (!computed) return fail(fmt::format("standings: {}", computed.error()));
   Standings& standings = *computed;
@@ -88,6 +88,7 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
   standings.completion.journaled = f.journaled;
   standings.completion.total = f.total;
   if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
+  standings.sprt = f.sprt;
   json summary = standings_json(standings);
   summary["league"] = {{"folder", f.folder},
                        {"seed", f.seed},
@@ -98,14 +99,19 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
                        {"sprt", nullptr}};
   if (f.shard) summary["league"]["shard"] = to_json(*f.shard);
   if (f.sprt) {
-    const auto& s = *f.sprt;
-    summary["league"]["sprt"] = {{"llr", s.llr},
+    const auto& s = f.sprt->state;
+    summary["league"]["sprt"] = {{"bot", f.sprt->bot},
+                                 {"elo0", f.sprt->config.elo0},
+                                 {"elo1", f.sprt->config.elo1},
+                                 {"alpha", f.sprt->config.alpha},
+                                 {"beta", f.sprt->config.beta},
+                                 {"llr", s.llr},
                                  {"lower", s.lower},
                                  {"upper", s.upper},
                                  {"decision", to_string(s.decision)},
                                  {"block_deals", kSprtBlockDeals},
-                                 {"counted_matches", f.sprt_counted},
-                                 {"stopped_early", f.sprt_stopped}};
+                                 {"counted_matches", f.sprt->counted_matches},
+                                 {"stopped_early", f.sprt->stopped_early}};
   }
   for (const auto& [name, text] :
        {std::pair{kStandingsJson, summary.dump(2) + "\n"}, std::pair{kStandingsMarkdown, standings_markdown(standings)},
@@ -137,7 +143,7 @@ json page_match(const MatchRecord& r) {
   return {{"index", r.index},
           {"deal", r.deal},
           {"leg", r.leg},
-          {"seed", r.seed},
+          {"seed", std::to_string(r.seed)},  // text: JavaScript's numbers end at 2^53
           {"end", enum_name(r.end)},
           {"seats", std::move(seats)},
           {"fault", std::move(fault)},

@@ -47,9 +47,7 @@ struct LeagueFacts {
   std::uint64_t journaled = 0;  // matches in the journal
   bool interrupted = false;
   std::optional<Shard> shard;
-  std::optional<SprtState> sprt;
-  std::uint64_t sprt_counted = 0;
-  bool sprt_stopped = false;
+  std::optional<SprtVerdict> sprt;    // when the league ran an SPRT
   std::optional<Completion> partial;  // none: the standings cover the whole league
 };
 
@@ -96,7 +94,8 @@ class LeagueFolder {
   files::Dir dir_;
 };
 
-// A match as the league page lists it (render/league_page.hpp): index, deal, leg, seed, end, seats
+// A match as the league page lists it (render/league_page.hpp): index, deal, leg, seed (decimal
+// text: JavaScript cannot hold every 64-bit number), end, seats
 // [{bot, score, rank}], fault {seat, kind, message} or null; "replay" and "page" null (the page's
 // writer links them).
 nlohmann::json page_match(const MatchRecord& record);

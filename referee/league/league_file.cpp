@@ -58,13 +58,27 @@ std::string flag_given(const LeagueFlags& flags, std::string_view key, const jso
 
 }  // namespace
 
+Result<nlohmann::json> parse_json_text(std::string_view text, std::string_view name) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message after its tag: "parse error at line 3, column 14: syntax error ...".
+    std::string what = e.what();
+    constexpr std::string_view kAt = "parse error at ";
+    if (const auto at = what.find(kAt); at != std::string::npos) what = what.substr(at + kAt.size());
+    return fail(fmt::format("{} is not valid JSON: {}", name, what));
+  }
+}
+
 Result<LeagueFile> read_league_file(const fs::path& out) {
   LeagueFile f;
   f.file = out / kLeagueFile;
   const std::string name = f.file.string();
   auto text = files::read_file(f.file);  // never through a link, a FIFO or a huge file
   if (!text) return fail(text.error());
-  json j = json::parse(*text, nullptr, false);
+  auto parsed = parse_json_text(*text, name);
+  if (!parsed) return fail(parsed.error());
+  json j = std::move(parsed).value();
   if (!j.is_object()) return fail(fmt::format("{} is not a league file (not a JSON object)", name));
   // What the runner records beside the spec: the league's folder and its shard.
   if (const auto dir = j.find("working_dir"); dir != j.end()) {
@@ -127,6 +141,7 @@ Status check_same_league(LeagueSpec& spec, const LeagueFile& recorded, const Sou
     const json there = theirs.value(key, json());
     if (value == there) continue;
     const std::string here = source ? source(key, value) : fmt::format("\"{}\": {}", key, shown(value));
+    if (here.empty()) continue;  // a setting the caller does not ask about
     differences += fmt::format("{}{} here, \"{}\": {} there", differences.empty() ? "" : "; ", here, key, shown(there));
   }
   if (differences.empty()) return {};
@@ -156,17 +171,27 @@ Result<League> apply_flags(const LeagueFlags& f, const std::optional<LeagueSpec>
   if (f.address_space_mb.size() > 1 && f.address_space_mb.size() == spec.bots.size()) {
     for (std::size_t i = 0; i < spec.bots.size(); ++i) spec.bots[i].address_space_mb = f.address_space_mb[i];
   }
+  const SourceOf source = [&](std::string_view key, const json& value) {
+    if (std::string flag = flag_given(f, key, value); !flag.empty()) return flag;
+    if (file) return fmt::format("\"{}\": {} in {}", key, shown(value), file_name);
+    return fmt::format("\"{}\": {}", key, shown(value));
+  };
+  const LeagueSpec given = spec;
   auto normal = normalize(std::move(spec));
-  if (!normal) return fail(normal.error());
+  if (!normal) {
+    // On a resume, a flag that changed the league (--game: the recorded config no longer fits)
+    // is the reason to name, not what the changed league then gets wrong.
+    LeagueSpec flags_only = given;
+    const SourceOf flag_of = [&](std::string_view key, const json& value) { return flag_given(f, key, value); };
+    if (recorded) {
+      if (auto st = check_same_league(flags_only, *recorded, flag_of); !st) return fail(st.error());
+    }
+    return fail(normal.error());
+  }
   League league{std::move(normal).value(), f.shard};
   if (recorded) {
     if (auto st = check_shard(f.shard, *recorded); !st) return fail(st.error());
     league.shard = recorded->shard;
-    const SourceOf source = [&](std::string_view key, const json& value) {
-      if (std::string flag = flag_given(f, key, value); !flag.empty()) return flag;
-      if (file) return fmt::format("\"{}\": {} in {}", key, shown(value), file_name);
-      return fmt::format("\"{}\": {}", key, shown(value));
-    };
     if (auto st = check_same_league(league.spec, *recorded, source); !st) return fail(st.error());
   }
   if (auto st = check_sprt_on_shard(league.spec, league.shard); !st) return fail(st.error());

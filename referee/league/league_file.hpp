@@ -30,6 +30,10 @@ struct LeagueFile {
 
 // Reads <out>/league.json, never through a link, a FIFO or a huge file; an error names the file.
 Result<LeagueFile> read_league_file(const std::filesystem::path& out);
+
+// JSON a person wrote (a league file, --config): parsed, or "NAME is not valid JSON: line 3,
+// column 14: syntax error while parsing object - unexpected '}'; expected string literal".
+Result<nlohmann::json> parse_json_text(std::string_view text, std::string_view name);
 // The file's JSON: the spec, "working_dir" (when set) and "shard" (a shard of more than one).
 json to_json(const LeagueFile& file);
 

@@ -34,6 +34,7 @@ json to_json(const MatchRecord& r) {
                   {"message", r.fault->message}};
     if (!r.fault->request.empty()) j["fault"]["request"] = r.fault->request;
     if (!r.fault->reply.empty()) j["fault"]["reply"] = r.fault->reply;
+    if (!r.fault->stderr_tail.empty()) j["fault"]["stderr_tail"] = r.fault->stderr_tail;
   }
   return j;
 }
@@ -85,6 +86,13 @@ Result<MatchRecord> record_from_json(const json& j) {
       fault.message = f.at("message").get<std::string>();
       fault.request = f.value("request", "");
       fault.reply = f.value("reply", "");
+      if (const auto tail = f.find("stderr_tail"); tail != f.end()) {
+        if (!tail->is_array()) return fail(std::string("fault \"stderr_tail\" is not a list of lines"));
+        for (const json& line : *tail) {
+          if (!line.is_string()) return fail(std::string("fault \"stderr_tail\" is not a list of lines"));
+          fault.stderr_tail.push_back(line.get<std::string>());
+        }
+      }
       r.fault = std::move(fault);
       if (r.fault->seat < 0 || static_cast<std::size_t>(r.fault->seat) >= r.seats.size()) {
         return fail(fmt::format("fault seat {} out of range", r.fault->seat));

@@ -37,6 +37,9 @@ struct FaultRecord {
   // journals of earlier versions.
   std::string request{};
   std::string reply{};
+  // The offender's last stderr lines before the fault (the match's tail, each line capped by the
+  // league runner); optional in the journal, empty when absent.
+  std::vector<std::string> stderr_tail{};
 };
 
 struct MatchRecord {

@@ -54,8 +54,8 @@ void note_fault(BotStanding& bs, const MatchRecord& r) {
   const FaultRecord& f = *r.fault;
   ++bs.faults[std::string(enum_name(f.kind))];
   if (bs.fault_entries.size() >= kFaultEntriesPerBot) return;
-  bs.fault_entries.push_back(
-      FaultEntry{r.index, f.seat, f.kind, f.request_id, f.message, f.request, f.reply, r.replay, r.rerun});
+  bs.fault_entries.push_back(FaultEntry{r.index, f.seat, f.kind, f.request_id, f.message, f.request, f.reply, r.replay,
+                                        r.rerun, f.stderr_tail});
 }
 
 // The finishing order of match `r` for the multi-seat rating; `seat_bot` are its seats' bots.

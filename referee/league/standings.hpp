@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -44,8 +45,9 @@ struct FaultEntry {
   std::string message;
   std::string request;  // excerpts, "" when the journal has none
   std::string reply;
-  std::string replay;  // path of the match's replay
-  std::string rerun;   // one shell command that re-runs the match
+  std::string replay;                      // path of the match's replay
+  std::string rerun;                       // one shell command that re-runs the match
+  std::vector<std::string> stderr_tail{};  // the offender's last stderr lines, when journaled
 };
 
 // One bot over the whole league, counted per seat it played (a bot in two seats of one match,
@@ -110,6 +112,17 @@ struct Completion {
 // "merged; matches missing", "merged without 1 of 4 shards".
 std::string reason_text(const Completion& c);
 
+// The SPRT of a two-bot league as the reports state its verdict: the bot tested (the league's
+// first), the test's settings and its last state (set by the caller, which ran it).
+struct SprtVerdict {
+  std::string bot;
+  SprtConfig config;
+  SprtState state;
+  std::uint64_t counted_matches = 0;  // matches the test covers (whole blocks of deals)
+  bool stopped_early = false;         // decided before the schedule ended
+  bool pairs = false;                 // samples are duplicate pairs (else games)
+};
+
 struct Standings {
   std::vector<BotStanding> bots;    // by points per game desc, then name; bots without games last
   std::vector<PairStanding> pairs;  // pairs that met, in league bot order (a, then b)
@@ -120,12 +133,17 @@ struct Standings {
   // Matches journaled after an SPRT decided, which these standings do not count (set by the
   // caller, which also leaves them out of the records).
   std::uint64_t not_counted = 0;
+  std::optional<SprtVerdict> sprt;  // a league run with an SPRT (set by the caller)
 };
 
 // The line every report prints for a partial league, e.g. "PARTIAL: 37 of 120 matches
 // (interrupted); finish with --resume"; "" when complete. And the line about matches not counted.
 std::string completion_text(const Standings& s);
 std::string not_counted_text(const Standings& s);
+// The SPRT's verdict in one line, e.g. "SPRT of new [elo0 -10, elo1 0, alpha 0.05, beta 0.05]:
+// H0 accepted, ... (llr -2.98 <= -2.94 after 40 pairs)"; "" without an SPRT. `escape` makes the
+// bot's name safe where the line goes (terminal_safe, markdown_escape, or none for XML escaped later).
+std::string sprt_text(const Standings& s, std::string (*escape)(std::string_view));
 
 // Standings over `records`. Every name in `bot_names` is listed, with or without games; a bot
 // found in the records but not in `bot_names` is added after them (never silently dropped).

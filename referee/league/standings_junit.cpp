@@ -5,6 +5,8 @@
 //   <testsuite name=BOT> per bot: a failing testcase "m000012 timeout" per match in which the bot
 //     faulted (its first kFaultEntriesPerBot; then one "N more faults"), or one passing testcase
 //     "no faults"; the bot's summary line in <system-out>.
+//   <testsuite name="sprt">, with an SPRT only: one testcase "BOT not rejected by the SPRT",
+//     failing (type "sprt-h0") when H0 was accepted, skipped while undecided, passing on H1.
 
 #include <fmt/format.h>
 
@@ -28,6 +30,7 @@ struct Case {
   std::string failure_type;  // "" for a passing testcase
   std::string message;
   std::string body;
+  bool skipped = false;  // with `message` as the reason
 };
 
 // What a CI page shows of one fault: enough to find the match, see it and play it again.
@@ -41,6 +44,10 @@ Case fault_case(const std::string& bot, const FaultEntry& f) {
       fmt::format("bot: {}\nmatch: m{:06} (seat {})\nfault: {}\nmessage: {}\n", bot, f.index, f.seat, kind, f.message);
   if (!f.request.empty()) c.body += fmt::format("request (id {}): {}\n", f.request_id, f.request);
   if (!f.reply.empty()) c.body += fmt::format("reply: {}\n", f.reply);
+  if (!f.stderr_tail.empty()) {
+    c.body += "last stderr lines:\n";
+    for (const std::string& line : f.stderr_tail) c.body += fmt::format("  {}\n", line);
+  }
   c.body += fmt::format("replay: {}\nre-run: {}\n", f.replay.empty() ? "(not recorded)" : f.replay,
                         f.rerun.empty() ? "(not recorded)" : f.rerun);
   return c;
@@ -63,6 +70,28 @@ std::vector<Case> bot_cases(const BotStanding& b) {
   return cases;
 }
 
+// The SPRT's verdict as a test: its losing verdict (H0 accepted) fails it.
+Case sprt_case(const Standings& s) {
+  const SprtVerdict& v = *s.sprt;
+  Case c;
+  c.name = fmt::format("{} not rejected by the SPRT", v.bot);
+  const std::string text = sprt_text(s, [](std::string_view t) { return std::string(t); });
+  switch (v.state.decision) {
+    case SprtState::Decision::accept_h0:
+      c.failure_type = "sprt-h0";
+      c.message = text;
+      c.body = fmt::format("{}\ncounted matches: {}\n", text, v.counted_matches);
+      break;
+    case SprtState::Decision::none:
+      c.skipped = true;
+      c.message = text;
+      break;
+    case SprtState::Decision::accept_h1:
+      break;
+  }
+  return c;
+}
+
 std::size_t failures_of(const std::vector<Case>& cases) {
   return static_cast<std::size_t>(
       std::count_if(cases.begin(), cases.end(), [](const Case& c) { return !c.failure_type.empty(); }));
@@ -71,9 +100,10 @@ std::size_t failures_of(const std::vector<Case>& cases) {
 // One <testsuite> with its testcases (classname: the report's name, then the suite's).
 std::string suite_xml(const std::string& report, const std::string& name, const std::vector<Case>& cases,
                       double seconds, const std::string& properties, const std::string& system_out) {
-  std::string out =
-      fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
-                  markup_escape(name), cases.size(), failures_of(cases), seconds);
+  const auto skipped = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.skipped; });
+  std::string out = fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      markup_escape(name), cases.size(), failures_of(cases), skipped, seconds);
   out += properties;
   const std::string classname = markup_escape(fmt::format("{}.{}", report, name));
   for (const Case& c : cases) {
@@ -81,6 +111,8 @@ std::string suite_xml(const std::string& report, const std::string& name, const 
     if (!c.failure_type.empty()) {
       out += fmt::format("\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    ", markup_escape(c.message),
                          markup_escape(c.failure_type), markup_escape(c.body));
+    } else if (c.skipped) {
+      out += fmt::format("\n      <skipped message=\"{}\"/>\n    ", markup_escape(c.message));
     }
     out += "</testcase>\n";
   }
@@ -118,6 +150,12 @@ std::string junit_xml(const Standings& s, const std::string& suite_name) {
   std::string suites = suite_xml(suite_name, "league", league_cases, 0, properties, not_counted_text(s));
   std::size_t tests = league_cases.size();
   std::size_t failures = failures_of(league_cases);
+  if (s.sprt) {
+    const std::vector<Case> cases = {sprt_case(s)};
+    tests += cases.size();
+    failures += failures_of(cases);
+    suites += suite_xml(suite_name, "sprt", cases, 0, "", "");
+  }
   double total_ms = 0;
   for (const BotStanding& b : s.bots) {
     const std::vector<Case> cases = bot_cases(b);

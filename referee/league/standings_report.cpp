@@ -126,9 +126,11 @@ std::string crosstable_cell(const Standings& s, const std::string& row, const st
 
 // The lines a partial league (and a decided SPRT's extra matches) put at the top of a report,
 // each with `prefix`, ending in a blank line; "" when there is nothing to say.
-std::string status_lines(const Standings& s, std::string_view prefix, std::string_view suffix) {
+// `escape` makes the SPRT line's bot name safe for the report (terminal_safe, markdown_escape).
+std::string status_lines(const Standings& s, std::string_view prefix, std::string_view suffix,
+                         std::string (*escape)(std::string_view)) {
   std::string out;
-  for (const std::string& line : {completion_text(s), not_counted_text(s)}) {
+  for (const std::string& line : {completion_text(s), sprt_text(s, escape), not_counted_text(s)}) {
     if (!line.empty()) out += fmt::format("{}{}{}\n", prefix, line, suffix);
   }
   return out.empty() ? out : out + "\n";
@@ -187,6 +189,27 @@ std::string not_counted_text(const Standings& s) {
                      s.not_counted == 1 ? "" : "es", s.not_counted == 1 ? "is" : "are");
 }
 
+std::string sprt_text(const Standings& s, std::string (*escape)(std::string_view)) {
+  if (!s.sprt) return "";
+  const SprtVerdict& v = *s.sprt;
+  const SprtState& t = v.state;
+  const std::string settings = fmt::format("SPRT of {} [elo0 {:g}, elo1 {:g}, alpha {:g}, beta {:g}]", escape(v.bot),
+                                           v.config.elo0, v.config.elo1, v.config.alpha, v.config.beta);
+  const std::string samples = fmt::format("{} {}", t.samples, v.pairs ? "pairs" : "games");
+  switch (t.decision) {
+    case SprtState::Decision::accept_h1:
+      return fmt::format("{}: H1 accepted, elo1 rather than elo0 (llr {:.2f} >= {:.2f} after {})", settings, t.llr,
+                         t.upper, samples);
+    case SprtState::Decision::accept_h0:
+      return fmt::format("{}: H0 accepted, elo0 rather than elo1 (llr {:.2f} <= {:.2f} after {})", settings, t.llr,
+                         t.lower, samples);
+    case SprtState::Decision::none:
+      break;
+  }
+  return fmt::format("{}: undecided (llr {:.2f} in ({:.2f}, {:.2f}) after {}{})", settings, t.llr, t.lower, t.upper,
+                     samples, t.below_minimum ? fmt::format("; none before {}", t.min_samples) : std::string());
+}
+
 nlohmann::json standings_json(const Standings& s) {
   nlohmann::json bots = nlohmann::json::array();
   int place = 0;
@@ -200,6 +223,7 @@ nlohmann::json standings_json(const Standings& s) {
                          {"message", f.message},
                          {"request", f.request},
                          {"reply", f.reply},
+                         {"stderr_tail", f.stderr_tail},
                          {"replay", f.replay},
                          {"rerun", f.rerun}});
     }
@@ -263,7 +287,7 @@ std::string standings_markdown(const Standings& s) {
   const bool rating = shows_rating(s);
   const bool penta = shows_pentanomial(s);
   std::string out = "# Standings\n\n";
-  out += status_lines(s, "**", "**");
+  out += status_lines(s, "**", "**", markdown_escape);
   out += fmt::format(
       "{} matches, {} seats per match. Points: {}. Elo is logistic, against the field, with a 95% "
       "confidence interval (clamped to ±{:.0f}; none below {} games).{}\n\n",
@@ -350,7 +374,7 @@ std::string standings_markdown(const Standings& s) {
 std::string standings_table(const Standings& s) {
   const bool rating = shows_rating(s);
   const bool penta = shows_pentanomial(s);
-  std::string out = status_lines(s, "", "");
+  std::string out = status_lines(s, "", "", terminal_safe);
   out += fmt::format("{} matches; points: {}\n\n", s.matches, s.points_rule);
   std::vector<std::vector<std::string>> rows;
   int place = 0;

@@ -95,8 +95,21 @@ Result<json> legal_actions(const games::Game& game, const Frame& frame) {
 
 }  // namespace
 
+json exact_in_javascript(json j) {
+  constexpr std::uint64_t kExact = (std::uint64_t{1} << 53) - 1;  // Number.MAX_SAFE_INTEGER
+  if (j.is_number_unsigned()) {
+    if (j.get<std::uint64_t>() > kExact) return std::to_string(j.get<std::uint64_t>());
+  } else if (j.is_number_integer()) {
+    const std::int64_t v = j.get<std::int64_t>();
+    if (v > static_cast<std::int64_t>(kExact) || v < -static_cast<std::int64_t>(kExact)) return std::to_string(v);
+  } else if (j.is_structured()) {
+    for (json& child : j) child = exact_in_javascript(std::move(child));
+  }
+  return j;
+}
+
 std::string script_safe_json(const json& j) {
-  const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string text = exact_in_javascript(j).dump(-1, ' ', false, json::error_handler_t::replace);
   std::string out;
   out.reserve(text.size() + text.size() / 16);
   for (char c : text) {
@@ -144,16 +157,20 @@ Result<json> viewer_data(const replay::Replay& replay, const std::string& source
   if (replay.footer) {
     const replay::Verification v = replay::verify(replay);
     if (v.ok && v.result) {
-      footer = replay::to_json(replay::Footer{v.result->end, replay::to_json(*v.result)});
+      json result = replay::to_json(*v.result);
+      result["seed"] = std::to_string(v.result->seed);  // as every 64-bit number of a page: text
+      footer = replay::to_json(replay::Footer{v.result->end, std::move(result)});
     } else {
       unverified = v.message;
     }
   }
+  json header = replay::to_json(replay.header);
+  header["seed"] = std::to_string(replay.header.seed);
   const games::GameInfo& info = (*game)->info();
   return json{{"format", kViewerFormat},
               {"source", source_name},
               {"game", {{"name", info.name}, {"title", info.title}}},
-              {"header", replay::to_json(replay.header)},
+              {"header", std::move(header)},
               {"cards", (*game)->card_table(replay.header.config, replay::seat_configs(replay.header))},
               {"steps", std::move(steps)},
               {"frames", std::move(frame_list)},

@@ -47,7 +47,10 @@ json league_page_data(const LeaguePage& page) {
   if (page.league.is_object()) {
     for (std::string_view field : kLeagueFields) {
       const auto it = page.league.find(field);
-      if (it != page.league.end()) league[std::string(field)] = *it;
+      if (it == page.league.end()) continue;
+      // The seed as text, as every 64-bit number of a page (JavaScript's numbers end at 2^53).
+      league[std::string(field)] =
+          field == "seed" && it->is_number_unsigned() ? json(std::to_string(it->get<std::uint64_t>())) : *it;
     }
   }
   return {{"format", kLeaguePageFormat},

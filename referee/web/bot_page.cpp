@@ -16,10 +16,6 @@ namespace arena::web {
 
 namespace {
 
-std::string esc(std::string_view text) {
-  return markup_escape(text);
-}
-
 // Each version's colour in the chart and its legend.
 constexpr std::array<const char*, 6> kVersionColours = {"#6fa8ff", "#ffd166", "#7ee08a",
                                                         "#ff8fab", "#b48cff", "#5fd3d3"};
@@ -127,17 +123,17 @@ std::string state_text(ladder::VersionState s) {
 // them (the script draws the same from the API).
 std::string logs_html(const VersionView& v) {
   const ladder::VersionRow& row = v.row.version;
-  std::string out = fmt::format("<h3>{} ({})</h3>", esc(ladder::version_label(row)), enum_name(row.state));
-  if (!row.fault.empty()) out += fmt::format(R"(<p class="why">why it was rejected: {}</p>)", esc(row.fault));
+  std::string out = fmt::format("<h3>{} ({})</h3>", markup_escape(ladder::version_label(row)), enum_name(row.state));
+  if (!row.fault.empty()) out += fmt::format(R"(<p class="why">why it was rejected: {}</p>)", markup_escape(row.fault));
   if (v.first_fault != nullptr) {
     const FirstFault& f = *v.first_fault;
     out +=
         fmt::format(R"(<p class="why">first fault in play: {} ({}) in <a href="/matches/{}/{}#step=0">game {}</a></p>)",
-                    enum_name(f.kind), esc(f.message), f.match, f.leg, f.game);
+                    enum_name(f.kind), markup_escape(f.message), f.match, f.leg, f.game);
   }
   out += fmt::format(R"(<details{}><summary>build log</summary><pre class="log">{}</pre></details>)",
                      row.state == ladder::VersionState::rejected ? " open" : "",
-                     row.build_log.empty() ? "(empty)" : esc(row.build_log));
+                     row.build_log.empty() ? "(empty)" : markup_escape(row.build_log));
   return out;
 }
 
@@ -222,7 +218,7 @@ std::string rating_chart(const BotView& bot) {
     svg +=
         fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/></g>)", x(last.at_ms), y(last.rating), colour);
     legend += fmt::format(R"(<span><i style="background:{}"></i>{}: {:+.0f} {} after {} games</span>)", colour,
-                          esc(ladder::version_label(v.row.version)), last.rating,
+                          markup_escape(ladder::version_label(v.row.version)), last.rating,
                           has_interval(last) ? fmt::format("[{:+.0f}, {:+.0f}]", last.low, last.high)
                                              : std::string("(too few games for an interval)"),
                           last.games);
@@ -245,9 +241,9 @@ std::string bot_page(const ladder::LadderConfig& config, const BotView& bot) {
                     row.id, row.number, state_text(row.state), minute_text(row.submitted_ms), rating_text(v, scale),
                     v.row.rating.games, v.row.rating.games > 0 ? record_text(v.row.rating) : "-", v.row.faults);
     logs += fmt::format(R"(<div class="logs" data-logs="{}">{}</div>)", row.id,
-                        config.logs_public
-                            ? logs_html(v)
-                            : fmt::format("<h3>{} ({})</h3>", esc(ladder::version_label(row)), enum_name(row.state)));
+                        config.logs_public ? logs_html(v)
+                                           : fmt::format("<h3>{} ({})</h3>", markup_escape(ladder::version_label(row)),
+                                                         enum_name(row.state)));
   }
   const bool two = config.seats == 2;
   std::string rivals;
@@ -281,11 +277,12 @@ std::string bot_page(const ladder::LadderConfig& config, const BotView& bot) {
 <h2>Build logs and faults</h2>{access}<div id="logs">{logs}</div></main>
 {script}</body></html>
 )",
-      fmt::arg("game", esc(config.game)), fmt::arg("bot", esc(bot.name)), fmt::arg("author", esc(bot.author)),
-      fmt::arg("css", page_style(true)), fmt::arg("bot_css", kBotCss), fmt::arg("record", two ? "W/D/L" : "places"),
-      fmt::arg("versions", versions), fmt::arg("chart", rating_chart(bot)),
-      fmt::arg("rival_record", two ? "W/D/L" : "mean place"), fmt::arg("rivals", rivals),
-      fmt::arg("games", games_table(bot.recent)), fmt::arg("access", access), fmt::arg("logs", logs),
+      fmt::arg("game", markup_escape(config.game)), fmt::arg("bot", markup_escape(bot.name)),
+      fmt::arg("author", markup_escape(bot.author)), fmt::arg("css", page_style(true)), fmt::arg("bot_css", kBotCss),
+      fmt::arg("record", two ? "W/D/L" : "places"), fmt::arg("versions", versions),
+      fmt::arg("chart", rating_chart(bot)), fmt::arg("rival_record", two ? "W/D/L" : "mean place"),
+      fmt::arg("rivals", rivals), fmt::arg("games", games_table(bot.recent)), fmt::arg("access", access),
+      fmt::arg("logs", logs),
       fmt::arg("script", config.logs_public
                              ? std::string()
                              : fmt::format("<script>(function () {{'use strict';{}}})();</script>", kBotJs)));

@@ -32,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "interstellar_policy.hpp"
 #include "stella_quest_policy.hpp"
@@ -410,7 +411,9 @@ inline Decision random_decision(const json& request) {
   return {legal.at(static_cast<std::size_t>(rng() % legal.size())), "random"};
 }
 
-inline Decision decide_stellar(const json& request) {
+// The look-ahead's value of every legal action of a Stellar request, in the legal list's order
+// (decide_stellar takes the first best; a search can use them as a prior).
+inline std::vector<double> stellar_values(const json& request) {
   const json& view = request.at("view");
   const json& legal = request.at("legal");
   const int seat = view.at("seat").get<int>();
@@ -450,8 +453,7 @@ inline Decision decide_stellar(const json& request) {
   ctx.remaining = phase == "keep" ? 0 : std::max(0, empty - 1);
   if (phase == "take" || phase == "play") estimate_unknown(t, ctx);
 
-  std::size_t best = 0;
-  double best_value = -1e18;
+  std::vector<double> values(legal.size(), 0.0);
   for (std::size_t i = 0; i < legal.size(); ++i) {
     const json& a = legal[i];
     const std::string kind = a.at("kind").get<std::string>();
@@ -503,8 +505,19 @@ inline Decision decide_stellar(const json& request) {
       }
       v = evaluate(after, ctx);
     }
-    if (v > best_value) {
-      best_value = v;
+    values[i] = v;
+  }
+  return values;
+}
+
+inline Decision decide_stellar(const json& request) {
+  const json& legal = request.at("legal");
+  const std::vector<double> values = stellar_values(request);
+  std::size_t best = 0;
+  double best_value = -1e18;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] > best_value) {
+      best_value = values[i];
       best = i;
     }
   }

@@ -1,24 +1,43 @@
-// search_bot: Monte Carlo search over determinizations with the rules library (docs/library.md).
+// search_bot: Monte Carlo search over determinizations with the rules library (docs/library.md),
+// guided by the greedy bot's policies (greedy_policy.hpp).
 //
 // At each decision it rebuilds the game from the request (stellar_arena::Game::from_request: a
-// state that shows its seat exactly the request's view, every card it cannot see drawn at random),
-// then, for every legal action, plays it in --samples determinizations of that state
-// (Game::determinize) and finishes each by random play inside the library (Game::rollout). It
-// keeps the action whose worlds it wins most often (a tie for first counts half), the margin over
-// the best other seat breaking ties. Every game is rebuilt from a request (Stellar with the standard
-// deck, Interstellar with IS-Core's deck lists); in a match with a deck list of a seat's own the
-// rebuild is refused, and it says so on stderr once and plays the first legal action.
+// state that shows its seat exactly the request's view, every card it cannot see drawn at random)
+// and draws worlds from it (Game::determinize). Each candidate action is played in every world
+// (the same worlds for every candidate: the comparison is between actions, not deals) and the world
+// is finished by a rollout: the greedy bot's policy plays every seat to the end (random play says
+// little about a move, greedy play a lot). The candidate whose worlds score best is played (a win
+// 1, a k-way tie for first 1/k, plus a share of the margin over the best other seat; on a tie the
+// greedy policy's choice). The candidates: in Stellar the --candidates actions the greedy
+// look-ahead values most (a play step has dozens of legal actions), elsewhere every legal action.
+// The work is bounded: the first rollout's length tells how many policy decisions a world costs,
+// and the worlds stop at --samples or when the next would pass the game's budget of policy
+// decisions per request (never fewer than 8 worlds), so that a long game at 4 seats stays within
+// the time limit. Everything is counted, nothing timed: the same request gives the same choice
+// (every draw is seeded from the request's id).
+// Where the library cannot rebuild a game from a request (a game without from_request, a Stellar or
+// Interstellar match with a deck list of a seat's own) it says so on stderr once and plays the
+// greedy policy.
 //
-//   usage: search_bot [--samples N]   (default 200; the same request gives the same choice)
+//   usage: search_bot [--samples N] [--candidates K] [--rollout greedy|random]
+//     defaults: Stella Quest 100 samples within 50,000 policy decisions; Stellar 12 samples of 3
+//     candidates within 3,000; another game 12 samples within 3,000; greedy rollouts (random:
+//     Game::rollout, uniform play inside the library, faster and weaker). Measured against the
+//     greedy bot: docs/library.md.
 //
 // Build: with the library installed, find_package(stellar_arena) and link
-// stellar_arena::stellar_arena (docs/library.md); in this project, the target search_bot.
+// stellar_arena::stellar_arena (docs/library.md), greedy_policy.hpp, stella_quest_policy.hpp and
+// interstellar_policy.hpp beside this file; in this project, the target search_bot.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <numeric>
 #include <string>
+#include <vector>
 
+#include "greedy_policy.hpp"
 #include "stellar_arena/game.hpp"
 
 using stellar_arena::Game;
@@ -30,46 +49,127 @@ void send(const json& message) {
   std::cout << message << '\n' << std::flush;
 }
 
+struct Settings {
+  int samples = 0;     // 0: the game's default
+  int candidates = 0;  // 0: the game's default
+  bool random_rollouts = false;
+};
+
+// A game's defaults (see the top of the file).
+struct Defaults {
+  int samples;
+  std::size_t candidates;  // 0: every legal action
+  long budget;             // policy decisions per request, over all worlds and candidates
+};
+
+Defaults defaults_for(const std::string& name) {
+  if (name == "stella_quest") return {100, 0, 50000};
+  if (name == "stellar") return {12, 3, 3000};
+  return {12, 0, 3000};
+}
+
+constexpr int kMinSamples = 8;
+
 // A world's value for `seat`: 1 for a sole win, 1/k for a k-way tie for first, 0 for a loss; plus a
-// small share of the margin over the best other seat, so that among equal chances the larger lead wins.
+// share of the margin over the best other seat, so that among equal chances the larger lead wins.
 double value(const std::vector<double>& scores, int seat) {
   double best_other = -1e300;
   int tied = 1;
+  const double mine = scores[static_cast<std::size_t>(seat)];
   for (std::size_t s = 0; s < scores.size(); ++s) {
     if (static_cast<int>(s) == seat) continue;
     best_other = std::max(best_other, scores[s]);
+    if (scores[s] == mine) ++tied;
   }
-  for (std::size_t s = 0; s < scores.size(); ++s) {
-    if (static_cast<int>(s) != seat && scores[s] == scores[static_cast<std::size_t>(seat)]) ++tied;
-  }
-  const double mine = scores[static_cast<std::size_t>(seat)];
   const double win = mine > best_other ? 1.0 : mine == best_other ? 1.0 / tied : 0.0;
-  return win + 1e-3 * (mine - best_other);
+  return win + 0.02 * (mine - best_other);
 }
 
-std::size_t choose(const std::string& game, const json& config, const json& request, int samples) {
+// The greedy policy's request for the seat to act in `game` (a version-1 view, as it reads).
+json greedy_request(const Game& game, int seat) {
+  return {
+      {"type", "request"}, {"id", 0}, {"seat", seat}, {"view", game.view(seat, 1)}, {"legal", game.legal_actions()}};
+}
+
+// The greedy look-ahead's value of every legal action (Stellar); elsewhere 1 for the greedy
+// policy's choice and 0 for the others.
+std::vector<double> greedy_values(const std::string& name, const json& request) {
+  const json& legal = request.at("legal");
+  if (name == "stellar") return greedy::detail::stellar_values(request);
+  std::vector<double> values(legal.size(), 0.0);
+  const json choice = greedy::decide(request).action;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (legal[i] == choice) values[i] = 1.0;
+  }
+  return values;
+}
+
+std::size_t best_index(const std::vector<double>& values) {
+  return static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+}
+
+// Plays the greedy policy for every seat to the end; returns the scores. `choices` counts the
+// decisions the policy took (those with more than one legal action).
+std::vector<double> greedy_rollout(Game& game, long& choices) {
+  while (!game.is_over()) {
+    if (game.legal_count() == 1) {
+      game.apply_index(0);
+      continue;
+    }
+    game.apply_index(best_index(greedy_values(game.name(), greedy_request(game, *game.to_act()))));
+    ++choices;
+  }
+  return game.scores();
+}
+
+std::size_t choose(const std::string& name, const json& config, const json& request, const Settings& settings) {
   const int seat = request.at("seat").get<int>();
   const std::uint64_t id = request.at("id").get<std::uint64_t>();
-  const Game root = Game::from_request(game, request, id, config);
+  const Game root = Game::from_request(name, request, id, config);
   const std::size_t actions = root.legal_count();
-  std::size_t best = 0;
-  double best_value = -1e300;
-  for (std::size_t i = 0; i < actions; ++i) {
-    double total = 0;
-    for (int k = 0; k < samples; ++k) {
-      // The same worlds for every action: the comparison is between actions, not between deals.
-      Game world = root.determinize(seat, id * 1000003 + static_cast<std::uint64_t>(k));
-      world.apply_index(i);
-      const std::vector<double> scores =
-          world.is_over() ? world.scores() : world.rollout(static_cast<std::uint64_t>(k));
-      total += value(scores, seat);
-    }
-    if (total > best_value) {
-      best = i;
-      best_value = total;
+  if (actions == 1) return 0;
+  const Defaults defaults = defaults_for(name);
+  int samples = settings.samples > 0 ? settings.samples : defaults.samples;
+
+  // The candidates, the greedy policy's choice first (it wins the ties: many moves are worth the
+  // same in every world, and the greedy choice among them is the better one, measured); in Stellar
+  // only the greedy look-ahead's best few.
+  std::vector<std::size_t> candidates(actions);
+  std::iota(candidates.begin(), candidates.end(), std::size_t{0});
+  const std::vector<double> prior = greedy_values(name, request);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](std::size_t a, std::size_t b) { return prior[a] > prior[b]; });
+  const std::size_t keep =
+      settings.candidates > 0 ? static_cast<std::size_t>(settings.candidates) : defaults.candidates;
+  if (keep > 0 && keep < actions) candidates.resize(keep);
+  if (candidates.size() == 1) return candidates[0];
+
+  std::vector<double> totals(candidates.size(), 0.0);
+  long choices = 0;
+  for (int k = 0; k < samples; ++k) {
+    const std::uint64_t world_seed = id * 1000003 + static_cast<std::uint64_t>(k);
+    const Game world = root.determinize(seat, world_seed);
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      Game game = world;
+      game.apply_index(candidates[c]);
+      std::vector<double> scores;
+      if (game.is_over()) {
+        scores = game.scores();
+      } else if (settings.random_rollouts) {
+        scores = game.rollout(static_cast<std::uint64_t>(k));
+      } else {
+        scores = greedy_rollout(game, choices);
+      }
+      totals[c] += value(scores, seat);
+      if (k == 0 && c == 0) {
+        // The first rollout's length prices a world: as many worlds as the budget pays for.
+        const long per_world = std::max(1L, choices) * static_cast<long>(candidates.size());
+        samples = std::min(samples, std::max(kMinSamples, static_cast<int>(defaults.budget / per_world)));
+      }
     }
   }
-  return best;
+  // The first best: on a tie, the earlier candidate (the greedy choice first).
+  return candidates[best_index(totals)];
 }
 
 }  // namespace
@@ -77,9 +177,12 @@ std::size_t choose(const std::string& game, const json& config, const json& requ
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::cin.tie(nullptr);
-  int samples = 200;
+  Settings settings;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--samples") samples = std::max(1, std::atoi(argv[i + 1]));
+    const std::string flag = argv[i];
+    if (flag == "--samples") settings.samples = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--candidates") settings.candidates = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--rollout") settings.random_rollouts = std::string(argv[i + 1]) == "random";
   }
   json hello;
   bool can_search = true;
@@ -89,21 +192,24 @@ int main(int argc, char** argv) {
     if (!message.is_object()) continue;
     const std::string type = message.value("type", "");
     if (type == "hello") {
-      // Protocol 1: whole views, which from_request reads in every game.
+      // Protocol 1: whole views, which from_request and the greedy policies read in every game.
       hello = message;
       can_search = true;
-      send({{"type", "ready"}, {"protocol", 1}, {"name", "search_bot"}, {"version", "1.0"}});
+      send({{"type", "ready"}, {"protocol", 1}, {"name", "search_bot"}, {"version", "2.0"}});
     } else if (type == "request") {
-      std::size_t index = 0;
+      json action;
       if (can_search) {
         try {
-          index = choose(hello.at("game").get<std::string>(), hello.value("config", json(nullptr)), message, samples);
+          const std::size_t index =
+              choose(hello.at("game").get<std::string>(), hello.value("config", json(nullptr)), message, settings);
+          action = message.at("legal").at(index);
         } catch (const stellar_arena::Error& e) {
-          std::cerr << "search_bot: no search in this game (" << e.what() << "): the first legal action\n";
+          std::cerr << "search_bot: no search in this game (" << e.what() << "): the greedy policy\n";
           can_search = false;
         }
       }
-      send({{"type", "action"}, {"protocol", 1}, {"id", message.at("id")}, {"action", message.at("legal").at(index)}});
+      if (action.is_null()) action = greedy::decide(message).action;
+      send({{"type", "action"}, {"protocol", 1}, {"id", message.at("id")}, {"action", action}});
     }
   }
 }

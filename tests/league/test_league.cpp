@@ -287,6 +287,18 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   std::ifstream in(dir / "out" / "standings.json");
   const json standings = json::parse(in);
   CHECK(standings.at("league").at("matches_done") == 6);
+  // The crasher's last stderr lines reach the journal, the fault list and the JUnit case.
+  bool tail_listed = false;
+  for (const json& b : standings.at("bots")) {
+    for (const json& f : b.at("fault_entries")) {
+      for (const json& line : f.at("stderr_tail")) tail_listed |= line == "faulty_bot: triggering crash";
+    }
+  }
+  CHECK(tail_listed);
+  CHECK_THAT(testing::read_file(dir / "out" / "junit.xml"),
+             Contains("last stderr lines:&#10;") && Contains("&#10;  faulty_bot: triggering crash&#10;"));
+  CHECK_THAT(testing::read_file(dir / "out" / "results.jsonl"),
+             Contains(R"("stderr_tail":[)") && Contains(R"("faulty_bot: triggering crash")"));
   // --fail-on-fault turns the crasher's faults into exit code 1.
   c = testing::run(fmt::format("{} league {} --out {} --fail-on-fault 2>&1", referee,
                                (dir / "league.input.json").string(), (dir / "out2").string()));
@@ -332,6 +344,8 @@ TEST_CASE("league --resume: flags over league.json, a flag or league file that c
       {"--seed 4 --no-duplicate",
        {"--seed 4 here, \"seed\": 3 there", "--no-duplicate here, \"duplicate\": true there"}},
       {"--decision-ms 700", {"--decision-ms 700 here, \"decision_ms\": 1000 there"}},
+      // Another game: the recorded config does not fit it, but the changed flag is what is named.
+      {"--game interstellar", {"--game \"interstellar\" here, \"game\": \"stellar\" there"}},
       {(dir / "other.json").string(),
        {fmt::format("\"deals\": 4 in {} here, \"deals\": 1 there", (dir / "other.json").string())}},
       {fmt::format("--bot {} --bot {} --name c --name b", testing::random_bot(), testing::random_bot()),

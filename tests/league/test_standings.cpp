@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/core/markup.hpp"
 #include "referee/league/standings.hpp"
 #include "tests/league/elo_approx.hpp"
 
@@ -224,12 +226,12 @@ Element parse_xml(const std::string& text) {
 }
 
 // Checks the JUnit shape and that every count attribute matches the elements, for any suite.
-// The JUnit shape: a suite "league" and one suite per bot, the counts adding up at both levels;
-// every failure has a message. Returns the suites by name.
+// The JUnit shape: a suite "league", a suite "sprt" with an SPRT, and one suite per bot, the
+// counts adding up at both levels; every failure has a message. Returns the suites by name.
 std::map<std::string, const Element*> check_junit(const Element& root, const Standings& st) {
   REQUIRE(root.name == "testsuites");
   const auto suites = root.all("testsuite");
-  REQUIRE(suites.size() == st.bots.size() + 1);
+  REQUIRE(suites.size() == st.bots.size() + 1 + (st.sprt ? 1 : 0));
   std::map<std::string, const Element*> by_name;
   int tests = 0;
   int failed = 0;
@@ -249,6 +251,9 @@ std::map<std::string, const Element*> check_junit(const Element& root, const Sta
     }
     CHECK(suite->attrs.at("tests") == std::to_string(cases.size()));
     CHECK(suite->attrs.at("failures") == std::to_string(suite_failed));
+    const auto skipped =
+        std::count_if(cases.begin(), cases.end(), [](const Element* c) { return !c->all("skipped").empty(); });
+    CHECK(suite->attrs.at("skipped") == std::to_string(skipped));
     tests += static_cast<int>(cases.size());
     failed += suite_failed;
   }
@@ -256,6 +261,17 @@ std::map<std::string, const Element*> check_junit(const Element& root, const Sta
   CHECK(root.attrs.at("tests") == std::to_string(tests));
   CHECK(root.attrs.at("failures") == std::to_string(failed));
   return by_name;
+}
+
+// The one test case of `suite` in the JUnit XML of `st` (the shape checked), named `name`.
+Element only_case(const Standings& st, const std::string& suite, const std::string& name) {
+  Element root;
+  REQUIRE_NOTHROW(root = parse_xml(junit_xml(st, "ci")));
+  const auto suites = check_junit(root, st);
+  const auto cases = suites.at(suite)->all("testcase");
+  REQUIRE(cases.size() == 1);
+  CHECK(cases[0]->attrs.at("name") == name);
+  return *cases[0];
 }
 
 // True if every number anywhere in `j` is finite.
@@ -649,13 +665,8 @@ TEST_CASE("Standings: a partial league and uncounted matches say so in every for
   CHECK(j.at("completion").at("message") == line);
   CHECK(j.at("not_counted") == 3);
   // JUnit: the "league complete" testcase fails with the line, so CI shows it.
-  Element root;
-  REQUIRE_NOTHROW(root = parse_xml(junit_xml(st, "ci")));
-  const auto suites = check_junit(root, st);
-  const auto cases = suites.at("league")->all("testcase");
-  REQUIRE(cases.size() == 1);
-  CHECK(cases[0]->attrs.at("name") == "league complete");
-  const auto failure = cases[0]->all("failure");
+  const Element league_case = only_case(st, "league", "league complete");
+  const auto failure = league_case.all("failure");
   REQUIRE(failure.size() == 1);
   CHECK(failure[0]->attrs.at("message") == line);
   CHECK_THAT(failure[0]->text, Contains("not counted"));
@@ -669,6 +680,51 @@ TEST_CASE("Standings: a partial league and uncounted matches say so in every for
   st.completion.reason = PartialReason::merged_shards;
   st.completion.shard = 1;
   CHECK(completion_text(st) == "PARTIAL: 37 of 120 matches (merged without 1 of 4 shards)");
+}
+
+TEST_CASE("The SPRT's verdict is in the terminal table, standings.md and a JUnit test case that fails on H0") {
+  Standings st = compute_standings(two_seat_league(), kBots);
+  CHECK(sprt_text(st, terminal_safe).empty());
+  SprtVerdict v;
+  v.bot = "new_*bot*";
+  v.config = SprtConfig{-10, 0, 0.05, 0.05};
+  v.state.llr = -3.21;
+  v.state.lower = -2.944;
+  v.state.upper = 2.944;
+  v.state.samples = 24;
+  v.state.decision = SprtState::Decision::accept_h0;
+  v.pairs = true;
+  v.counted_matches = 48;
+  st.sprt = v;
+  const std::string h0 =
+      "SPRT of new_*bot* [elo0 -10, elo1 0, alpha 0.05, beta 0.05]: H0 accepted, elo0 rather than elo1 (llr -3.21 <= "
+      "-2.94 after 24 pairs)";
+  CHECK(sprt_text(st, terminal_safe) == h0);
+  CHECK_THAT(standings_table(st), Catch::StartsWith(h0 + "\n"));
+  CHECK_THAT(standings_markdown(st), Contains("**SPRT of new\\_\\*bot\\* [elo0 -10"));
+  const auto sprt_case = [](const Standings& s) { return only_case(s, "sprt", "new_*bot* not rejected by the SPRT"); };
+  Element c = sprt_case(st);
+  REQUIRE(c.all("failure").size() == 1);
+  CHECK(c.all("failure")[0]->attrs.at("type") == "sprt-h0");
+  CHECK(c.all("failure")[0]->attrs.at("message") == h0);
+  // Undecided: skipped, with the reason; H1: passes.
+  st.sprt->state.decision = SprtState::Decision::none;
+  st.sprt->state.llr = 0.5;
+  CHECK(sprt_text(st, terminal_safe) ==
+        "SPRT of new_*bot* [elo0 -10, elo1 0, alpha 0.05, beta 0.05]: undecided (llr 0.50 in (-2.94, 2.94) after 24 "
+        "pairs)");
+  c = sprt_case(st);
+  CHECK(c.all("failure").empty());
+  REQUIRE(c.all("skipped").size() == 1);
+  CHECK_THAT(c.all("skipped")[0]->attrs.at("message"), Contains("undecided"));
+  st.sprt->state.decision = SprtState::Decision::accept_h1;
+  st.sprt->state.llr = 3.0;
+  st.sprt->pairs = false;
+  CHECK_THAT(sprt_text(st, terminal_safe),
+             Contains(": H1 accepted, elo1 rather than elo0 (llr 3.00 >= 2.94 after 24 games)"));
+  c = sprt_case(st);
+  CHECK(c.all("failure").empty());
+  CHECK(c.all("skipped").empty());
 }
 
 TEST_CASE("JUnit XML: the well-formedness checker rejects broken XML") {

@@ -122,7 +122,9 @@ TEST_CASE("the viewer takes the result only from a footer that verifies", "[rend
   REQUIRE(data.ok());
   CHECK(data->at("unverified").is_null());
   REQUIRE(data->at("footer").is_object());
-  CHECK(data->at("footer").at("result") == honest.footer->result);
+  json shown = honest.footer->result;
+  shown["seed"] = std::to_string(honest.header.seed);  // the page's 64-bit numbers are text
+  CHECK(data->at("footer").at("result") == shown);
 
   // The footer's winner and ranks handed to the other seat, as someone editing the file would.
   replay::Replay forged = honest;
@@ -138,4 +140,17 @@ TEST_CASE("the viewer takes the result only from a footer that verifies", "[rend
   auto page = render::html_page(forged, "forged.jsonl");
   REQUIRE(page.ok());
   CHECK(count(*page, "Unverified replay") == 1);  // the viewer's notice (viewer_result.js)
+}
+
+TEST_CASE("the viewer's seeds are text: a seed beyond 2^53 reaches the page exactly", "[render][html]") {
+  const std::uint64_t seed = 18446744073709551557u;
+  const replay::Replay r = random_replay("stellar", 2, seed);
+  auto data = render::viewer_data(r, "big-seed.jsonl");
+  REQUIRE(data.ok());
+  CHECK(data->at("header").at("seed") == "18446744073709551557");
+  CHECK(data->at("footer").at("result").at("seed") == "18446744073709551557");
+  auto page = render::html_page(r, "big-seed.jsonl");
+  REQUIRE(page.ok());
+  CHECK(count(*page, "\"seed\":\"18446744073709551557\"") == 2);
+  CHECK(count(*page, "\"seed\":18446744073709551557") == 0);
 }

@@ -4,8 +4,10 @@
 // leagues: tests/browser/league_test.js.
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 
+#include "referee/render/html.hpp"
 #include "referee/render/league_page.hpp"
 
 using namespace arena;
@@ -59,4 +61,30 @@ TEST_CASE("league page data shows the league's settings but not its commands", "
   CHECK(data["pages"]["limit"] == 7);
   CHECK(data["matches"].size() == 1);
   CHECK(data.dump().find("secret") == std::string::npos);
+}
+
+TEST_CASE("league page data gives the league's seed as text and every integer beyond 2^53 as text", "[league_page]") {
+  render::LeaguePage page = hostile_page();
+  page.league["seed"] = std::uint64_t{18446744073709551557u};
+  page.matches[0]["seed"] = "9007199254740993";  // league/folder's page_match writes it as text
+  page.standings["bots"][0]["stderr_bytes"] = std::uint64_t{9007199254740993u};
+  const json data = render::league_page_data(page);
+  CHECK(data["league"]["seed"] == "18446744073709551557");
+  auto html = render::league_page(page);
+  REQUIRE(html);
+  CHECK_THAT(*html, Catch::Contains(R"("seed":"18446744073709551557")") &&
+                        Catch::Contains(R"("stderr_bytes":"9007199254740993")") && Catch::Contains(R"("place":1)"));
+  CHECK(html->find("18446744073709551557,") == std::string::npos);
+}
+
+TEST_CASE("exact_in_javascript: integers JavaScript cannot hold become their decimal text", "[league_page]") {
+  const json in = {{"a", std::uint64_t{9007199254740991u}},
+                   {"b", std::uint64_t{9007199254740992u}},
+                   {"c", std::int64_t{-9007199254740992}},
+                   {"d", json::array({1, std::uint64_t{18446744073709551615u}, 0.5, "x"})}};
+  const json out = render::exact_in_javascript(in);
+  CHECK(out["a"] == 9007199254740991u);  // Number.MAX_SAFE_INTEGER: exact
+  CHECK(out["b"] == "9007199254740992");
+  CHECK(out["c"] == "-9007199254740992");
+  CHECK(out["d"] == json::array({1, "18446744073709551615", 0.5, "x"}));
 }

@@ -103,8 +103,8 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     fs::create_directories(dir);
     std::ofstream(dir / "earlier.jsonl") << "{\"seed\":1}\n";
     ::chmod((dir / "earlier.jsonl").c_str(), 0600);
-    const std::string paths =
-        fmt::format("{}:{}:{}:{}", replay.string(), dir.string(), (dir / "earlier.jsonl").string(), testing::reachable_random_bot());
+    const std::string paths = fmt::format("{}:{}:{}:{}", replay.string(), dir.string(),
+                                          (dir / "earlier.jsonl").string(), testing::reachable_random_bot());
     const std::string command = fmt::format(
         "{} play --sandbox {} --seed 918273645 --decision-ms 60000 --out {} --replay {} --env ARENA_LEAK_PATHS={} {}"
         "--bot {} --bot {} 2>&1",

@@ -27,8 +27,9 @@ mkdir -p "$out"
 failed=()
 for game in "${games[@]}"; do
   # --time-scale: a loaded CI machine must not turn a slow start into a timeout; the kits decide
-  # in about a millisecond (validate's decision times show it).
-  "$referee" validate "$bot" --game "$game" --seats all --games 1 --seed 1 --time-scale 5 \
+  # in about a millisecond (validate's decision times show it). VALIDATE_TIME_SCALE in the
+  # environment gives a bot that searches (search_bot, tests/library) more.
+  "$referee" validate "$bot" --game "$game" --seats all --games 1 --seed 1 --time-scale "${VALIDATE_TIME_SCALE:-5}" \
     --out "$out/$game" "$@" 2>"$out/$game.report.txt"
   code=$?
   echo "$game: $(grep -m 1 "^replays:" "$out/$game.report.txt"); $(tail -n 1 "$out/$game.report.txt") (exit $code)"

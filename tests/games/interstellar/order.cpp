@@ -31,8 +31,6 @@ std::vector<CardId> ids(const std::vector<Card>& cards) {
   return out;
 }
 
-const Action kShipAttack{.kind = ActionKind::attack, .unit = Unit::ship};
-
 // Both seats' units at the Battlefield, seat 0 (Shane) on turn with the Ammo for a ship attack and
 // a Water +1 on top of its Resource deck (what a Cloak makes it draw); seat 1 plays `defender`.
 State duel(Character defender) {
@@ -70,8 +68,8 @@ TEST_CASE("A card played comes before the cards that pay for it, in the events a
   play(t, Action{.kind = ActionKind::play, .card = junk2.id});
   CHECK(ids(t.players[0].discard) == std::vector<CardId>{junk1.id, junk2.id, halley.id});
   CHECK(card_events(t, 0) == std::vector<std::string>{"play:" + std::to_string(junk1.id),
-                                                     "play:" + std::to_string(junk2.id),
-                                                     "pay:" + std::to_string(halley.id)});
+                                                      "play:" + std::to_string(junk2.id),
+                                                      "pay:" + std::to_string(halley.id)});
 }
 
 TEST_CASE("One payment: the hand cards in the order the rule picks them (typed part, then generic), then E115s",
@@ -111,8 +109,9 @@ TEST_CASE("One payment: the hand cards in the order the rule picks them (typed p
   CHECK(ids(t.players[1].discard) == std::vector<CardId>{hand_water.id});
 }
 
-TEST_CASE("A planet leaving play: its uncollected cards, then the planet, then its Colonization, and the void is public",
-          "[interstellar][order]") {
+TEST_CASE(
+    "A planet leaving play: its uncollected cards, then the planet, then its Colonization, and the void is public",
+    "[interstellar][order]") {
   std::array<SeatConfig, kSeats> seats;
   seats[1].main[static_cast<std::size_t>(Kind::colonization)] = 1;
   State s = bare_game(seats);

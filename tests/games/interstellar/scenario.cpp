@@ -24,8 +24,6 @@ Loc stand(State& s, Seat seat, Zone zone) {
   return where;
 }
 
-const Action kShipAttack{.kind = ActionKind::attack, .unit = Unit::ship};
-
 }  // namespace
 
 TEST_CASE(

@@ -40,4 +40,7 @@ bool legal(const State& s, const Action& a);
 // The value of an event kind's JSON in the view of seat 0: the last event of that name this turn.
 nlohmann::json last_event(const State& s, const std::string& name);
 
+// The ship's primary attack.
+inline const Action kShipAttack{.kind = ActionKind::attack, .unit = Unit::ship};
+
 }  // namespace arena::interstellar::testing

@@ -1,0 +1,64 @@
+#include "referee/cli/replay_messages.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "protocol/codec.hpp"
+#include "referee/games/game.hpp"
+
+namespace arena::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// The protocol limits the replay's header records (its "limits" object; defaults for a key it lacks).
+protocol::Limits limits_from(const json& j) {
+  protocol::Limits l;
+  l.init_ms = j.value("init_ms", l.init_ms);
+  l.decision_ms = j.value("decision_ms", l.decision_ms);
+  l.time_bank_ms = j.value("time_bank_ms", l.time_bank_ms);
+  l.max_line_bytes = j.value("max_line_bytes", l.max_line_bytes);
+  l.max_debug_bytes = j.value("max_debug_bytes", l.max_debug_bytes);
+  return l;
+}
+
+}  // namespace
+
+json hello_for(const replay::Header& h, Seat seat) {
+  const games::Game* game = games::find_game(h.game);
+  const json cards = game == nullptr ? json(nullptr) : game->protocol_card_table(h.config, replay::seat_configs(h));
+  return protocol::hello(h.game, seat, h.seats, h.config, limits_from(h.limits), games::seat_card_table(cards, seat));
+}
+
+Result<json> request_at(const replay::Replay& r, std::size_t step, Seat seat, std::int64_t request_id) {
+  const replay::Header& h = r.header;
+  const protocol::Limits limits = limits_from(h.limits);
+  if (games::find_game(h.game) == nullptr) return fail(fmt::format("unknown game \"{}\" in the replay", h.game));
+  auto state = replay::initial_state(h);
+  if (!state) return fail(state.error());
+  std::vector<double> bank(static_cast<std::size_t>(h.seats), static_cast<double>(limits.time_bank_ms));
+  for (std::size_t i = 0; i < std::min(step, r.steps.size()); ++i) {
+    const replay::Step& s = r.steps[i];
+    double& b = bank[static_cast<std::size_t>(s.seat)];
+    b = std::max(0.0, b - std::max(0.0, s.time_ms - static_cast<double>(limits.decision_ms)));
+    if (auto st = (*state)->apply(s.action); !st)
+      return fail(fmt::format("step {} does not apply: {}", s.n, st.error()));
+  }
+  if ((*state)->is_over()) return fail(fmt::format("the game is over after {} decisions: no request", step));
+  if ((*state)->to_act() != seat) {
+    return fail(fmt::format("after {} decisions seat {} is to act, not seat {}: only the seat to act is sent a request",
+                            step, (*state)->to_act(), seat));
+  }
+  const double seat_bank = bank[static_cast<std::size_t>(seat)];
+  const int version =
+      static_cast<std::size_t>(seat) < h.bots.size() ? h.bots[static_cast<std::size_t>(seat)].protocol : 1;
+  return protocol::request(request_id, seat, version >= 2 ? (*state)->view_v2(seat) : (*state)->view(seat),
+                           (*state)->legal_actions(),
+                           static_cast<std::int64_t>(static_cast<double>(limits.decision_ms) + seat_bank),
+                           static_cast<std::int64_t>(seat_bank), version);
+}
+
+}  // namespace arena::cli
