@@ -29,6 +29,17 @@ const games::Game& find(const std::string& name) {
   return *game;
 }
 
+// One normalised configuration per seat (null: none), as the replay's header has them.
+std::vector<json> normalized_seat_configs(const games::Game& game, const std::vector<json>& given, int seats) {
+  std::vector<json> out(static_cast<std::size_t>(seats), nullptr);
+  for (std::size_t s = 0; s < given.size() && s < out.size(); ++s) {
+    auto seat_config = game.normalize_seat_config(given[s]);
+    if (!seat_config) throw Error(fmt::format("{}: seat {}: {}", game.info().name, s, seat_config.error()));
+    out[s] = std::move(seat_config).value();
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> game_names() {
@@ -49,12 +60,7 @@ Game::Game(const std::string& game, std::uint64_t seed, const json& config, cons
   auto created = impl_->game->new_game(impl_->config, seat_configs, seed, seats);
   if (!created) throw Error(created.error());  // it names the game or the seat
   impl_->state = std::move(created).value();
-  impl_->seat_configs.assign(static_cast<std::size_t>(seats), nullptr);
-  for (std::size_t s = 0; s < seat_configs.size(); ++s) {
-    auto seat_config = impl_->game->normalize_seat_config(seat_configs[s]);
-    if (!seat_config) throw Error(fmt::format("{}: seat {}: {}", game, s, seat_config.error()));
-    impl_->seat_configs[s] = std::move(seat_config).value();
-  }
+  impl_->seat_configs = normalized_seat_configs(*impl_->game, seat_configs, seats);
 }
 
 Game::Game(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -100,19 +106,24 @@ Game Game::from_request(const std::string& game, const json& request, std::uint6
   auto normal = impl->game->normalize_config(config);
   if (!normal) throw Error(fmt::format("{}: config: {}", game, normal.error()));
   impl->config = std::move(normal).value();
-  impl->seat_configs = seat_configs;
   if (!request.is_object() || !request.contains("seat") || !request.contains("view") ||
       !request.at("seat").is_number_integer()) {
     throw Error("from_request: a request has an integer \"seat\" and a \"view\"");
   }
   const int seat = request.at("seat").get<int>();
-  const bool by_id = !impl->game->protocol_card_table(impl->config, seat_configs).is_null();
-  if (request.value("protocol", 1) == 2 && by_id) {
-    throw Error(fmt::format("from_request: {}'s protocol-2 views name cards by id: give a protocol-1 request", game));
+  auto rebuilt = impl->game->state_from_view(request.at("view"), seat, impl->config, seat_configs, seed);
+  if (!rebuilt) {
+    const bool by_id = !impl->game->protocol_card_table(impl->config, seat_configs).is_null();
+    if (request.value("protocol", 1) == 2 && by_id) {
+      throw Error(
+          fmt::format("from_request: {} (a protocol-2 view: {}'s name cards by id; a game that cannot read "
+                      "them needs a protocol-1 request)",
+                      rebuilt.error(), game));
+    }
+    throw Error("from_request: " + rebuilt.error());
   }
-  auto rebuilt = impl->game->state_from_view(request.at("view"), seat, seed);
-  if (!rebuilt) throw Error("from_request: " + rebuilt.error());
   impl->state = std::move(rebuilt).value();
+  impl->seat_configs = normalized_seat_configs(*impl->game, seat_configs, impl->state->seats());
   Game out(std::move(impl));
   if (request.contains("legal") && json(out.legal_actions()) != request.at("legal")) {
     throw Error("from_request: the rebuilt game's legal list differs from the request's");

@@ -35,7 +35,10 @@
 //   static std::string describe_seat_config(const json&);
 //   static json progress(const State&);   (GameState::progress(); default: null)
 //   static Result<State> state_from_view(const json& view, Seat, Rng&);   (Game::state_from_view;
-//       default: refused)
+//       default: refused) or, for a game that needs the match's config and seat configurations
+//       (e.g. to know the opponent's deck list), static Result<State> state_from_view(const json&,
+//       Seat, const Config&, const std::vector<SeatConfig>&, Rng&)   (one entry per seat,
+//       defaults where none was given)
 //   static WebModule web_module();
 //
 // An optional hook is used only when its signature is the one above. A Traits that declares a
@@ -43,7 +46,8 @@
 // non-static member, another return type) does not compile: a static_assert names the hook and
 // the signature expected, instead of the game silently getting the generic behaviour
 // (game_hook_near_miss, tests/games/plugin/hook_near_miss.cpp, checks that). A name declared more
-// than once (overloads) cannot be checked this way; only card_table has two forms.
+// than once (overloads) cannot be checked this way; only card_table and state_from_view have two
+// forms.
 
 #include <algorithm>
 #include <concepts>
@@ -82,8 +86,13 @@ concept progress = requires(const typename T::State& s) {
   { T::progress(s) } -> std::convertible_to<json>;
 };
 template <typename T>
-concept state_from_view = requires(const json& view, Seat seat, Rng& rng) {
+concept state_from_view_alone = requires(const json& view, Seat seat, Rng& rng) {
   { T::state_from_view(view, seat, rng) } -> std::same_as<Result<typename T::State>>;
+};
+template <typename T>
+concept state_from_view_of_match = requires(const json& view, Seat seat, const typename T::Config& c,
+                                            const std::vector<typename T::SeatConfig>& seats, Rng& rng) {
+  { T::state_from_view(view, seat, c, seats, rng) } -> std::same_as<Result<typename T::State>>;
 };
 template <typename T>
 concept whole_table = requires(const std::vector<json>& views) {
@@ -132,9 +141,10 @@ constexpr bool checked() {
       !requires { &T::progress; } || progress<T>,
       "optional game hook progress: expected static json progress(const State&)");
   static_assert(
-      !requires { &T::state_from_view; } || state_from_view<T>,
+      !requires { &T::state_from_view; } || state_from_view_alone<T> || state_from_view_of_match<T>,
       "optional game hook state_from_view: expected static Result<State> state_from_view(const json&, Seat, "
-      "Rng&)");
+      "Rng&) or static Result<State> state_from_view(const json&, Seat, const Config&, const "
+      "std::vector<SeatConfig>&, Rng&)");
   static_assert(
       !requires { &T::whole_table; } || whole_table<T>,
       "optional game hook whole_table: expected static json whole_table(const std::vector<json>&)");
@@ -334,19 +344,31 @@ class GameAdapter final : public Game {
     return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
   }
 
-  Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, std::uint64_t seed) const override {
-    if constexpr (hook::state_from_view<Traits>) {
-      Rng rng(seed);
-      auto state = Traits::state_from_view(view, seat, rng);
-      if (!state) return fail(info_.name + ": " + state.error());
-      // The promise, checked: the state shows the seat exactly the view it was built from.
-      if (Traits::view(*state, seat) != view) {
-        return fail(info_.name + ": no state of the game shows seat " + std::to_string(seat) + " this view");
-      }
-      return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
+  Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, const json& config,
+                                                     const std::vector<json>& seat_configs,
+                                                     std::uint64_t seed) const override {
+    Rng rng(seed);
+    Result<typename Traits::State> state = fail(std::string());
+    if constexpr (hook::state_from_view_alone<Traits>) {
+      state = Traits::state_from_view(view, seat, rng);
+    } else if constexpr (hook::state_from_view_of_match<Traits>) {
+      auto parsed = Traits::config_from_json(config);
+      if (!parsed) return fail(info_.name + ": config: " + parsed.error());
+      auto per_seat = seat_configs_of(seat_configs, std::max(static_cast<int>(seat_configs.size()), info_.min_seats));
+      if (!per_seat) return fail(info_.name + ": " + per_seat.error());
+      state = Traits::state_from_view(view, seat, *parsed, *per_seat, rng);
     } else {
-      return Game::state_from_view(view, seat, seed);
+      return Game::state_from_view(view, seat, config, seat_configs, seed);
     }
+    if (!state) return fail(info_.name + ": " + state.error());
+    // The promise, checked: the state shows the seat exactly the view it was built from (in
+    // either protocol's form, for a game with a protocol-2 view of its own).
+    bool same = Traits::view(*state, seat) == view;
+    if constexpr (hook::view_v2<Traits>) same = same || Traits::view_v2(*state, seat) == view;
+    if (!same) {
+      return fail(info_.name + ": no state of the game shows seat " + std::to_string(seat) + " this view");
+    }
+    return std::unique_ptr<GameState>(std::make_unique<AdaptedState<Traits>>(std::move(state).value()));
   }
 
   json card_table(const json& config, const std::vector<json>& seat_configs) const override {

@@ -100,7 +100,8 @@ json merge_player_views(const std::vector<json>& views) {
   return table;
 }
 
-Result<std::unique_ptr<GameState>> Game::state_from_view(const json& /*view*/, Seat /*seat*/,
+Result<std::unique_ptr<GameState>> Game::state_from_view(const json& /*view*/, Seat /*seat*/, const json& /*config*/,
+                                                         const std::vector<json>& /*seat_configs*/,
                                                          std::uint64_t /*seed*/) const {
   return fail(info().name + " cannot rebuild a state from a view (docs/library.md)");
 }

@@ -110,11 +110,15 @@ class Game {
     return new_game(config, {}, seed, seats);
   }
   virtual Result<std::unique_ptr<GameState>> state_from_json(const json& state) const = 0;
-  // A state that shows `seat` exactly `view` (view()'s form, protocol 1), every card the seat
+  // A state that shows `seat` exactly `view` (view()'s form, protocol 1; view_v2()'s too for a
+  // game whose rebuild reads it, as Interstellar's does), every card the seat
   // cannot identify and the chance to come drawn from `seed` (the rules library's determinize
-  // from a request, library/); an error for a view no state shows. The default (game.cpp): a
-  // game that cannot rebuild a state from a view says so.
-  virtual Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, std::uint64_t seed) const;
+  // from a request, library/); `config` and `seat_configs` are the match's as new_game takes them
+  // (a game may need them: Interstellar's deck lists). An error for a view no state shows. The
+  // default (game.cpp): a game that cannot rebuild a state from a view says so.
+  virtual Result<std::unique_ptr<GameState>> state_from_view(const json& view, Seat seat, const json& config,
+                                                             const std::vector<json>& seat_configs,
+                                                             std::uint64_t seed) const;
 
   // ---- Drawing for people. Each has a generic default (game.cpp), so a game without a drawing
   // is shown, never refused and never drawn as another game.

@@ -15,8 +15,9 @@
 // decisions per request (never fewer than 8 worlds), so that a long game at 4 seats stays within
 // the time limit. Everything is counted, nothing timed: the same request gives the same choice
 // (every draw is seeded from the request's id).
-// Where the library cannot rebuild a game from a request (a game without from_request, a Stellar
-// match with a deck list of its own) it says so on stderr once and plays the greedy policy.
+// Where the library cannot rebuild a game from a request (a game without from_request, a Stellar or
+// Interstellar match with a deck list of a seat's own) it says so on stderr once and plays the
+// greedy policy.
 //
 //   usage: search_bot [--samples N] [--candidates K] [--rollout greedy|random]
 //     defaults: Stella Quest 100 samples within 50,000 policy decisions; Stellar 12 samples of 3

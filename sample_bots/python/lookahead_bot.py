@@ -7,9 +7,9 @@ finishes the game with random play inside the library, and keeps the action with
 average score for its seat over a few such samples. It needs the Python module stellar_arena
 (installed with the referee; from a build folder: PYTHONPATH=<build>/python) and Debian's python3.
 
-Stella Quest and Stellar (the standard deck) can be rebuilt from a request (docs/library.md); in
-another game (Interstellar, a Stellar match with a deck list of its own) the bot says so on stderr
-once and plays the first legal action.
+Every game can be rebuilt from a request (docs/library.md; Stellar with the standard deck,
+Interstellar with IS-Core's deck lists); in a match with a deck list of a seat's own the rebuild
+is refused, and the bot says so on stderr once and plays the first legal action.
 
     usage: python3 lookahead_bot.py [--samples N]   (default 8)
 """

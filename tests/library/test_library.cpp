@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "referee/games/game.hpp"
 #include "stellar_arena/game.hpp"
 
 namespace {
@@ -184,33 +185,50 @@ TEST_CASE("library: from_request rebuilds a Stella Quest game from what one seat
   CHECK(rebuilt > 100);
 }
 
+namespace {
+
+// Plays a match of `name` (the config and seat configs as given) with arbitrary legal actions and
+// rebuilds it from the acting seat's request at every decision (protocol 1's, and 2's when
+// `protocols` is 2): the same views (both protocol
+// versions), legal list and seat to act; the same seed gives the same state; every `rollout_every`
+// decisions the rebuilt game plays to the end. Returns the decisions rebuilt.
+int rebuild_every_decision(const std::string& name, std::uint64_t seed, const json& config,
+                           const std::vector<json>& seat_configs, std::uint64_t rollout_every, int protocols) {
+  int rebuilt = 0;
+  Game game(name, seed, config, seat_configs);
+  for (std::uint64_t step = 0; !game.is_over(); ++step) {
+    const int seat = *game.to_act();
+    INFO(name << " seed " << seed << " config " << config.dump() << " step " << step);
+    for (int protocol = 1; protocol <= protocols; ++protocol) {
+      const json request = {{"type", "request"},
+                            {"seat", seat},
+                            {"protocol", protocol},
+                            {"view", game.view(seat, protocol)},
+                            {"legal", game.legal_actions()}};
+      Game r = Game::from_request(name, request, step, config, seat_configs);
+      CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
+      CHECK(r.view_text(seat, 2) == game.view_text(seat, 2));
+      CHECK(r.legal_actions() == game.legal_actions());
+      CHECK(r.to_act() == seat);
+      CHECK(Game::from_request(name, request, step, config, seat_configs).state_hash() == r.state_hash());
+      if (step % rollout_every == 0) {
+        r.rollout(step);
+        CHECK(r.is_over());
+      }
+      ++rebuilt;
+    }
+    game.apply_index(static_cast<std::size_t>(step * 7 % game.legal_count()));
+  }
+  return rebuilt;
+}
+
+}  // namespace
+
 TEST_CASE("library: from_request rebuilds a Stellar game at every decision, hidden cards drawn anew") {
   int rebuilt = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    for (const json& config : {json(nullptr), json{{"facedown_step3", "printed"}}}) {
-      Game game("stellar", seed, config);
-      for (std::uint64_t step = 0; !game.is_over(); ++step) {
-        const int seat = *game.to_act();
-        INFO("seed " << seed << " config " << config.dump() << " step " << step);
-        const json request = {{"type", "request"},
-                              {"seat", seat},
-                              {"protocol", 1},
-                              {"view", game.view(seat, 1)},
-                              {"legal", game.legal_actions()}};
-        Game r = Game::from_request("stellar", request, step);
-        CHECK(r.view_text(seat, 1) == game.view_text(seat, 1));
-        CHECK(r.view_text(seat, 2) == game.view_text(seat, 2));
-        CHECK(r.legal_actions() == game.legal_actions());
-        CHECK(r.to_act() == seat);
-        CHECK(Game::from_request("stellar", request, step).state_hash() == r.state_hash());
-        if (step % 4 == 0) {
-          r.rollout(step);
-          CHECK(r.is_over());
-        }
-        ++rebuilt;
-        game.apply_index(static_cast<std::size_t>(step * 7 % game.legal_count()));
-      }
-    }
+    for (const json& config : {json(nullptr), json{{"facedown_step3", "printed"}}})
+      rebuilt += rebuild_every_decision("stellar", seed, config, {}, 4, 1);
   }
   CHECK(rebuilt > 300);
   // Stellar's protocol-2 views name cards by id: a protocol-1 request is needed.
@@ -248,7 +266,7 @@ TEST_CASE("library: from_request refuses Stellar views it cannot rebuild") {
   CHECK_THROWS_WITH(Game::from_request("stellar", own_request, 1), Catch::Contains("own decks"));
 }
 
-TEST_CASE("library: from_request refuses a view no game shows, and a game that cannot rebuild one") {
+TEST_CASE("library: from_request refuses a view no game shows") {
   Game game("stella_quest", 4);
   const int seat = *game.to_act();
   json request = {{"seat", seat}, {"protocol", 1}, {"view", game.view(seat, 1)}, {"legal", game.legal_actions()}};
@@ -265,17 +283,87 @@ TEST_CASE("library: from_request refuses a view no game shows, and a game that c
   legal["legal"] = json::array();
   CHECK_THROWS_WITH(Game::from_request("stella_quest", legal, 1), Catch::Contains("legal list differs"));
   CHECK_THROWS_WITH(Game::from_request("stella_quest", json{{"view", 1}}, 1), Catch::Contains("\"seat\""));
-  Game interstellar("interstellar", 4);
-  const int first = *interstellar.to_act();
-  const json interstellar_request = {{"seat", first}, {"protocol", 1}, {"view", interstellar.view(first, 1)}};
-  CHECK_THROWS_WITH(Game::from_request("interstellar", interstellar_request, 1), Catch::Contains("cannot rebuild"));
 }
 
 namespace {
 
-// 600 views of `game` (new games from `start`), each with one field replaced by junk: at the top,
+// A deck list of Interstellar's as a seat configuration: IS-Core's with a few changes.
+json interstellar_deck(const std::string& character, int extra_water) {
+  return json{{"character", character},
+              {"resource",
+               {{"water_1", 5 + extra_water},
+                {"water_2", 3},
+                {"energy_1", 6},
+                {"energy_2", 3},
+                {"energy_3", 1},
+                {"ammo_1", 6},
+                {"ammo_2", 3},
+                {"ammo_3", 1},
+                {"e115", 2},
+                {"halley", 1},
+                {"proxima_centauri", 2},
+                {"binary_star", 1},
+                {"orions_belt", 1}}}};
+}
+
+}  // namespace
+
+TEST_CASE("library: from_request rebuilds an Interstellar game at every decision, hidden cards dealt anew") {
+  int rebuilt = 0;
+  const std::vector<std::pair<json, std::vector<json>>> matches = {
+      {nullptr, {}},
+      {json{{"max_turns", 30}, {"deckout", "loss"}}, {interstellar_deck("shane", 4), interstellar_deck("shifter", 0)}},
+      {nullptr, {nullptr, interstellar_deck("shane", 9)}}};
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (const auto& [config, seat_configs] : matches)
+      rebuilt += rebuild_every_decision("interstellar", seed, config, seat_configs, 8, 2);
+  }
+  CHECK(rebuilt > 300);
+}
+
+TEST_CASE("library: from_request refuses Interstellar views it cannot rebuild") {
+  Game game("interstellar", 4);
+  for (int i = 0; i < 12; ++i) game.apply_index(static_cast<std::size_t>(i) % game.legal_count());
+  const int seat = *game.to_act();
+  const json request = {{"seat", seat}, {"protocol", 1}, {"view", game.view(seat, 1)}};
+  const auto me = static_cast<std::size_t>(seat), them = 1 - me;
+  json twice = request;
+  twice["view"]["players"][me]["discard"].push_back(twice["view"]["players"][me]["hand"][0]);
+  CHECK_THROWS_WITH(Game::from_request("interstellar", twice, 1), Catch::Contains("shown twice"));
+  json wrong_kind = request;
+  wrong_kind["view"]["players"][me]["hand"][0]["card"] =
+      wrong_kind["view"]["players"][me]["hand"][0]["card"] == "gate" ? "harvest" : "gate";
+  CHECK_THROWS_WITH(Game::from_request("interstellar", wrong_kind, 1), Catch::Contains("in the deck lists"));
+  json deck = request;
+  deck["view"]["players"][them]["main_deck"] = 3;
+  CHECK_THROWS_WITH(Game::from_request("interstellar", deck, 1), Catch::Contains("unseen"));
+  json hand = request;
+  hand["view"]["players"][them]["hand_main"] = 40;
+  CHECK_THROWS_WITH(Game::from_request("interstellar", hand, 1), Catch::Contains("unseen"));
+  // The match's config and deck lists are the caller's to give: other ones are refused.
+  CHECK_THROWS_WITH(Game::from_request("interstellar", request, 1, json{{"max_turns", 20}}),
+                    Catch::Contains("pass the match's config"));
+  CHECK_THROWS_WITH(Game::from_request("interstellar", request, 1, nullptr, {interstellar_deck("shifter", 5)}),
+                    Catch::Contains("seat configs"));
+  CHECK_THROWS_WITH(Game::from_request("interstellar", request, 1, nullptr, {json{{"resource", 3}}}),
+                    Catch::Contains("seat 0"));
+  // A rebuilt game knows its seat configurations as a new one does (normalised, one per seat).
+  const Game own("interstellar", 4, nullptr, {nullptr, interstellar_deck("shane", 2)});
+  const Game from_own = Game::from_request("interstellar", json{{"seat", 0}, {"view", own.view(0, 1)}}, 1, nullptr,
+                                           {nullptr, interstellar_deck("shane", 2)});
+  CHECK(from_own.seat_configs() == own.seat_configs());
+  // Protocol 2's views name cards by id, their kinds in the card table: the same checks.
+  json v2 = {{"seat", seat}, {"protocol", 2}, {"view", game.view(seat, 2)}};
+  CHECK(Game::from_request("interstellar", v2, 1).view(seat, 2) == v2["view"]);
+  v2["view"]["players"][me]["discard"].push_back(v2["view"]["players"][me]["hand"][0]);
+  CHECK_THROWS_WITH(Game::from_request("interstellar", v2, 1), Catch::Contains("shown twice"));
+}
+
+namespace {
+
+// 600 views of `game` (new games from `start`; in `protocol`'s form), each with one field replaced by junk: at the top,
 // in a player, or in a list. Each is refused with an Error or gives a game that shows that very view.
-void check_damaged_views(const std::string& name, const std::function<Game(std::uint64_t)>& start) {
+void check_damaged_views(const std::string& name, const std::function<Game(std::uint64_t)>& start, int protocol = 1) {
   const std::vector<json> junk = {nullptr,        -1,   0,  1000000000, "x", "Blue 6", "dummy", json::array(),
                                   json::object(), true, 2.5};
   std::uint64_t r = 7;
@@ -289,7 +377,7 @@ void check_damaged_views(const std::string& name, const std::function<Game(std::
   for (int round = 0; round < 600; ++round) {
     if (game.is_over()) game = start(static_cast<std::uint64_t>(round));
     const int seat = *game.to_act();
-    json view = game.view(seat, 1);
+    json view = game.view(seat, protocol);
     json* target = &view;
     if (next(3) == 0) target = &view["players"][next(view["players"].size())];
     std::vector<std::string> target_keys;
@@ -303,7 +391,7 @@ void check_damaged_views(const std::string& name, const std::function<Game(std::
     INFO(name << " round " << round << ": " << view.dump());
     try {
       Game rebuilt = Game::from_request(name, json{{"seat", seat}, {"view", view}}, 1);
-      CHECK(rebuilt.view(seat, 1) == view);
+      CHECK(rebuilt.view(seat, protocol) == view);
       rebuilt.rollout(1);
       CHECK(rebuilt.is_over());
       ++accepted;
@@ -324,4 +412,56 @@ TEST_CASE("library: from_request on damaged views: an Error or a game that shows
     return Game("stella_quest", seed, nullptr, {}, 2 + static_cast<int>(seed % 3));
   });
   check_damaged_views("stellar", [](std::uint64_t seed) { return Game("stellar", seed); });
+  for (int protocol = 1; protocol <= 2; ++protocol)
+    check_damaged_views(
+        "interstellar", [](std::uint64_t seed) { return Game("interstellar", seed); }, protocol);
+}
+
+TEST_CASE("library: an Interstellar state from a view has the turns the rules read, worked out from the events") {
+  // What the view does not show of a planet or a gate (the turn a Depletion hit it, this turn's
+  // Harvest and its count, the turn a gate was used), as the rules read it, agrees with the
+  // referee's state at every decision of arbitrary play.
+  const arena::games::Game* rules = arena::games::find_game("interstellar");
+  REQUIRE(rules != nullptr);
+  int fed = 0, depleted = 0, used = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    auto made = rules->new_game(nullptr, seed, 2);
+    REQUIRE(made.ok());
+    auto& game = *made;
+    for (std::uint64_t step = 0; !game->is_over(); ++step) {
+      const int seat = game->to_act();
+      auto rebuilt = rules->state_from_view(game->view(seat), seat, nullptr, {}, step);
+      REQUIRE(rebuilt.ok());
+      const json a = game->to_json(), b = (*rebuilt)->to_json();
+      const int turn = a.at("turn").get<int>();
+      INFO("seed " << seed << " step " << step);
+      for (std::size_t p = 0; p < 2; ++p) {
+        const json& pa = a.at("players").at(p);
+        const json& pb = b.at("players").at(p);
+        REQUIRE(pa.at("planets").size() == pb.at("planets").size());
+        for (std::size_t k = 0; k < pa.at("planets").size(); ++k) {
+          const json& x = pa.at("planets").at(k);
+          const json& y = pb.at("planets").at(k);
+          const bool now = x.at("harvest_turn") == turn;
+          CHECK((y.at("harvest_turn") == turn) == now);
+          if (now) CHECK(y.at("harvest_count") == x.at("harvest_count"));
+          const int dx = x.at("depleted_turn").get<int>(), dy = y.at("depleted_turn").get<int>();
+          CHECK((dx >= 0) == (dy >= 0));
+          CHECK((dx >= 0 && dx < turn) == (dy >= 0 && dy < turn));
+          fed += now ? 1 : 0;
+          depleted += dx >= 0 ? 1 : 0;
+        }
+        for (std::size_t g = 0; g < pa.at("gates").size(); ++g) {
+          const bool now = pa.at("gates").at(g).at("used_turn") == turn;
+          CHECK((pb.at("gates").at(g).at("used_turn") == turn) == now);
+          used += now ? 1 : 0;
+        }
+      }
+      game->apply_index(static_cast<std::size_t>(step * 7 % game->legal_count()));
+    }
+  }
+  INFO("planets fed this turn " << fed << ", depleted " << depleted << ", gates used " << used);
+  CHECK(fed > 0);
+  CHECK(depleted > 0);
+  CHECK(used > 0);
 }

@@ -7,8 +7,8 @@ inside a bot) wins the majority against the random bot in Stella Quest and in St
 play`); search_bot (C++, Monte Carlo over determinizations guided by the greedy policies) beats the
 greedy bot in Stella Quest and in Stellar in a `referee league` of seeded deals, by a count of wins a
 fair coin reaches with a probability under 3%, all without a fault. Every bot, every decision and
-every deal is seeded, so a league's result is the same on every run. Where the bots cannot rebuild
-a game from a request (Interstellar) they still play legally.
+every deal is seeded, so a league's result is the same on every run. In Interstellar both look
+ahead (from_request rebuilds it) and play legally.
 """
 
 import json
@@ -100,11 +100,13 @@ class LibraryBots(unittest.TestCase):
         print(f"lookahead_bot.py against random_bot, Stellar: {wins} won, {losses} lost of 8")
         self.assertGreater(wins, 4)
 
-    def test_they_play_legally_where_they_cannot_look_ahead(self):
+    def test_they_look_ahead_in_interstellar(self):
+        # from_request rebuilds Interstellar (IS-Core's deck lists): no "no look-ahead" on stderr.
         for bot in (LOOKAHEAD, os.environ["SEARCH_BOT"]):
             result = play("interstellar", 1, [bot, os.environ["RANDOM_BOT"]], self.out)
             self.assertEqual(result["end"], "finished", result)
             self.assertIsNone(result["fault"], result)
+            self.assertEqual(result["bots"][0]["stderr_bytes"], 0, result)
 
 
 if __name__ == "__main__":

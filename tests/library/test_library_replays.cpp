@@ -2,8 +2,8 @@
 // real matches of every game between the sample bots): replayed through stellar_arena::Game, the
 // initial hash, the seat to act, the acting seat's view hash, the action's legality, the state
 // hash after every action and the footer's scores and outcome all agree; Game::from_replay at any
-// step is the same state; a determinized state shows the acting seat the same view and legal
-// list.
+// step is the same state; a determinized state, and a state rebuilt from the acting seat's request
+// (Game::from_request), show the acting seat the same view and legal list.
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -61,6 +61,12 @@ TEST_CASE("library: recorded replays of every game, step by step") {
         CHECK(d.view_hash(s.seat) == s.view_hash);
         CHECK(d.legal_actions() == legal);
       }
+      // What the acting seat was sent, rebuilt into a whole game (with the match's config and
+      // deck lists, as a bot knows them): the same view and legal list.
+      const json request = {{"seat", s.seat}, {"protocol", 1}, {"view", game.view(s.seat, 1)}, {"legal", legal}};
+      const Game r = Game::from_request(h.game, request, i, h.config, arena::replay::seat_configs(h));
+      CHECK(r.view_hash(s.seat) == s.view_hash);
+      CHECK(r.legal_actions() == legal);
       game.apply(s.action);
       CHECK(game.state_hash() == s.hash);
       ++steps;

@@ -148,23 +148,34 @@ class Library(unittest.TestCase):
             self.assertEqual(env.rewards, {a: 0.0 for a in env.agents})
 
     def test_from_request(self):
-        for name, seats in (("stella_quest", 3), ("stellar", 2)):
-            game = stellar_arena.Game(name, 6, seats=seats)
+        shane = {"character": "shane",
+                 "resource": {"water_1": 9, "water_2": 3, "energy_1": 6, "energy_2": 3, "energy_3": 1, "ammo_1": 6,
+                              "ammo_2": 3, "ammo_3": 1, "e115": 2, "halley": 1, "proxima_centauri": 2,
+                              "binary_star": 1, "orions_belt": 1}}
+        for name, seats, config, seat_configs in (("stella_quest", 3, None, None), ("stellar", 2, None, None),
+                                                  ("interstellar", 2, None, None),
+                                                  ("interstellar", 2, {"max_turns": 40}, [None, shane])):
+            game = stellar_arena.Game(name, 6, config=config, seat_configs=seat_configs, seats=seats)
             rebuilt = 0
             while not game.is_over():
                 seat = game.to_act
-                request = {"type": "request", "id": 1, "seat": seat, "protocol": 1, "view": game.view(seat, 1),
-                           "legal": game.legal_actions()}
-                world = stellar_arena.Game.from_request(name, request, seed=rebuilt)
-                self.assertEqual(world.view(seat, 1), request["view"])
-                self.assertEqual(world.legal_actions(), request["legal"])
-                self.assertEqual(world.seats, seats)
+                # Interstellar reads protocol 2's views too (cards by id, kinds from the deck lists).
+                for protocol in (1, 2) if name == "interstellar" else (1,):
+                    request = {"type": "request", "id": 1, "seat": seat, "protocol": protocol,
+                               "view": game.view(seat, protocol), "legal": game.legal_actions()}
+                    world = stellar_arena.Game.from_request(name, request, seed=rebuilt, config=config,
+                                                            seat_configs=seat_configs)
+                    self.assertEqual(world.view(seat, protocol), request["view"])
+                    self.assertEqual(world.legal_actions(), request["legal"])
+                    self.assertEqual(world.seats, seats)
                 rebuilt += 1
                 game.apply_index(rebuilt % game.legal_count())
             self.assertGreater(rebuilt, 10)
-        with self.assertRaisesRegex(stellar_arena.Error, "cannot rebuild"):
-            other = stellar_arena.Game("interstellar", 1)
-            stellar_arena.Game.from_request("interstellar", {"seat": 0, "view": other.view(0, 1)}, seed=1)
+        # Interstellar's deck lists are the caller's to give: the opponent's own list is not in the view.
+        other = stellar_arena.Game("interstellar", 1, seat_configs=[None, shane])
+        seat = other.to_act
+        with self.assertRaisesRegex(stellar_arena.Error, "seat configs"):
+            stellar_arena.Game.from_request("interstellar", {"seat": seat, "view": other.view(seat, 1)}, seed=1)
 
     def test_errors(self):
         with self.assertRaisesRegex(stellar_arena.Error, 'unknown game "chess"'):

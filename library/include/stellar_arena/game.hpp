@@ -36,10 +36,11 @@ class Game {
   static Game from_replay(const std::filesystem::path& replay, std::size_t step);
   // Determinize from a request a bot received (its "seat", "view" and "legal"): a game that shows
   // the seat exactly that view, every card it cannot see and every chance to come drawn from
-  // `seed`, its legal list the request's. `config` and `seat_configs` as hello gave them. Views
-  // that name cards by id (protocol 2 of a game with a card table) are refused: ask for
-  // protocol 1's. A game that cannot rebuild a state from a view is an Error saying so
-  // (docs/library.md lists the games that can).
+  // `seed`, its legal list the request's. `config` and `seat_configs` as the match's (the seat's
+  // own as hello and its configuration gave them; Interstellar takes IS-Core's lists for a seat
+  // without one). Stellar's views that name cards by id (protocol 2) are refused: ask for
+  // protocol 1's; Interstellar reads both. A game that cannot rebuild a state from a view is an
+  // Error saying so (docs/library.md lists the games that can).
   static Game from_request(const std::string& game, const json& request, std::uint64_t seed,
                            const json& config = nullptr, const std::vector<json>& seat_configs = {});
 

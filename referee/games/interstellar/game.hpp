@@ -52,6 +52,11 @@ struct Traits {
   static Result<State> state_from_json(const nlohmann::json& j) { return interstellar::state_from_json(j); }
   static std::string describe(const State& s) { return interstellar::describe(s); }
   static std::uint64_t hash(const State& s) { return interstellar::hash(s); }
+  // The rules library's determinize from a request: the deck lists are the seats' configurations.
+  static Result<State> state_from_view(const nlohmann::json& view, Seat seat, const Config& c,
+                                       const std::vector<SeatConfig>& seats, Rng& rng) {
+    return interstellar::state_from_view(view, seat, c, per_seat(seats), rng);
+  }
   static void redeal_unseen(State& s, Seat seat, Rng& rng) { interstellar::redeal_unseen(s, seat, rng); }
   static Status check_invariants(const State& s) { return interstellar::check_invariants(s); }
 

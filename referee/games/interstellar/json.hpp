@@ -45,6 +45,11 @@ nlohmann::json view(const State& state, Seat seat);
 nlohmann::json view_v2(const State& state, Seat seat);
 // The same, written straight from the state as JSON text (wire.cpp): byte for byte view_v2's dump.
 void write_view_v2(const State& state, Seat seat, std::string& out);
+// A state that shows `seat` exactly `view` (protocol 1's form), the cards the seat cannot see
+// dealt from the seats' deck lists and the chance to come drawn from `rng` (from_view.cpp; the
+// rules library's determinize from a request); an error names what no state could show.
+Result<State> state_from_view(const nlohmann::json& view, Seat seat, const Config& config,
+                              const std::array<SeatConfig, kSeats>& seats, Rng& rng);
 // The match's card table, element i the card with id i ({"id","card","owner"}); protocol 2 sends
 // each seat only its own entries (the other seat's are null: deck lists are never sent).
 nlohmann::json card_table(const std::array<SeatConfig, kSeats>& seats);
