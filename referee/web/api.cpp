@@ -149,7 +149,7 @@ Response Api::handle(const Request& request) {
 
 Response Api::route(const Request& request) {
   const std::string_view path = request.path;
-  if (path == "/" || path == "/submit" || path == "/organiser" || path == "/matches" ||
+  if (path == "/" || path == "/submit" || path == "/me" || path == "/organiser" || path == "/matches" ||
       path.substr(0, kMatchPages.size()) == kMatchPages || path.substr(0, kBotPages.size()) == kBotPages) {
     if (request.method != "GET") return wrong_method(request, "GET");
     Response r;
@@ -157,6 +157,8 @@ Response Api::route(const Request& request) {
     const char* policy = kPagePolicy;
     if (path == "/submit") {
       r.body = submit_page(config_);
+    } else if (path == "/me") {
+      r.body = account_page(config_);
     } else if (path == "/organiser") {
       r.body = organiser_page(config_);
     } else if (path == "/matches") {

@@ -242,6 +242,61 @@ constexpr std::string_view kOrganiserJs = R"(
   });
 )";
 
+// The account page: with a token (typed in, or the one this tab's submit page kept), reads
+// /api/v1/me and /api/v1/bots and draws the account and its bots as text; a token typed in and
+// accepted is kept in the tab's sessionStorage, as the submit page keeps it.
+constexpr std::string_view kAccountJs = R"(
+  const form = document.getElementById('token-form');
+  const note = document.getElementById('note');
+  const field = document.getElementById('token');
+  const cell = (text) => {
+    const td = document.createElement('td');
+    td.textContent = String(text);
+    return td;
+  };
+  async function read(path, token) {
+    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
+    return body;
+  }
+  async function show(token) {
+    try {
+      const [me, bots] = await Promise.all([read('/api/v1/me', token), read('/api/v1/bots', token)]);
+      sessionStorage.setItem('arena-ladder-token', token);
+      document.getElementById('account').textContent =
+        me.name + (me.organiser ? ' (the organiser: every bot, the organiser page)' : '') +
+        ', since ' + new Date(me.created_ms).toISOString().slice(0, 10);
+      const mine = bots.bots.filter((b) => me.organiser || b.author === me.name);
+      document.querySelector('#bots tbody').replaceChildren(...mine.map((b) => {
+        const tr = document.createElement('tr');
+        const name = document.createElement('td');
+        const link = document.createElement('a');
+        link.href = '/bots/' + encodeURIComponent(b.name);
+        link.textContent = b.name;
+        name.appendChild(link);
+        tr.append(name, cell(b.author), cell(b.versions), cell(b.active === null ? '-' : 'v' + b.active),
+          cell(b.latest ? 'v' + b.latest.number + ' ' + b.latest.state : '-'));
+        return tr;
+      }));
+      note.classList.remove('refused');
+      note.textContent = mine.length ? '' : 'no bot yet: submit one';
+    } catch (e) {
+      note.classList.add('refused');
+      note.textContent = 'refused: ' + e.message;
+    }
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    show(field.value.trim());
+  });
+  const kept = sessionStorage.getItem('arena-ladder-token');
+  if (kept) {
+    field.value = kept;
+    show(kept);
+  }
+)";
+
 }  // namespace
 
 std::string RatingScale::at(double x) const {
@@ -384,7 +439,7 @@ std::string leaderboard_page(const ladder::LadderConfig& config, const std::vect
 <th class="num hide-narrow">version</th><th>rating [95% interval]</th><th class="num">games</th><th class="num">{record}</th>
 <th class="num hide-narrow">faults</th><th class="hide-narrow">last match</th></tr></thead>
 <tbody id="board-rows">{rows}</tbody></table></section>
-<p class="note"><a href="/matches">Recent matches</a> &middot; <a href="/submit">submit a bot</a> &middot; the same data as JSON:
+<p class="note"><a href="/matches">Recent matches</a> &middot; <a href="/submit">submit a bot</a> &middot; <a href="/me">your account</a> &middot; the same data as JSON:
 <a href="/api/v1/leaderboard">/api/v1/leaderboard</a>.</p></main>
 <script>(function () {{'use strict';{js}}})();</script></body></html>
 )",
@@ -448,7 +503,7 @@ std::string submit_page(const ladder::LadderConfig& config) {
       R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{game} ladder: submit a bot</title><style>{css}{page_css}{form_css}</style></head>
-<body><header><h1>{game} ladder: submit a bot</h1><p class="note"><a href="/">the leaderboard</a></p></header>
+<body><header><h1>{game} ladder: submit a bot</h1><p class="note"><a href="/">the leaderboard</a> &middot; <a href="/me">your account</a></p></header>
 <main><form id="submit-form">
 <label><span>Your token (from the organiser: <code>referee ladder author add</code>)</span>
 <input id="token" type="password" autocomplete="off" required></label>
@@ -467,6 +522,25 @@ std::string submit_page(const ladder::LadderConfig& config) {
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
       fmt::arg("form_css", kFormCss), fmt::arg("languages", languages), fmt::arg("max_mb", config.submission.max_mb),
       fmt::arg("js", kSubmitJs));
+}
+
+std::string account_page(const ladder::LadderConfig& config) {
+  return fmt::format(
+      R"(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{game} ladder: your account</title><style>{css}{page_css}{form_css}</style></head>
+<body><header><h1>{game} ladder: your account</h1><p class="note"><a href="/">the leaderboard</a> &middot;
+<a href="/submit">submit a bot</a></p></header>
+<main><form id="token-form" class="filters"><label><span>Your token (from the organiser: <code>referee ladder author add</code>)</span>
+<input id="token" type="password" autocomplete="off" required></label><button type="submit">Show</button></form>
+<p id="account" class="note"></p><p id="note" class="note" role="status"></p>
+<h2>Your bots</h2><section><table id="bots"><thead><tr><th>bot</th><th>author</th><th class="num">versions</th>
+<th>active</th><th>latest</th></tr></thead><tbody></tbody></table></section>
+<p class="note">A lost token cannot be shown again: the ladder keeps only its hash. The organiser makes a new account.</p></main>
+<script>(function () {{'use strict';{js}}})();</script></body></html>
+)",
+      fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
+      fmt::arg("form_css", kFormCss), fmt::arg("js", kAccountJs));
 }
 
 }  // namespace arena::web

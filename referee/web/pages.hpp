@@ -83,4 +83,9 @@ std::string games_table(const GamesFound& found);
 // POST /api/v1/submit with the token as its Bearer header; the answer shown as text.
 std::string submit_page(const ladder::LadderConfig& config);
 
+// GET /me: the account page; it holds no data until a token is typed in (or the one this tab's
+// submit page kept): its script reads /api/v1/me and /api/v1/bots with it and lists the
+// account's bots (every bot for the organiser), each linked to its page.
+std::string account_page(const ladder::LadderConfig& config);
+
 }  // namespace arena::web

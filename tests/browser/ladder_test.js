@@ -166,6 +166,17 @@ const dialogs = [];
       }, null, { timeout: 240000 });
       assert.strictEqual(loads, 0);
     });
+    await check("the account page: nothing without a token, then the author's account and bots, linked", async () => {
+      const me = await open('/me');
+      assert.strictEqual(await me.$$eval('#bots tbody tr', (rows) => rows.length), 0);
+      await me.fill('#token', token);
+      await me.click('#token-form button');
+      await me.waitForSelector('#bots tbody tr a[href="/bots/uploaded"]', { timeout: 30000 });
+      assert.match(await me.textContent('#account'), /^\S+, since \d{4}-\d{2}-\d{2}$/);
+      const names = await me.$$eval('#bots tbody tr td:first-child', (cells) => cells.map((c) => c.textContent));
+      assert.ok(names.includes('uploaded'), JSON.stringify(names));
+      await me.close();
+    });
     await check('a match\'s viewer page (/matches/ID/LEG#step=3), served from the database, opens at that step', async () => {
       const games = await (await context.request.get(base + '/api/v1/matches?limit=1')).json();
       const g = games.games[0];

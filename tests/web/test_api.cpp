@@ -693,6 +693,19 @@ TEST_CASE("web pages: the organiser's page holds no data, its script reads the A
   CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
 }
 
+TEST_CASE("web pages: the account page holds no data, its script reads the account and its bots with the token",
+          "[ladder]") {
+  const std::uint16_t port = shared_ladder().port;
+  const Reply page = get_page(port, "/me");
+  for (const char* part : {R"(id="token" type="password")", R"(<table id="bots">)", "'/api/v1/me'", "'/api/v1/bots'",
+                           "Authorization: 'Bearer ' + token", "sessionStorage.getItem('arena-ladder-token')"})
+    CHECK_THAT(page.body, Catch::Contains(part));
+  CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
+  // The leaderboard and the submit page link to it.
+  CHECK_THAT(get_page(port, "/").body, Catch::Contains(R"(<a href="/me">)"));
+  CHECK_THAT(get_page(port, "/submit").body, Catch::Contains(R"(<a href="/me">)"));
+}
+
 TEST_CASE("web API: a large upload, received or processed, holds up no other request", "[ladder]") {
   SharedLadder& l = shared_ladder();
   const std::uint16_t port = l.port;
