@@ -189,6 +189,17 @@ constexpr std::string_view kSubmitJs = R"(
   });
 )";
 
+// The API read with a token, shared by the organiser's and the account page's scripts: the
+// answer's JSON, or an Error naming the status and the server's message.
+constexpr std::string_view kReadWithTokenJs = R"(
+  async function read(path, token) {
+    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
+    return body;
+  }
+)";
+
 // The organiser's page: with the token typed in, reads the status, the queue, the rejected
 // versions and the events, and draws them as text.
 constexpr std::string_view kOrganiserJs = R"(
@@ -207,12 +218,6 @@ constexpr std::string_view kOrganiserJs = R"(
       }
       return tr;
     }));
-  }
-  async function read(path, token) {
-    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
-    const body = await answer.json();
-    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
-    return body;
   }
   async function show(token) {
     try {
@@ -254,12 +259,6 @@ constexpr std::string_view kAccountJs = R"(
     td.textContent = String(text);
     return td;
   };
-  async function read(path, token) {
-    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
-    const body = await answer.json();
-    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
-    return body;
-  }
   async function show(token) {
     try {
       const [me, bots] = await Promise.all([read('/api/v1/me', token), read('/api/v1/bots', token)]);
@@ -403,7 +402,8 @@ std::string organiser_page(const ladder::LadderConfig& config) {
       fmt::arg("workers", table("workers", "Workers", {"name", "host", "last heartbeat", "age", "match"})),
       fmt::arg("queue", table("queue", "Queue", {"match", "state", "seats", "worker", "attempt"})),
       fmt::arg("rejected", table("rejected", "Rejected versions", {"version", "author", "decided", "why"})),
-      fmt::arg("events", table("events", "Events", {"at", "kind", "message"})), fmt::arg("js", kOrganiserJs));
+      fmt::arg("events", table("events", "Events", {"at", "kind", "message"})),
+      fmt::arg("js", fmt::format("{}{}", kReadWithTokenJs, kOrganiserJs)));
 }
 
 std::string minute_text(std::int64_t ms) {
@@ -540,7 +540,7 @@ std::string account_page(const ladder::LadderConfig& config) {
 <script>(function () {{'use strict';{js}}})();</script></body></html>
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
-      fmt::arg("form_css", kFormCss), fmt::arg("js", kAccountJs));
+      fmt::arg("form_css", kFormCss), fmt::arg("js", fmt::format("{}{}", kReadWithTokenJs, kAccountJs)));
 }
 
 }  // namespace arena::web
