@@ -266,7 +266,7 @@ TEST_CASE("show --seat shows exactly what that Stellar seat was sent", "[render]
       }
     }
   }
-  CHECK(hidden_checked > 50);
+  CHECK(hidden_checked > 50 / static_cast<int>(testing::sanitizer_stride(4)));  // every 4th step under ASan
 }
 
 TEST_CASE("show draws the Stella Quest table: trick, trump, hands, collections, tokens, Dummy", "[render][show]") {
