@@ -23,7 +23,8 @@ fs::path temp_folder() {
 
 namespace {
 
-// One cluster per test program (CTest runs each case as its own program), stopped at its exit.
+// One cluster per test program (CTest runs the program whole: tests/ladder/CMakeLists.txt), stopped at
+// its exit.
 testing::PgCluster& cluster() {
   static std::unique_ptr<testing::PgCluster> c;
   if (!c) {
