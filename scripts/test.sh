@@ -11,10 +11,14 @@ cd "$(dirname "$0")/.."
 ARENA_TEST_TOOLS=1 scripts/setup.sh "$@"  # with clang-format and dpkg-dev for the format and package tests
 build=build
 skip=()
+jobs=$(nproc)
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   skip=(--label-exclude browser)
+  # One test more than cores: a sanitized test waits on its bots (started, deciding, timing out)
+  # for much of its time, and nothing else fills a core meanwhile.
+  jobs=$((jobs + 1))
 else
   scripts/setup-browser.sh  # Chromium, Node.js and playwright-core for tests/browser only
 fi
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "${skip[@]}"
+ctest --test-dir "$build" --output-on-failure -j"$jobs" "${skip[@]}"
