@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -71,22 +73,38 @@ Result<std::string> unbase64(std::string_view text) {
 std::string gzip_base64(std::string_view text) {
   z_stream z{};
   // Only a wrong argument or no memory fail here: both are the program's bugs, not the data's.
-  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindow, 9, Z_DEFAULT_STRATEGY) != Z_OK) throw std::bad_alloc();
-  std::string packed(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(packed.data());
-  z.avail_out = static_cast<uInt>(packed.size());
-  const int status = deflate(&z, Z_FINISH);
-  packed.resize(z.total_out);
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindow, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::bad_alloc();
+  // zlib counts in 32 bits: the text goes in by pieces of at most 1 GiB, the output comes in chunks.
+  constexpr std::size_t kPiece = std::size_t{1} << 30;
+  std::string packed;
+  std::vector<char> chunk(1 << 16);
+  std::size_t fed = 0;
+  int status = Z_OK;
+  while (status != Z_STREAM_END) {
+    if (z.avail_in == 0 && fed < text.size()) {
+      const std::size_t piece = std::min(kPiece, text.size() - fed);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data() + fed));
+      z.avail_in = static_cast<uInt>(piece);
+      fed += piece;
+    }
+    z.next_out = reinterpret_cast<Bytef*>(chunk.data());
+    z.avail_out = static_cast<uInt>(chunk.size());
+    status = deflate(&z, fed == text.size() ? Z_FINISH : Z_NO_FLUSH);
+    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
+      deflateEnd(&z);
+      throw std::bad_alloc();
+    }
+    packed.append(chunk.data(), chunk.size() - z.avail_out);
+  }
   deflateEnd(&z);
-  if (status != Z_STREAM_END) throw std::bad_alloc();
   return base64(packed);
 }
 
 Result<std::string> gunzip_base64(std::string_view encoded, std::size_t limit) {
   auto packed = unbase64(encoded);
   if (!packed) return fail(packed.error());
+  if (packed->size() > std::numeric_limits<uInt>::max()) return fail(std::string("the compressed data is over 4 GiB"));
   z_stream z{};
   if (inflateInit2(&z, kGzipWindow) != Z_OK) return fail(std::string("zlib could not start inflating"));
   z.next_in = reinterpret_cast<Bytef*>(packed->data());
