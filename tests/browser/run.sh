@@ -4,7 +4,8 @@
 #   run.sh REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR [GENERIC_PAGE]
 #
 # Plays real matches with the built referee and sample bots into OUT_DIR/out (a Stellar match, a
-# Stella Quest match with the Dummy, a Stellar match that a faulty bot forfeits, Stella Quest
+# Stella Quest match with the Dummy, Stellar matches that a faulty bot forfeits with an illegal
+# action, a timeout and a malformed line, Interstellar matches (seeds 3 and 1), Stella Quest
 # matches with 3 and 4 seats for the layouts, a Stellar match with a bot that writes known lines
 # on stderr in some decisions: tests/match/stderr_bot.py), writes their pages with `referee html`, then drives
 # them in Chromium (viewer_test.js), which saves its screenshots in OUT_DIR (viewer.png: the

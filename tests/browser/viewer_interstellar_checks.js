@@ -4,8 +4,9 @@
 // numbers (the full table: each seat's own re-simulated view; a seat's view: the one it was sent);
 // a seat's view draws the opponent's hand only as backs (Resource and Main counts as sent) and no
 // card of it; the events of the turn and what the last decision did, with the dice, reactions and
-// a Cloak's drawn card; no result before the last step (viewer_usability_checks.js's spoiler check,
-// and no "game over" box), the winner at the end; the layouts at 1280x800 and 390 px wide, nothing
+// a Cloak's drawn card; a pending attack offers exactly the defender's legal reactions (also on
+// interstellar_pay, seed 1, where a targeted UFO cannot pay for its Cloak); no result before the
+// last step (viewer_usability_checks.js's spoiler check, and no "game over" box), the winner at the end; the layouts at 1280x800 and 390 px wide, nothing
 // outside the page's width; the steps, legal actions and score breakdown as for the other games.
 // Screenshot: SHOTS/viewer-interstellar.png. `h` holds viewer_test.js's helpers.
 'use strict';

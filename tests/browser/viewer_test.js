@@ -3,7 +3,8 @@
 // from the file system, steps through it with the buttons, the keys, the slider and autoplay, and
 // checks what is shown against the replay files themselves: the step counter, the action of a
 // step, the score breakdown against the footer, a seat's view (the opponent's hand is hidden),
-// the fault of a faulty match, the legal actions of a step, the stderr lines a bot wrote during
+// the fault of a faulty match (and the legal actions of the request it got wrong, with its answer:
+// an illegal action, a timeout, a malformed line), the legal actions of a step, the stderr lines a bot wrote during
 // each decision (a match with tests/match/stderr_bot.py). It checks that the result is not
 // spoiled before the last step (no winner, scores or fault in the page's text nor in its title)
 // and that "Show result" reveals it, the deep links (#step=N&seat=K: opened, clamped, followed),
@@ -19,8 +20,8 @@
 // viewer_score_checks.js (the running score and its chart, the trick holder); checks.js counts.
 //
 //   node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS [--generic PAGE]
-//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4, fault and stderr
-//     .{jsonl,html} (run.sh); the screenshots go to SHOTS/viewer.png (Stellar),
+//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4, fault, fault_timeout,
+//     fault_malformed, stderr, interstellar and interstellar_pay .{jsonl,html} (run.sh); the screenshots go to SHOTS/viewer.png (Stellar),
 //     viewer-stella_quest.png, viewer-fault.png, viewer-generic.png (the stripped Stellar page),
 //     viewer-plugin.png (PAGE), viewer-help.png, viewer-spoiler-hidden.png, viewer-stderr.png (a
 //     step whose stderr was cut), and per layout viewer-layout-<page>-<width>.png. PAGE is the

@@ -1,8 +1,9 @@
 // The web viewer's page (`referee html`, render/html.cpp) on in-process replays: the game comes
 // from the registry only (an unknown one is refused by name), the page embeds the game's own web
-// module and card table, each frame carries the legal actions of the seat to act, the title
-// names no result, and data cannot close its <script> element. The page in a browser:
-// tests/browser.
+// module and card table, each frame carries the legal actions of the seat to act (the last one of
+// a match a bot forfeited: those of the request it got wrong), the title names no result, and the
+// data (gzip in base64) cannot close its <script> element and keeps 64-bit seeds exact. The page
+// in a browser: tests/browser.
 
 #include <fmt/format.h>
 
@@ -105,6 +106,29 @@ TEST_CASE("viewer_data gives each frame the legal actions of the seat to act", "
     CHECK(std::find(legal.begin(), legal.end(), r.steps[i].action) != legal.end());
   }
   CHECK(frames.back().at("legal").is_null());
+}
+
+TEST_CASE("viewer_data keeps the legal actions of the request a bot got wrong, in the last frame", "[render][html]") {
+  // Real matches a faulty bot forfeits in a decision: the table at the end is the one it was asked
+  // about, so the last frame's legal list is that request's (the viewer marks the answer there).
+  const std::string mode = GENERATE(std::string("illegal"), std::string("garbage"));
+  CAPTURE(mode);
+  auto r = replay::read(
+      testing::play("stellar", {testing::faulty_bot(mode + " --at 3"), testing::random_bot()}, 4, "fault-" + mode));
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->footer);
+  const json fault = r->footer->result.at("fault");
+  CHECK(fault.at("phase") == "decision");
+  auto data = render::viewer_data(*r, "fault.jsonl");
+  REQUIRE(data.ok());
+  const json& last = data->at("frames").back();
+  CHECK(last.at("to_act") == fault.at("seat"));
+  REQUIRE(last.at("legal").is_array());
+  CHECK_FALSE(last.at("legal").empty());
+  const json bad = {{"kind", "take"}, {"slot", 99}};  // what faulty_bot illegal answers
+  CHECK(std::find(last.at("legal").begin(), last.at("legal").end(), bad) == last.at("legal").end());
+  CHECK(data->at("footer").at("result").at("fault").at("request_id") == fault.at("request_id"));
 }
 
 TEST_CASE("html_page refuses a replay of a game the referee does not know, by name", "[render][html]") {
