@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ lld python3 libboost-dev libboost-filesystem-dev nlohmann-json3-dev
           libcli11-dev catch2 libfmt-dev libseccomp-dev libsodium-dev pkgconf
           libsqlite3-dev libsqlitecpp-dev libpqxx-dev libzstd-dev)
+packages+=(zlib1g-dev)  # the viewer page's compressed match data (referee/render/page_data.cpp)
 packages+=(libarchive-dev)  # the ladder's submissions: folders and tar archives (referee/ladder/archive.cpp)
 packages+=(python3-dev pybind11-dev python3-pybind11)  # the rules library's Python module (library/python)
 # Test-only tools (scripts/test.sh sets ARENA_TEST_TOOLS=1): the format check, the package test and

@@ -11,6 +11,7 @@
 #include "referee/core/markup.hpp"
 #include "referee/games/game.hpp"
 #include "referee/render/frames.hpp"
+#include "referee/render/page_data.hpp"
 #include "referee/render/web_assets.hpp"
 
 namespace arena::render {
@@ -194,7 +195,7 @@ Result<std::string> html_page(const replay::Replay& replay, const std::string& s
   return fill(web::viewer_html(), {{{"@@TITLE@@", markup_escape(title)},
                                     {"@@STYLE@@", web::viewer_css()},
                                     {"@@GAME_STYLE@@", module.style},
-                                    {"@@DATA@@", script_safe_json(*data)},
+                                    {"@@DATA@@", gzip_base64(script_safe_json(*data))},
                                     {"@@SCRIPT@@", web::viewer_js()},
                                     {"@@GAME_SCRIPT@@", module.script}}});
 }

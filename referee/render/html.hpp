@@ -35,7 +35,8 @@ nlohmann::json exact_in_javascript(nlohmann::json j);
 // number a page shows.
 Result<nlohmann::json> viewer_data(const replay::Replay& replay, const std::string& source_name);
 
-// The whole page: the viewer, the game's web module and viewer_data(). Its title names the game,
+// The whole page: the viewer, the game's web module and viewer_data() (its script-safe JSON,
+// gzip-compressed in base64: page_data.hpp; the page inflates it in the browser). Its title names the game,
 // the seed and the bots, never the result. `source_name` (the replay's file name) is shown in the
 // page.
 Result<std::string> html_page(const replay::Replay& replay, const std::string& source_name);

@@ -44,8 +44,9 @@ Result<std::string> league_page(const LeaguePage& page);
 
 namespace arena::render::web {
 
-// referee/render/web/league.html (with its markers), league.css and league.js, embedded by
-// arena_embed_text() (referee/embed_text.cmake); the definitions are generated.
+// referee/render/web/league.html (after the shared page_head.html, with its markers), league.css
+// (after the shared page.css) and league.js, embedded by arena_embed_text()
+// (referee/embed_text.cmake); the definitions are generated.
 std::string league_html();
 std::string league_css();
 std::string league_js();

@@ -1,8 +1,9 @@
 #pragma once
-// The web viewer's sources (referee/render/web/viewer.html, viewer.css, and the script: viewer.js
-// followed by its parts viewer_generic.js, viewer_panels.js, viewer_result.js, viewer_score.js, viewer_nav.js,
-// joined in that order at build time), embedded into the binary by arena_embed_text()
-// (referee/embed_text.cmake); the definitions are generated.
+// The web viewer's sources, embedded into the binary by arena_embed_text() (referee/embed_text.cmake)
+// after referee/render/CMakeLists.txt joined their parts in order: the page is page_head.html then
+// viewer.html, the style page.css then viewer.css, the script viewer.js then its parts
+// viewer_generic.js, viewer_panels.js, viewer_result.js, viewer_score.js, viewer_nav.js (all in
+// referee/render/web/); the definitions are generated.
 
 #include <string>
 

@@ -4,7 +4,8 @@
 #   run.sh REFEREE RANDOM_BOT GREEDY_BOT FAULTY_BOT OUT_DIR [GENERIC_PAGE]
 #
 # Plays real matches with the built referee and sample bots into OUT_DIR/out (a Stellar match, a
-# Stella Quest match with the Dummy, a Stellar match that a faulty bot forfeits, Stella Quest
+# Stella Quest match with the Dummy, Stellar matches that a faulty bot forfeits with an illegal
+# action, a timeout and a malformed line, Interstellar matches (seeds 3 and 1), Stella Quest
 # matches with 3 and 4 seats for the layouts, a Stellar match with a bot that writes known lines
 # on stderr in some decisions: tests/match/stderr_bot.py), writes their pages with `referee html`, then drives
 # them in Chromium (viewer_test.js), which saves its screenshots in OUT_DIR (viewer.png: the
@@ -59,6 +60,9 @@ play() {  # play EXPECTED_EXIT REPLAY ARGS...
 play 0 stellar.jsonl --game stellar --bot "$greedy_bot" --bot "$random_bot" --seed 11
 play 0 stella_quest.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --seed 5
 play 1 fault.jsonl --game stellar --bot "$faulty_bot illegal --at 5" --bot "$random_bot" --seed 3
+# The legal actions of the request a bot got wrong: a timeout (a short decision limit) and a malformed line.
+play 1 fault_timeout.jsonl --game stellar --bot "$faulty_bot sleep --at 4" --bot "$random_bot" --seed 3 --decision-ms 200
+play 1 fault_malformed.jsonl --game stellar --bot "$faulty_bot garbage --at 4" --bot "$random_bot" --seed 3
 # The layouts with more seats (the result table has a column per seat).
 play 0 stella_quest3.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --bot "$greedy_bot" --seed 6
 play 0 stella_quest4.jsonl --game stella_quest --bot "$greedy_bot" --bot "$random_bot" --bot "$greedy_bot" --bot "$random_bot" --seed 7
@@ -66,6 +70,9 @@ play 0 stella_quest4.jsonl --game stella_quest --bot "$greedy_bot" --bot "$rando
 play 0 stderr.jsonl --game stellar --bot "$random_bot" --bot "python3 '$here/../match/stderr_bot.py'" --seed 17
 # Interstellar's module (viewer_interstellar_checks.js): a match with dice, Cloaks and damage.
 play 0 interstellar.jsonl --game interstellar --bot "$greedy_bot" --bot "$random_bot" --seed 3
+# Its attack line offers only the reactions the defender can pay for: seed 1 has attacks on a UFO
+# whose owner cannot pay for the Cloak.
+play 0 interstellar_pay.jsonl --game interstellar --bot "$greedy_bot" --bot "$random_bot" --seed 1
 
 "$referee" html "$out/stellar.jsonl" -o "$out/stellar.html"
 "$referee" html "$out/stella_quest.jsonl" --out "$out/stella_quest.html"
@@ -73,6 +80,9 @@ play 0 interstellar.jsonl --game interstellar --bot "$greedy_bot" --bot "$random
 "$referee" html "$out/stella_quest4.jsonl" -o "$out/stella_quest4.html"
 "$referee" html "$out/stderr.jsonl" -o "$out/stderr.html"
 "$referee" html "$out/interstellar.jsonl" -o "$out/interstellar.html"
+"$referee" html "$out/interstellar_pay.jsonl" -o "$out/interstellar_pay.html"
+"$referee" html "$out/fault_timeout.jsonl" -o "$out/fault_timeout.html"
+"$referee" html "$out/fault_malformed.jsonl" -o "$out/fault_malformed.html"
 # Without -o the page goes beside the replay, with the replay's stem.
 "$referee" html "$out/fault.jsonl"
 [ -f "$out/fault.html" ] || { echo "FAIL: referee html without -o did not write $out/fault.html" >&2; exit 1; }

@@ -4,28 +4,21 @@
 // numbers (the full table: each seat's own re-simulated view; a seat's view: the one it was sent);
 // a seat's view draws the opponent's hand only as backs (Resource and Main counts as sent) and no
 // card of it; the events of the turn and what the last decision did, with the dice, reactions and
-// a Cloak's drawn card; no result before the last step (viewer_usability_checks.js's spoiler check,
-// and no "game over" box), the winner at the end; the layouts at 1280x800 and 390 px wide, nothing
+// a Cloak's drawn card; a pending attack offers exactly the defender's legal reactions (also on
+// interstellar_pay, seed 1, where a targeted UFO cannot pay for its Cloak); no result before the
+// last step (viewer_usability_checks.js's spoiler check, and no "game over" box), the winner at the end; the layouts at 1280x800 and 390 px wide, nothing
 // outside the page's width; the steps, legal actions and score breakdown as for the other games.
 // Screenshot: SHOTS/viewer-interstellar.png. `h` holds viewer_test.js's helpers.
 'use strict';
 
 const assert = require('assert');
-const fs = require('fs');
 const path = require('path');
 
 const { check } = require('./checks.js');
+const { embeddedData } = require('./page_data.js');
 
 module.exports = function interstellarChecks(h) {
   const { openPage, byTestId, goTo, showMode, readReplay, checkSteps, checkScore, checkLegal, checkSpoilers, checkLayout, dir, shots } = h;
-
-  // The page's own match data: the frames hold every seat's re-simulated view per position.
-  function matchData(file) {
-    const html = fs.readFileSync(file, 'utf8');
-    const m = /<script type="application\/json" id="match-data">([\s\S]*?)<\/script>/.exec(html);
-    assert.ok(m, file + ' has no match data');
-    return JSON.parse(m[1]);
-  }
 
   // The events between the tables at p - 1 and p: what decision p - 1 did.
   function stepEvents(frames, p) {
@@ -65,10 +58,47 @@ module.exports = function interstellarChecks(h) {
     }
   }
 
+  // The pending attack's line offers exactly the defender's legal reactions (the frame's legal
+  // list: what it may pay for), in the full table and in the defender's own view; the attacker's
+  // view names none. Returns how many of the positions checked had a reaction the defender could
+  // not pay for or use (a Force Field in hand, or its living UFO targeted, without that reaction
+  // in the legal list), which the old line offered anyway.
+  async function checkReactions(label, file) {
+    const frames = embeddedData(file).frames;
+    const positions = frames.map((f, p) => p).filter((p) => frames[p].to_act >= 0 && frames[p].views[frames[p].to_act].pending);
+    let unpayable = 0;
+    await check(label + ': the attack line offers exactly the defender\'s legal reactions at each of ' + positions.length + ' pending attacks', async () => {
+      assert.ok(positions.length > 0, 'the match has no pending attack');
+      const page = await openPage(file);
+      const drawn = async () => byTestId(page, 'reactions').locator('b').evaluateAll((nodes) =>
+        nodes.map((b) => b.getAttribute('data-kind') + (b.hasAttribute('data-card') ? '#' + b.getAttribute('data-card') : '')));
+      for (const p of positions) {
+        const f = frames[p];
+        const defender = f.to_act;
+        const view = f.views[defender];
+        const me = view.players[defender];
+        const legal = f.legal.map((a) => a.kind + (a.card === undefined ? '' : '#' + a.card));
+        const kinds = f.legal.map((a) => a.kind);
+        if (((me.hand || []).some((c) => c.card === 'force_field') && !kinds.includes('force_field')) ||
+            (me.ship === 'ufo' && me.ship_hp > 0 && view.pending.target === 'ship' && !kinds.includes('cloak'))) unpayable++;
+        await goTo(page, p);
+        await showMode(page, 'full');
+        assert.deepStrictEqual(await drawn(), legal, 'step ' + p + ', the full table: the reactions offered');
+        assert.strictEqual(await byTestId(page, 'reactions').getAttribute('data-count'), String(legal.length));
+        await showMode(page, defender);
+        assert.deepStrictEqual(await drawn(), legal, 'step ' + p + ', seat ' + defender + '\'s own view: the reactions offered');
+        await showMode(page, 1 - defender);
+        assert.strictEqual(await byTestId(page, 'reactions').count(), 0, 'step ' + p + ': the attacker\'s view names the defender\'s reactions');
+      }
+      await page.close();
+    });
+    return unpayable;
+  }
+
   async function testInterstellar() {
     const file = path.join(dir, 'interstellar.html');
     const replay = readReplay(path.join(dir, 'interstellar.jsonl'));
-    const data = matchData(file);
+    const data = embeddedData(file);  // the frames hold every seat's re-simulated view per position
     const frames = data.frames;
     const n = replay.steps.length;
     const page = await openPage(file);
@@ -209,6 +239,13 @@ module.exports = function interstellarChecks(h) {
     await showMode(page, 'full');
     await page.screenshot({ path: path.join(shots, 'viewer-interstellar.png'), fullPage: true });
     await page.close();
+
+    // Reactions: this match and one (seed 1) where the defender's UFO is targeted with no Cloak it can pay for.
+    let unpayable = await checkReactions('interstellar', file);
+    unpayable += await checkReactions('interstellar seed 1', path.join(dir, 'interstellar_pay.html'));
+    await check('interstellar: the reactions checked include one the defender held or could use but not pay for', async () => {
+      assert.ok(unpayable > 0, 'no pending attack with a reaction the defender could not pay for');
+    });
 
     await checkSpoilers('spoilers interstellar', file, replay);
     for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {

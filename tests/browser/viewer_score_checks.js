@@ -6,20 +6,12 @@
 'use strict';
 
 const assert = require('assert');
-const fs = require('fs');
 
 const { check } = require('./checks.js');
+const { embeddedData } = require('./page_data.js');
 
 module.exports = function scoreChecks(h) {
   const { byTestId, goTo, showMode, cardsIn } = h;
-
-  // The match data a page embeds, frames included.
-  function embeddedData(file) {
-    const html = fs.readFileSync(file, 'utf8');
-    const m = /<script type="application\/json" id="match-data">([\s\S]*?)<\/script>/.exec(html);
-    assert.ok(m, file + ' has no match data');
-    return JSON.parse(m[1]);
-  }
 
   // The running score shown at a middle step is the frame's (GameState::progress, from C++) and
   // `recompute(frame, seat, data)`'s; the last frame's is the footer's (`final(result, seat)`). The

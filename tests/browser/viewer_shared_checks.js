@@ -231,6 +231,41 @@ module.exports = function sharedChecks(h) {
     });
   }
 
+  // At the end of a match a bot forfeited in a decision, the step panel lists the legal actions of
+  // the request it got wrong (the last frame's, from the page's data) and its answer marked as the
+  // fault: `answer` is the text that answer shows (an illegal action, a malformed line, a timeout).
+  // Not before the end, and not in the other seat's view.
+  async function checkFaultLegal(label, page, replay, legal, answer) {
+    const fault = replay.footer.result.fault;
+    const n = replay.steps.length;
+    await check(label + ': at the end, the ' + legal.length + ' legal actions of request ' + fault.request_id + ' and the ' + fault.kind + ' answer marked', async () => {
+      await showMode(page, 'full');
+      await goTo(page, n - 1);
+      const box = byTestId(page, 'legal-box');
+      assert.strictEqual(await box.getAttribute('data-fault'), null, 'the step before the end is marked as the fault');
+      await goTo(page, n);
+      assert.ok(await box.isVisible(), 'no legal actions at the fault');
+      assert.strictEqual(await box.getAttribute('data-fault'), fault.kind);
+      assert.ok(await box.evaluate((node) => node.open), 'the list of the faulted request is not open');
+      assert.ok((await byTestId(page, 'legal-summary').textContent()).includes('request ' + fault.request_id), 'the summary does not name the request');
+      const items = await byTestId(page, 'legal').locator('li').evaluateAll((nodes) =>
+        nodes.map((li) => ({ text: li.textContent, fault: li.getAttribute('data-testid') === 'legal-fault', taken: li.hasAttribute('data-taken') })));
+      assert.deepStrictEqual(items.filter((i) => !i.fault).map((i) => canonical(JSON.parse(i.text))), legal.map(canonical), 'the legal list');
+      const marked = items.filter((i) => i.fault);
+      assert.strictEqual(marked.length, 1, 'the answer is not listed once');
+      assert.strictEqual(marked[0].text, 'its answer: ' + answer);
+      assert.ok(items.every((i) => !i.taken), 'an action is marked as taken at the fault');
+      const color = await byTestId(page, 'legal-fault').evaluate((li) => getComputedStyle(li).color);
+      assert.strictEqual(color, 'rgb(255, 93, 93)', 'the answer is not drawn in the fault colour');
+      await showMode(page, 1 - fault.seat);
+      assert.strictEqual(await box.getAttribute('data-hidden'), 'true', 'the faulted request\'s legal actions show in the other seat\'s view');
+      assert.strictEqual(await byTestId(page, 'legal').locator('li').count(), 0);
+      await showMode(page, fault.seat);
+      assert.strictEqual(await byTestId(page, 'legal-fault').count(), 1, 'the faulting seat\'s own view does not mark its answer');
+      await showMode(page, 'full');
+    });
+  }
+
   // The lines a bot wrote on stderr during each decision (the replay's "stderr" and "stderr_cut"
   // of each step): shown in the step panel for the seat that decided, at every step, as text.
   async function checkStderr(label, page, replay) {
@@ -271,10 +306,11 @@ module.exports = function sharedChecks(h) {
       assert.ok(/monospace/.test(font), 'not monospace: ' + font);
       const debugBox = await page.locator('#debug-box').boundingBox();
       const stderrBox = await page.locator('#stderr-box').boundingBox();
-      assert.ok(Math.abs(debugBox.y - stderrBox.y) < 2 && stderrBox.x > debugBox.x + debugBox.width - 1,
-        'the stderr box is not beside the debug text: ' + JSON.stringify([debugBox, stderrBox]));
+      const beside = Math.abs(debugBox.y - stderrBox.y) < 2 && stderrBox.x > debugBox.x + debugBox.width - 1;
+      const below = Math.abs(debugBox.x - stderrBox.x) < 2 && stderrBox.y >= debugBox.y + debugBox.height - 1;  // a narrow step panel
+      assert.ok(beside || below, 'the stderr box is neither beside nor right below the debug text: ' + JSON.stringify([debugBox, stderrBox]));
     });
   }
 
-  return { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkStderr };
+  return { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkFaultLegal, checkStderr };
 };

@@ -3,7 +3,8 @@
 // from the file system, steps through it with the buttons, the keys, the slider and autoplay, and
 // checks what is shown against the replay files themselves: the step counter, the action of a
 // step, the score breakdown against the footer, a seat's view (the opponent's hand is hidden),
-// the fault of a faulty match, the legal actions of a step, the stderr lines a bot wrote during
+// the fault of a faulty match (and the legal actions of the request it got wrong, with its answer:
+// an illegal action, a timeout, a malformed line), the legal actions of a step, the stderr lines a bot wrote during
 // each decision (a match with tests/match/stderr_bot.py). It checks that the result is not
 // spoiled before the last step (no winner, scores or fault in the page's text nor in its title)
 // and that "Show result" reveals it, the deep links (#step=N&seat=K: opened, clamped, followed),
@@ -19,8 +20,8 @@
 // viewer_score_checks.js (the running score and its chart, the trick holder); checks.js counts.
 //
 //   node viewer_test.js --referee REFEREE --dir DIR --screenshots SHOTS [--generic PAGE]
-//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4, fault and stderr
-//     .{jsonl,html} (run.sh); the screenshots go to SHOTS/viewer.png (Stellar),
+//     DIR holds stellar, stella_quest, stella_quest3, stella_quest4, fault, fault_timeout,
+//     fault_malformed, stderr, interstellar and interstellar_pay .{jsonl,html} (run.sh); the screenshots go to SHOTS/viewer.png (Stellar),
 //     viewer-stella_quest.png, viewer-fault.png, viewer-generic.png (the stripped Stellar page),
 //     viewer-plugin.png (PAGE), viewer-help.png, viewer-spoiler-hidden.png, viewer-stderr.png (a
 //     step whose stderr was cut), and per layout viewer-layout-<page>-<width>.png. PAGE is the
@@ -59,6 +60,7 @@ const dir = path.resolve(args.dir);
 const shots = path.resolve(args.screenshots);
 
 const { check, tally } = require('./checks.js');
+const { pageData, embeddedData } = require('./page_data.js');
 
 function readReplay(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
@@ -83,10 +85,7 @@ function readReplay(file) {
 
 // The replay a page embeds (its header, steps and footer), in readReplay's shape.
 function embeddedReplay(file) {
-  const html = fs.readFileSync(file, 'utf8');
-  const m = /<script type="application\/json" id="match-data">([\s\S]*?)<\/script>/.exec(html);
-  assert.ok(m, file + ' has no match data');
-  const data = JSON.parse(m[1]);
+  const data = embeddedData(file);
   return { header: data.header, steps: data.steps, footer: data.footer, lines: null };
 }
 
@@ -199,7 +198,7 @@ async function cardsIn(locator) {
 
 // ---- checks shared by both games: viewer_shared_checks.js ----------------------------------
 
-const { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkStderr } = require('./viewer_shared_checks.js')({
+const { checkNavigation, checkSteps, checkScore, checkSeatView, checkLegal, checkFaultLegal, checkStderr } = require('./viewer_shared_checks.js')({
   canonical, lookup, byTestId, position, counterText, goTo, focusPage, showMode, cardsIn,
 });
 
@@ -420,8 +419,23 @@ async function testFault() {
     assert.strictEqual(color, 'rgb(255, 93, 93)', 'the faulted seat is not drawn in the fault colour');
   });
   await checkScore('fault', page, replay, 2);
+  await checkFaultLegal('fault', page, replay, embeddedData(path.join(dir, 'fault.html')).frames[replay.steps.length].legal,
+    JSON.stringify(JSON.parse(fault.raw).action));
   await page.screenshot({ path: path.join(shots, 'viewer-fault.png'), fullPage: true });
   await page.close();
+  // A timeout and a malformed line (run.sh: faulty_bot sleep and garbage): the legal list of the
+  // request, and what came instead of a legal answer.
+  for (const [name, answer] of [['fault_timeout', () => 'no answer in time (timeout)'], ['fault_malformed', (f) => f.raw]]) {
+    const other = readReplay(path.join(dir, name + '.jsonl'));
+    const otherFault = other.footer.result.fault;
+    const otherPage = await openPage(path.join(dir, name + '.html'));
+    await check(name + ': the replay under test ended with a ' + (name === 'fault_timeout' ? 'timeout' : 'malformed line'), async () => {
+      assert.strictEqual(otherFault.kind, name === 'fault_timeout' ? 'timeout' : 'malformed');
+      assert.strictEqual(otherFault.phase, 'decision');
+    });
+    await checkFaultLegal(name, otherPage, other, embeddedData(path.join(dir, name + '.html')).frames[other.steps.length].legal, answer(otherFault));
+    await otherPage.close();
+  }
 }
 
 // A match where seat 1's bot wrote known lines on stderr in some decisions (stderr_bot.py).
@@ -484,9 +498,10 @@ async function testEscaping() {
   writeReplay(file, replay);
   await check('escaping: referee html accepts the replay with hostile bot text', async () => {
     assert.strictEqual(refereeHtml([file, '-o', path.join(dir, 'escape.html')]), 0);
-    const html = fs.readFileSync(path.join(dir, 'escape.html'), 'utf8');
-    const data = html.slice(html.indexOf('id="match-data">'));
-    assert.ok(!data.slice(0, data.indexOf('</script>')).includes('<'), 'a raw < inside the data block');
+    const { block, data } = pageData(path.join(dir, 'escape.html'));
+    assert.ok(/^[A-Za-z0-9+/]*=*$/.test(block), 'the data block is not base64 alone');
+    assert.strictEqual(data.steps[0].debug, attack, 'the debug text does not reach the data intact');
+    assert.strictEqual(data.header.bots[0].name, name, 'the bot name does not reach the data intact');
   });
   const page = await openPage(path.join(dir, 'escape.html'));
   await check('escaping: "</script>" in debug text, stderr lines and a bot name stays text and runs nothing', async () => {
@@ -515,7 +530,7 @@ function testCli() {
 }
 
 async function main() {
-  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault', 'stderr', 'interstellar']) {
+  for (const f of ['stellar', 'stella_quest', 'stella_quest3', 'stella_quest4', 'fault', 'fault_timeout', 'fault_malformed', 'stderr', 'interstellar', 'interstellar_pay']) {
     for (const ext of ['.jsonl', '.html']) {
       const file = path.join(dir, f + ext);
       if (!fs.existsSync(file)) throw new Error(file + ' is missing (run.sh writes it)');

@@ -232,12 +232,23 @@ module.exports = function usabilityChecks(h) {
     const seats = replay.header.seats;
     const name = path.basename(file, '.html');
     const page = await openPage(file, '', viewport);
-    await check(label + ': ' + seats + ' seats at ' + viewport.width + 'x' + viewport.height + ': nothing outside the page\'s width, no horizontal scroll', async () => {
+    await check(label + ': ' + seats + ' seats at ' + viewport.width + 'x' + viewport.height + ': nothing outside the page\'s width, no horizontal scroll' +
+      (viewport.width >= 1280 ? ', the board in view beside the step panel' : ''), async () => {
       for (const [hash, what] of [['#step=0', 'step 0'], ['#step=' + n, 'the last step'], ['#step=' + n + '&seat=' + (seats - 1), 'the last step, seat ' + (seats - 1)]]) {
         await setHash(page, hash, hash.startsWith('#step=0') ? 0 : n);
         const o = await overflow(page);
         assert.ok(o.scrollWidth <= o.width, what + ': the page scrolls sideways (' + o.scrollWidth + ' > ' + o.width + ')');
         assert.deepStrictEqual(o.outside, [], what + ': ' + o.count + ' elements outside the width ' + o.width);
+        if (viewport.width >= 1280) {
+          // The board first: the table's top in the first half of the screen, left of the step panel.
+          const box = await page.evaluate(() => {
+            const table = document.getElementById('table').getBoundingClientRect();
+            const step = document.getElementById('step-panel').getBoundingClientRect();
+            return { top: table.top + window.scrollY, right: table.right, stepLeft: step.left };
+          });
+          assert.ok(box.top < viewport.height / 2, what + ': the board starts at ' + box.top + ' px, below the first half of the ' + viewport.height + ' px screen');
+          assert.ok(box.right <= box.stepLeft, what + ': the board is not beside the step panel: ' + JSON.stringify(box));
+        }
         if (viewport.width >= 1280 && hash.indexOf('seat') < 0 && n > 0 && hash === '#step=' + n) {
           assert.ok(o.breakdown.scroll <= o.breakdown.client, what + ': the score table is wider than its panel (' + o.breakdown.scroll + ' > ' + o.breakdown.client + ')');
           const cells = await page.locator('#result-panel table.score th').count();

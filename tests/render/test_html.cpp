@@ -1,8 +1,9 @@
 // The web viewer's page (`referee html`, render/html.cpp) on in-process replays: the game comes
 // from the registry only (an unknown one is refused by name), the page embeds the game's own web
-// module and card table, each frame carries the legal actions of the seat to act, the title
-// names no result, and data cannot close its <script> element. The page in a browser:
-// tests/browser.
+// module and card table, each frame carries the legal actions of the seat to act (the last one of
+// a match a bot forfeited: those of the request it got wrong), the title names no result, and the
+// data (gzip in base64) cannot close its <script> element and keeps 64-bit seeds exact. The page
+// in a browser: tests/browser.
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 
 #include "referee/games/game.hpp"
 #include "referee/render/html.hpp"
+#include "referee/render/page_data.hpp"
 #include "tests/render/helpers.hpp"
 
 using namespace arena;
@@ -38,6 +40,25 @@ std::string title_of(const std::string& page) {
   REQUIRE(from != std::string::npos);
   REQUIRE(to != std::string::npos);
   return page.substr(from + 7, to - from - 7);
+}
+
+constexpr std::string_view kDataOpen = "<script type=\"text/plain\" id=\"match-data\" data-encoding=\"gzip base64\">";
+
+// The data block of a page as it stands (base64 text).
+std::string data_block(const std::string& page) {
+  const std::size_t from = page.find(kDataOpen);
+  REQUIRE(from != std::string::npos);
+  const std::size_t to = page.find("</script>", from);
+  REQUIRE(to != std::string::npos);
+  return page.substr(from + kDataOpen.size(), to - from - kDataOpen.size());
+}
+
+// The JSON text the page's data block holds, inflated.
+std::string data_text(const std::string& page) {
+  auto text = render::gunzip_base64(data_block(page), std::size_t{1} << 30);
+  INFO((text.ok() ? std::string() : text.error()));
+  REQUIRE(text.ok());
+  return *text;
 }
 
 }  // namespace
@@ -87,6 +108,29 @@ TEST_CASE("viewer_data gives each frame the legal actions of the seat to act", "
   CHECK(frames.back().at("legal").is_null());
 }
 
+TEST_CASE("viewer_data keeps the legal actions of the request a bot got wrong, in the last frame", "[render][html]") {
+  // Real matches a faulty bot forfeits in a decision: the table at the end is the one it was asked
+  // about, so the last frame's legal list is that request's (the viewer marks the answer there).
+  const std::string mode = GENERATE(std::string("illegal"), std::string("garbage"));
+  CAPTURE(mode);
+  auto r = replay::read(
+      testing::play("stellar", {testing::faulty_bot(mode + " --at 3"), testing::random_bot()}, 4, "fault-" + mode));
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  REQUIRE(r->footer);
+  const json fault = r->footer->result.at("fault");
+  CHECK(fault.at("phase") == "decision");
+  auto data = render::viewer_data(*r, "fault.jsonl");
+  REQUIRE(data.ok());
+  const json& last = data->at("frames").back();
+  CHECK(last.at("to_act") == fault.at("seat"));
+  REQUIRE(last.at("legal").is_array());
+  CHECK_FALSE(last.at("legal").empty());
+  const json bad = {{"kind", "take"}, {"slot", 99}};  // what faulty_bot illegal answers
+  CHECK(std::find(last.at("legal").begin(), last.at("legal").end(), bad) == last.at("legal").end());
+  CHECK(data->at("footer").at("result").at("fault").at("request_id") == fault.at("request_id"));
+}
+
 TEST_CASE("html_page refuses a replay of a game the referee does not know, by name", "[render][html]") {
   replay::Replay r = random_replay("stellar", 2, 1);
   r.header.game = "chess";
@@ -104,11 +148,14 @@ TEST_CASE("bot text cannot end the page's data block", "[render][html]") {
   r.steps[0].debug = "</script><!-- & </SCRIPT>";
   auto page = render::html_page(r, "x.jsonl");
   REQUIRE(page.ok());
-  const std::size_t data = page->find("id=\"match-data\">");
-  REQUIRE(data != std::string::npos);
-  const std::size_t end = page->find("</script>", data);
-  REQUIRE(end != std::string::npos);
-  CHECK(page->substr(data + 16, end - data - 16).find('<') == std::string::npos);
+  const std::string block = data_block(*page);
+  CHECK(block.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") ==
+        std::string::npos);
+  const std::string text = data_text(*page);
+  CHECK(text.find('<') == std::string::npos);  // the JSON inside is script-safe too
+  const json data = json::parse(text);
+  CHECK(data.at("header").at("bots").at(0).at("name") == "</title><script>x()</script>");
+  CHECK(data.at("steps").at(0).at("debug") == "</script><!-- & </SCRIPT>");
   CHECK(title_of(*page).find('<') == std::string::npos);
   CHECK(render::script_safe_json(json("</script>&")) == "\"\\u003c/script\\u003e\\u0026\"");
 }
@@ -151,6 +198,44 @@ TEST_CASE("the viewer's seeds are text: a seed beyond 2^53 reaches the page exac
   CHECK(data->at("footer").at("result").at("seed") == "18446744073709551557");
   auto page = render::html_page(r, "big-seed.jsonl");
   REQUIRE(page.ok());
-  CHECK(count(*page, "\"seed\":\"18446744073709551557\"") == 2);
-  CHECK(count(*page, "\"seed\":18446744073709551557") == 0);
+  const std::string text = data_text(*page);
+  CHECK(count(text, "\"seed\":\"18446744073709551557\"") == 2);
+  CHECK(count(text, "\"seed\":18446744073709551557") == 0);
+}
+
+TEST_CASE("the page's data is gzip in base64: a long match's page is a fraction of its JSON", "[render][html]") {
+  const replay::Replay r = random_replay("interstellar", 2, 21);
+  auto page = render::html_page(r, "long.jsonl");
+  REQUIRE(page.ok());
+  auto data = render::viewer_data(r, "long.jsonl");
+  REQUIRE(data.ok());
+  const std::string text = data_text(*page);
+  CHECK(text == render::script_safe_json(*data));
+  CHECK(data_block(*page).size() * 4 < text.size());  // the repeated frames compress well
+}
+
+TEST_CASE("gzip_base64 and gunzip_base64 round-trip any bytes, and a broken block is an error", "[render][html]") {
+  for (const std::string& bytes : {std::string(), std::string("a"), std::string("ab"), std::string("abc"),
+                                   std::string("\0\xff\x80 <\"&", 7), std::string(100000, 'x')}) {
+    CAPTURE(bytes.size());
+    const std::string encoded = render::gzip_base64(bytes);
+    CHECK(encoded.size() % 4 == 0);
+    auto back = render::gunzip_base64(encoded, bytes.size() + 1);
+    INFO((back.ok() ? std::string() : back.error()));
+    REQUIRE(back.ok());
+    CHECK(*back == bytes);
+  }
+  const std::string good = render::gzip_base64(std::string(5000, 'y'));
+  auto cut = render::gunzip_base64(good.substr(0, good.size() - 8), 1 << 20);
+  REQUIRE_FALSE(cut.ok());
+  CHECK_THAT(cut.error(), Contains("gzip data is broken"));
+  auto odd = render::gunzip_base64(good.substr(1), 1 << 20);
+  REQUIRE_FALSE(odd.ok());
+  CHECK_THAT(odd.error(), Contains("not a multiple of 4"));
+  auto alien = render::gunzip_base64("ab<d" + good.substr(4), 1 << 20);
+  REQUIRE_FALSE(alien.ok());
+  CHECK(alien.error() == "character 2 of the base64 text is not base64");
+  auto big = render::gunzip_base64(good, 4999);
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.error() == "the compressed data inflates past 4999 bytes");
 }

@@ -1,7 +1,8 @@
 // The league page's script (referee/render/web/league.js), inlined into league.html by
-// `referee html LEAGUE_FOLDER` (referee/render/league_page.cpp). It reads the JSON in
-// <script id="league-data"> and draws the standings (with each bot's Elo interval as a bar on a
-// scale shared by all bots), the crosstable, the head-to-head pairs, the faults and every match,
+// `referee html LEAGUE_FOLDER` (referee/render/league_page.cpp). It builds the page's sections
+// (SECTIONS), reads the JSON in <script id="league-data"> and draws the standings (with each bot's
+// Elo interval as a bar on a scale shared by all bots), the crosstable, the head-to-head pairs, the
+// faults and every match,
 // linked to its viewer page or, without one, to its replay. Every text from the data (bot names,
 // fault messages) goes into the page as text (textContent), never as markup. When it is done,
 // <body> gets data-ready="true" (the browser test waits for it).
@@ -36,6 +37,27 @@ const ArenaLeague = (() => {
   // A relative path as a link target: each part percent-encoded, so '#', '?' and spaces stay part
   // of the file name.
   const href = (rel) => rel.split('/').map(encodeURIComponent).join('/');
+  // The page's sections in order: a heading, a note (its text, or true: the section's drawing writes
+  // it into #ID-note; none when absent) and a table #ID; built by buildSections() before drawing.
+  const SECTIONS = [
+    { id: 'standings', title: 'Standings', note: true },
+    { id: 'crosstable', title: 'Crosstable', note: 'Points of the row bot against the column bot, head to head, out of the games they met in.' },
+    { id: 'pairs', title: 'Head to head' },
+    { id: 'faults', title: 'Faults', note: true },
+    { id: 'matches', title: 'Matches', note: true }
+  ];
+
+  function buildSections() {
+    const main = document.getElementById('sections');
+    for (const s of SECTIONS) {
+      const note = s.note === true ? el('p', { class: 'note', id: s.id + '-note', 'data-testid': s.id + '-note' })
+        : s.note ? el('p', { class: 'note' }, s.note) : null;
+      main.appendChild(el('section', { id: s.id + '-section' }, [el('h2', {}, s.title), note, el('table', { id: s.id, 'data-testid': s.id })]));
+    }
+    const more = el('button', { type: 'button', id: 'more-matches', 'data-testid': 'more-matches' });
+    more.hidden = true;
+    document.getElementById('matches-section').appendChild(more);
+  }
   const hasInterval = (e) => e && e.low !== null && e.high !== null && e.low !== undefined && e.high !== undefined;
 
   function eloText(e) {
@@ -241,6 +263,7 @@ const ArenaLeague = (() => {
   }
 
   function start() {
+    buildSections();
     drawHeader();
     drawStandings();
     drawCrosstable();

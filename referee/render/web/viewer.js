@@ -1,6 +1,7 @@
 /* The web viewer's core script (referee/render/web/viewer.js), inlined into every page that
  * `referee html` writes. Plain ES2017, no libraries, no network: it reads the match from the
- * <script type="application/json" id="match-data"> element and draws it. Every piece of text
+ * <script type="text/plain" id="match-data"> element (its JSON gzip-compressed, in base64:
+ * render/page_data.hpp; inflated with the browser's DecompressionStream) and draws it. Every piece of text
  * from the replay is set with textContent, never parsed as HTML.
  *
  * The core knows no game. It draws the header, the fault banner, the navigation (buttons, keys,
@@ -90,8 +91,37 @@ var ArenaViewer = (function () {
   // A part of the core (viewer_*.js): init(core) adds its functions to `core`.
   function corePart(init) { parts.push(init); }
 
+  // The match data: the element's base64 text, gunzipped, parsed as JSON (a promise).
+  function readData() {
+    var node = document.getElementById('match-data');
+    if (node.getAttribute('data-encoding') !== 'gzip base64') {
+      return Promise.reject(new Error('the match data is not in the encoding this page reads (gzip base64)'));
+    }
+    if (typeof DecompressionStream !== 'function') {
+      return Promise.reject(new Error('this browser cannot inflate the page\'s compressed match data (it has no DecompressionStream: ' +
+        'Chromium 80, Firefox 113 and Safari 16.4 or later have it)'));
+    }
+    var text = atob(node.textContent.trim());
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(inflated).text().then(JSON.parse);
+  }
+
+  // Reads the match data, then draws the page; a page that cannot be read says why in its body.
   function start() {
-    var data = JSON.parse(document.getElementById('match-data').textContent);
+    return readData().then(run, function (e) {
+      var message = 'This page could not read its match: ' + (e && e.message ? e.message : e);
+      var p = document.createElement('p');
+      p.setAttribute('data-testid', 'data-error');
+      p.textContent = message;
+      document.body.insertBefore(p, document.body.firstChild);
+      document.body.setAttribute('data-ready', 'error');
+      throw e;
+    });
+  }
+
+  function run(data) {
     if (data.format !== 2) throw new Error('match data format ' + data.format + ' is not supported by this page');
 
     var header = data.header;

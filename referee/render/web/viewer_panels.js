@@ -123,22 +123,56 @@ ArenaViewer.corePart(function (core) {
     if (left === 0) cut.removeAttribute('data-bytes'); else cut.setAttribute('data-bytes', String(left));
   }
 
+  // The request a bot got wrong, when the match ended with its fault in a decision: the table at
+  // the end is the one it was asked about (frames[last]), so its legal list is that request's.
+  // Null for a fault without a request (spawn, handshake, between matches, output before a
+  // request) or one charged to another seat than the one to act.
+  function faultedRequest() {
+    var fault = core.fault;
+    if (!fault || fault.phase !== 'decision' || fault.request_sent === false) return null;
+    var frame = frames[last];
+    if (!Array.isArray(frame.legal) || frame.to_act !== fault.seat) return null;
+    return { seat: fault.seat, legal: frame.legal, fault: fault };
+  }
+
+  // What the faulting bot answered, as the fault records it: the action of an illegal answer (its
+  // line's "action"), the offending bytes of a malformed one, else what happened instead of an answer.
+  function faultAnswer(fault) {
+    if (fault.raw) {
+      var line = null;
+      try { line = JSON.parse(fault.raw); } catch (e) { line = null; }
+      var action = line !== null && typeof line === 'object' && 'action' in line ? line.action : undefined;
+      return { text: action === undefined ? fault.raw : JSON.stringify(action), code: true };
+    }
+    if (fault.kind === 'timeout') return { text: 'no answer in time (timeout)', code: false };
+    if (fault.kind === 'crash') return { text: 'no answer: the bot ended' + (fault.exit ? ' (' + fault.exit + ')' : ''), code: false };
+    return { text: 'no valid answer (' + fault.kind + ')', code: false };
+  }
+
   // The legal actions the seat to act was offered (re-simulated), in the full table and in that
-  // seat's own view only: they may name what it holds. Listed when the box is opened.
+  // seat's own view only: they may name what it holds. Listed when the box is opened. At the end
+  // of a match a bot forfeited in a decision, the list is the one of the request it got wrong,
+  // with its answer marked as the fault (the box opens by itself each time that list comes into view).
+  var faultListShown = false;
   function drawLegal() {
     var pos = core.pos;
     var mode = core.mode;
     var box = byId('legal-box');
     var list = clear(byId('legal'));
-    var legal = pos < last ? frames[pos].legal : null;
+    var faulted = pos === last ? faultedRequest() : null;
+    var legal = pos < last ? frames[pos].legal : faulted ? faulted.legal : null;
+    var wasShown = faultListShown;
+    faultListShown = false;
     if (!Array.isArray(legal)) {
       box.hidden = true;
+      box.removeAttribute('data-fault');
       return;
     }
     box.hidden = false;
-    var seat = steps[pos].seat;
+    var seat = faulted ? faulted.seat : steps[pos].seat;
     var summary = byId('legal-summary');
     box.setAttribute('data-count', String(legal.length));
+    if (faulted) box.setAttribute('data-fault', faulted.fault.kind); else box.removeAttribute('data-fault');
     if (mode !== 'full' && mode !== seat) {
       box.open = false;
       box.setAttribute('data-hidden', 'true');
@@ -146,13 +180,25 @@ ArenaViewer.corePart(function (core) {
       return;
     }
     box.removeAttribute('data-hidden');
-    summary.textContent = plural(legal.length, 'legal action') + ' for seat ' + seat + ' (the one taken is marked)';
+    if (faulted) {
+      summary.textContent = plural(legal.length, 'legal action') + ' for seat ' + seat + ' at request ' + faulted.fault.request_id +
+        ', which it got wrong (' + faulted.fault.kind + '): its answer is marked';
+      faultListShown = true;
+      if (!wasShown) box.open = true;  // the toggle event redraws this list
+    } else {
+      summary.textContent = plural(legal.length, 'legal action') + ' for seat ' + seat + ' (the one taken is marked)';
+    }
     if (!box.open) return;
-    var taken = core.canonical(steps[pos].action);
+    var taken = faulted ? null : core.canonical(steps[pos].action);
     append(list, legal.map(function (a) {
-      var isTaken = core.canonical(a) === taken;
+      var isTaken = taken !== null && core.canonical(a) === taken;
       return el('li', { class: isTaken ? 'taken' : null, data: { taken: isTaken ? 'true' : null } }, el('code', { text: JSON.stringify(a) }));
     }));
+    if (faulted) {
+      var answer = faultAnswer(faulted.fault);
+      append(list, el('li', { class: 'fault', testid: 'legal-fault', data: { kind: faulted.fault.kind } },
+        'its answer: ', answer.code ? el('code', { text: answer.text }) : el('span', { text: answer.text })));
+    }
   }
   core.drawLegal = drawLegal;
 

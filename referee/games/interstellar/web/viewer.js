@@ -18,11 +18,8 @@
 ArenaViewer.registerGame('interstellar', function (v) {
   'use strict';
 
-  var el = v.el;
-  var area = v.area;
-  var none = v.none;
-  var plural = v.plural;
-  var seatLabel = v.seatLabel;
+  // The viewer's helpers this drawing uses (viewer.js: the API `v`).
+  const { el, area, none, plural, seatLabel } = v;
 
   // key: [name, category, value] (referee/games/interstellar/cards.cpp, kCatalogue).
   var CARDS = {
@@ -406,21 +403,49 @@ ArenaViewer.registerGame('interstellar', function (v) {
     return v.globals(items);
   }
 
-  function pending(m) {
+  // The reactions the defender may answer a pending attack with: exactly the legal list of the
+  // request it was sent (the frame whose table `shown` draws), never every reaction card in its
+  // hand (a Force Field needs a card to pay with, a Cloak 1 Energy + 1 card: pay.cpp decides).
+  // Null when the list is not the reader's to see: in the attacker's view, the defender's choices
+  // would tell what it holds.
+  function reactionChoices(shown, defender) {
+    if (!shown.full && shown.seat !== defender) return null;
+    var frame = v.frames[shown.full ? shown.position : shown.step];
+    if (!frame || frame.to_act !== defender || !Array.isArray(frame.legal)) return null;
+    return frame.legal;
+  }
+
+  function reactionName(byId, action) {
+    switch (action.kind) {
+      case 'pass': return 'no reaction';
+      case 'cloak': return 'Defensive Cloak';
+      case 'force_field': return 'Force Field (' + idRef(byId, action.card) + ')';
+      default: return JSON.stringify(action);
+    }
+  }
+
+  function pending(m, shown, byId) {
     var a = m.pending;
     if (!a) return null;
     var attacker = m.players[a.attacker];
     var defender = m.players[1 - a.attacker];
+    var choices = reactionChoices(shown, 1 - a.attacker);
+    var offer = choices === null
+      ? [seatLabel(1 - a.attacker) + ' decides whether to react (what it may pay for is in its hand, not in this view).']
+      : [seatLabel(1 - a.attacker) + (choices.length === 1 ? ' can only answer: ' : ' may answer: '),
+        el('span', { class: 'is-reactions', testid: 'reactions', data: { count: choices.length } }, choices.map(function (r, i) {
+          return [i ? (i === choices.length - 1 ? ' or ' : ', ') : '', el('b', { data: { kind: r.kind, card: r.card }, text: reactionName(byId, r) })];
+        })), '.'];
     return el('div', { class: 'is-pending', testid: 'pending', data: { attacker: a.attacker, by: a.by, target: a.target, base: a.base } },
       el('b', { text: 'Attack pending: ' }),
       'seat ' + a.attacker + '\u2019s ' + unitName(attacker, a.by) + ' attacks seat ' + (1 - a.attacker) + '\u2019s ' + unitName(defender, a.target) +
-      ' (base ' + a.base + '); ' + seatLabel(1 - a.attacker) + ' may react: Defensive Cloak, Force Field or none.');
+      ' (base ' + a.base + '); ', offer);
   }
 
   function table(shown) {
     var m = modelOf(shown);
     var byId = cardsById(m);
-    var out = [turnBar(m), pending(m)];
+    var out = [turnBar(m), pending(m, shown, byId)];
     if (m.phase === 'over') {
       // The view names the winner only once the game is over: the last position.
       out.push(el('div', { class: 'is-over', testid: 'game-over', data: { winner: m.winner === null ? 'none' : m.winner } },

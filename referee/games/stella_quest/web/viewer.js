@@ -9,12 +9,8 @@
 ArenaViewer.registerGame('stella_quest', function (v) {
   'use strict';
 
-  var el = v.el;
-  var area = v.area;
-  var none = v.none;
-  var plural = v.plural;
-  var seatLabel = v.seatLabel;
-  var value = v.value;
+  // The viewer's helpers this drawing uses (viewer.js: the API `v`).
+  const { el, area, none, plural, seatLabel, value } = v;
   var cards = v.cards || [];
 
   var JEWEL = '\u2666';

@@ -7,13 +7,8 @@
 ArenaViewer.registerGame('stellar', function (v) {
   'use strict';
 
-  var el = v.el;
-  var area = v.area;
-  var none = v.none;
-  var plural = v.plural;
-  var seatLabel = v.seatLabel;
-  var cardName = v.cardName;
-  var value = v.value;
+  // The viewer's helpers this drawing uses (viewer.js: the API `v`).
+  const { el, area, none, plural, seatLabel, cardName, value } = v;
 
   var TYPES = ['planet', 'moon', 'asteroid', 'cloud', 'black_hole', 'satellite'];
   var TYPE_LABELS = {
