@@ -11,6 +11,7 @@
 #include "referee/core/markup.hpp"
 #include "referee/ladder/roster.hpp"
 #include "referee/league/stats.hpp"
+#include "referee/web/token_script.hpp"
 
 namespace arena::web {
 
@@ -41,8 +42,6 @@ svg.chart text { fill: var(--muted); font-size: 11px; }
 constexpr std::string_view kBotJs = R"(
   const form = document.getElementById('logs-form');
   const note = document.getElementById('logs-note');
-  const field = document.getElementById('token');
-  const kTokenKey = 'arena-ladder-token';
   function para(cls, text) {
     const p = document.createElement('p');
     if (cls) p.className = cls;
@@ -78,10 +77,7 @@ constexpr std::string_view kBotJs = R"(
   async function show(token) {
     try {
       for (const cell of document.querySelectorAll('[data-logs]')) {
-        const answer = await fetch('/api/v1/versions/' + cell.dataset.logs,
-          { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
-        const body = await answer.json();
-        if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
+        const body = await read('/api/v1/versions/' + cell.dataset.logs, token);
         if (!('build_log' in body)) throw new Error("this token is neither the bot's author's nor the organiser's");
         fill(cell, body);
       }
@@ -93,12 +89,7 @@ constexpr std::string_view kBotJs = R"(
       note.textContent = 'not shown: ' + e.message;
     }
   }
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    show(field.value.trim());
-  });
-  const kept = sessionStorage.getItem(kTokenKey);
-  if (kept) show(kept);
+  withToken(form, show);
 )";
 
 // A refit's row holds an interval once the version had enough games (before, the fit stores the
@@ -285,9 +276,9 @@ std::string bot_page(const ladder::LadderConfig& config, const BotView& bot) {
       fmt::arg("chart", rating_chart(bot)), fmt::arg("rival_record", two ? "W/D/L" : "mean place"),
       fmt::arg("rivals", rivals), fmt::arg("games", games_table(bot.recent)), fmt::arg("access", access),
       fmt::arg("logs", logs),
-      fmt::arg("script", config.logs_public
-                             ? std::string()
-                             : fmt::format("<script>(function () {{'use strict';{}}})();</script>", kBotJs)));
+      fmt::arg("script", config.logs_public ? std::string()
+                                            : fmt::format("<script>(function () {{'use strict';{}{}}})();</script>",
+                                                          kTokenScriptJs, kBotJs)));
 }
 
 }  // namespace arena::web

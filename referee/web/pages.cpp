@@ -16,6 +16,7 @@
 #include "referee/render/html.hpp"
 #include "referee/render/league_page.hpp"
 #include "referee/replay/replay.hpp"
+#include "referee/web/token_script.hpp"
 
 namespace arena::web {
 
@@ -171,7 +172,7 @@ constexpr std::string_view kSubmitJs = R"(
       const body = await answer.json();
       if (answer.status === 202) {
         // The bot pages read their build logs with it (this tab only, until it is closed).
-        sessionStorage.setItem('arena-ladder-token', token);
+        sessionStorage.setItem(kTokenKey, token);
         result.textContent = body.version.label + ' submitted (' + body.files + ' files, ' + body.bytes +
           ' bytes): the ladder builds and checks it, then it plays. Its page: ';
         const link = document.createElement('a');
@@ -187,17 +188,6 @@ constexpr std::string_view kSubmitJs = R"(
       result.textContent = 'not sent: ' + e.message;
     }
   });
-)";
-
-// The API read with a token, shared by the organiser's and the account page's scripts: the
-// answer's JSON, or an Error naming the status and the server's message.
-constexpr std::string_view kReadWithTokenJs = R"(
-  async function read(path, token) {
-    const answer = await fetch(path, { headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
-    const body = await answer.json();
-    if (!answer.ok) throw new Error(answer.status + ': ' + body.error);
-    return body;
-  }
 )";
 
 // The organiser's page: with the token typed in, reads the status, the queue, the rejected
@@ -253,7 +243,6 @@ constexpr std::string_view kOrganiserJs = R"(
 constexpr std::string_view kAccountJs = R"(
   const form = document.getElementById('token-form');
   const note = document.getElementById('note');
-  const field = document.getElementById('token');
   const cell = (text) => {
     const td = document.createElement('td');
     td.textContent = String(text);
@@ -262,7 +251,7 @@ constexpr std::string_view kAccountJs = R"(
   async function show(token) {
     try {
       const [me, bots] = await Promise.all([read('/api/v1/me', token), read('/api/v1/bots', token)]);
-      sessionStorage.setItem('arena-ladder-token', token);
+      sessionStorage.setItem(kTokenKey, token);
       document.getElementById('account').textContent =
         me.name + (me.organiser ? ' (the organiser: every bot, the organiser page)' : '') +
         ', since ' + new Date(me.created_ms).toISOString().slice(0, 10);
@@ -285,15 +274,7 @@ constexpr std::string_view kAccountJs = R"(
       note.textContent = 'refused: ' + e.message;
     }
   }
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    show(field.value.trim());
-  });
-  const kept = sessionStorage.getItem('arena-ladder-token');
-  if (kept) {
-    field.value = kept;
-    show(kept);
-  }
+  withToken(form, show);
 )";
 
 }  // namespace
@@ -403,7 +384,7 @@ std::string organiser_page(const ladder::LadderConfig& config) {
       fmt::arg("queue", table("queue", "Queue", {"match", "state", "seats", "worker", "attempt"})),
       fmt::arg("rejected", table("rejected", "Rejected versions", {"version", "author", "decided", "why"})),
       fmt::arg("events", table("events", "Events", {"at", "kind", "message"})),
-      fmt::arg("js", fmt::format("{}{}", kReadWithTokenJs, kOrganiserJs)));
+      fmt::arg("js", fmt::format("{}{}", kTokenScriptJs, kOrganiserJs)));
 }
 
 std::string minute_text(std::int64_t ms) {
@@ -521,7 +502,7 @@ std::string submit_page(const ladder::LadderConfig& config) {
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
       fmt::arg("form_css", kFormCss), fmt::arg("languages", languages), fmt::arg("max_mb", config.submission.max_mb),
-      fmt::arg("js", kSubmitJs));
+      fmt::arg("js", fmt::format("{}{}", kTokenScriptJs, kSubmitJs)));
 }
 
 std::string account_page(const ladder::LadderConfig& config) {
@@ -540,7 +521,7 @@ std::string account_page(const ladder::LadderConfig& config) {
 <script>(function () {{'use strict';{js}}})();</script></body></html>
 )",
       fmt::arg("game", esc(config.game)), fmt::arg("css", render::web::league_css()), fmt::arg("page_css", kPageCss),
-      fmt::arg("form_css", kFormCss), fmt::arg("js", fmt::format("{}{}", kReadWithTokenJs, kAccountJs)));
+      fmt::arg("form_css", kFormCss), fmt::arg("js", fmt::format("{}{}", kTokenScriptJs, kAccountJs)));
 }
 
 }  // namespace arena::web

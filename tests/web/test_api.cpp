@@ -699,7 +699,8 @@ TEST_CASE("web pages: the account page holds no data, its script reads the accou
   const std::uint16_t port = shared_ladder().port;
   const Reply page = get_page(port, "/me");
   for (const char* part : {R"(id="token" type="password")", R"(<table id="bots">)", "'/api/v1/me'", "'/api/v1/bots'",
-                           "Authorization: 'Bearer ' + token", "sessionStorage.getItem('arena-ladder-token')"})
+                           "Authorization: 'Bearer ' + token", "const kTokenKey = 'arena-ladder-token'",
+                           "sessionStorage.getItem(kTokenKey)"})
     CHECK_THAT(page.body, Catch::Contains(part));
   CHECK(page.body.find("crashing") == std::string::npos);  // nothing without the token
   // The leaderboard and the submit page link to it.

@@ -122,7 +122,7 @@ TEST_CASE("bot page: markup, quotes and script in a name, an author, a log and f
       // Not on the page: its script reads them with the author's token.
       CHECK(page.find("alert(&quot;log&quot;)") == std::string::npos);
       CHECK(page.find("why it was rejected: &lt;") == std::string::npos);
-      CHECK_THAT(page, Catch::Contains("fetch('/api/v1/versions/' + cell.dataset.logs"));
+      CHECK_THAT(page, Catch::Contains("read('/api/v1/versions/' + cell.dataset.logs, token)"));
       CHECK_THAT(page, Catch::Contains("sessionStorage.getItem(kTokenKey)"));
       CHECK(page.find(".innerHTML") == std::string::npos);
     }
