@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "greedy_policy.hpp"
+#include "search_interstellar.hpp"
 #include "stellar_arena/game.hpp"
 
 using stellar_arena::Game;
@@ -52,6 +53,7 @@ void send(const json& message) {
 struct Settings {
   int samples = 0;     // 0: the game's default
   int candidates = 0;  // 0: the game's default
+  int horizon = -1;    // -1: the game's default; 0: play every world to the end
   bool random_rollouts = false;
 };
 
@@ -60,12 +62,14 @@ struct Defaults {
   int samples;
   std::size_t candidates;  // 0: every legal action
   long budget;             // policy decisions per request, over all worlds and candidates
+  int horizon;             // turns a world is played before it is valued (0: to the end)
 };
 
 Defaults defaults_for(const std::string& name) {
-  if (name == "stella_quest") return {100, 0, 50000};
-  if (name == "stellar") return {12, 3, 3000};
-  return {12, 0, 3000};
+  if (name == "stella_quest") return {100, 0, 50000, 0};
+  if (name == "stellar") return {12, 3, 3000, 0};
+  if (name == "interstellar") return {16, 4, 800, 2};
+  return {12, 0, 3000, 0};
 }
 
 constexpr int kMinSamples = 8;
@@ -91,11 +95,12 @@ json greedy_request(const Game& game, int seat) {
       {"type", "request"}, {"id", 0}, {"seat", seat}, {"view", game.view(seat, 1)}, {"legal", game.legal_actions()}};
 }
 
-// The greedy look-ahead's value of every legal action (Stellar); elsewhere 1 for the greedy
-// policy's choice and 0 for the others.
+// The greedy policy's value of every legal action (Stellar's look-ahead, Interstellar's scores);
+// elsewhere 1 for the greedy policy's choice and 0 for the others.
 std::vector<double> greedy_values(const std::string& name, const json& request) {
   const json& legal = request.at("legal");
   if (name == "stellar") return greedy::detail::stellar_values(request);
+  if (name == "interstellar") return interstellar_policy::values(request);
   std::vector<double> values(legal.size(), 0.0);
   const json choice = greedy::decide(request).action;
   for (std::size_t i = 0; i < legal.size(); ++i) {
@@ -108,18 +113,24 @@ std::size_t best_index(const std::vector<double>& values) {
   return static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
 }
 
-// Plays the greedy policy for every seat to the end; returns the scores. `choices` counts the
-// decisions the policy took (those with more than one legal action).
-std::vector<double> greedy_rollout(Game& game, long& choices) {
+// Plays the greedy policy for every seat until the game ends or the turn numbered `stop_turn`
+// begins (0: to the end; only Interstellar's views count turns this way); returns the world's
+// value for `seat`: value() of the end's scores, or Interstellar's estimate of the position it
+// stopped in. `choices` counts the decisions the policy took (those with more than one legal
+// action).
+double greedy_playout(Game& game, int seat, long stop_turn, long& choices) {
   while (!game.is_over()) {
     if (game.legal_count() == 1) {
       game.apply_index(0);
       continue;
     }
-    game.apply_index(best_index(greedy_values(game.name(), greedy_request(game, *game.to_act()))));
+    const json request = greedy_request(game, *game.to_act());
+    const json& view = request.at("view");
+    if (stop_turn > 0 && view.value("turn", 0L) >= stop_turn) return search_interstellar::evaluate(view, seat);
+    game.apply_index(best_index(greedy_values(game.name(), request)));
     ++choices;
   }
-  return game.scores();
+  return value(game.scores(), seat);
 }
 
 std::size_t choose(const std::string& name, const json& config, const json& request, const Settings& settings) {
@@ -130,6 +141,8 @@ std::size_t choose(const std::string& name, const json& config, const json& requ
   if (actions == 1) return 0;
   const Defaults defaults = defaults_for(name);
   int samples = settings.samples > 0 ? settings.samples : defaults.samples;
+  const int horizon = settings.horizon >= 0 ? settings.horizon : defaults.horizon;
+  const long stop_turn = horizon > 0 ? request.at("view").value("turn", 0L) + horizon : 0;
 
   // The candidates, the greedy policy's choice first (it wins the ties: many moves are worth the
   // same in every world, and the greedy choice among them is the better one, measured); in Stellar
@@ -152,15 +165,13 @@ std::size_t choose(const std::string& name, const json& config, const json& requ
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       Game game = world;
       game.apply_index(candidates[c]);
-      std::vector<double> scores;
       if (game.is_over()) {
-        scores = game.scores();
+        totals[c] += value(game.scores(), seat);
       } else if (settings.random_rollouts) {
-        scores = game.rollout(static_cast<std::uint64_t>(k));
+        totals[c] += value(game.rollout(static_cast<std::uint64_t>(k)), seat);
       } else {
-        scores = greedy_rollout(game, choices);
+        totals[c] += greedy_playout(game, seat, stop_turn, choices);
       }
-      totals[c] += value(scores, seat);
       if (k == 0 && c == 0) {
         // The first rollout's length prices a world: as many worlds as the budget pays for.
         const long per_world = std::max(1L, choices) * static_cast<long>(candidates.size());
@@ -182,6 +193,7 @@ int main(int argc, char** argv) {
     const std::string flag = argv[i];
     if (flag == "--samples") settings.samples = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--candidates") settings.candidates = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--horizon") settings.horizon = std::max(0, std::atoi(argv[i + 1]));
     if (flag == "--rollout") settings.random_rollouts = std::string(argv[i + 1]) == "random";
   }
   json hello;
