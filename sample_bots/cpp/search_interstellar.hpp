@@ -23,12 +23,12 @@ using nlohmann::json;
 // the turns of 1,500 Interstellar games of the greedy policy against itself (IS-Core, seeds 1 to
 // 1,500; about 14,000 positions): the log-odds of a win are the sum of these weights times the
 // seat's lead in each quantity (its own minus the opponent's).
-constexpr double kLife = 0.826 / 100;       // per HP of character, ship and Reinforcements together
-constexpr double kCharacter = 1.35 / 100;   // per HP of the character again: the one that decides
-constexpr double kResourceCard = 0.573 / 5; // per Resource card in hand (pays attacks)
-constexpr double kMainCard = 0.501 / 5;     // per Main card in hand
-constexpr double kElement = 1.432;          // per E115 in play: a wild 3 every turn
-constexpr double kOnTurn = 0.338;           // for the seat whose turn it is (it attacks first)
+constexpr double kLife = 0.826 / 100;        // per HP of character, ship and Reinforcements together
+constexpr double kCharacter = 1.35 / 100;    // per HP of the character again: the one that decides
+constexpr double kResourceCard = 0.573 / 5;  // per Resource card in hand (pays attacks)
+constexpr double kMainCard = 0.501 / 5;      // per Main card in hand
+constexpr double kElement = 1.432;           // per E115 in play: a wild 3 every turn
+constexpr double kOnTurn = 0.338;            // for the seat whose turn it is (it attacks first)
 
 // One seat's part of the log-odds, from its entry in a view's "players" (both boards are public).
 inline double strength(const json& player) {
@@ -44,8 +44,8 @@ inline double strength(const json& player) {
 // The value for `seat` of the position a (version-1) view shows: its chance of a win, in (0, 1).
 inline double evaluate(const json& view, int seat) {
   const json& players = view.at("players");
-  double z = strength(players.at(static_cast<std::size_t>(seat))) -
-             strength(players.at(static_cast<std::size_t>(1 - seat)));
+  double z =
+      strength(players.at(static_cast<std::size_t>(seat))) - strength(players.at(static_cast<std::size_t>(1 - seat)));
   z += view.value("on_turn", seat) == seat ? kOnTurn : -kOnTurn;
   return 1.0 / (1.0 + std::exp(-z));
 }
