@@ -5,29 +5,38 @@
 // state that shows its seat exactly the request's view, every card it cannot see drawn at random)
 // and draws worlds from it (Game::determinize). Each candidate action is played in every world
 // (the same worlds for every candidate: the comparison is between actions, not deals) and the world
-// is finished by a rollout: the greedy bot's policy plays every seat to the end (random play says
-// little about a move, greedy play a lot). The candidate whose worlds score best is played (a win
-// 1, a k-way tie for first 1/k, plus a share of the margin over the best other seat; on a tie the
-// greedy policy's choice). The candidates: in Stellar the --candidates actions the greedy
-// look-ahead values most (a play step has dozens of legal actions), elsewhere every legal action.
-// The work is bounded: the first rollout's length tells how many policy decisions a world costs,
+// is finished by a playout: the greedy bot's policy plays every seat to the end (random play says
+// little about a move, greedy play a lot), in Interstellar only to the start of the turn 2 turns
+// after the request's, where search_interstellar.hpp's model of the race values the position (a
+// whole Interstellar game per world cost about a quarter of a second a decision, and won less).
+// The candidate whose worlds score best is played (a win 1, a k-way tie for first 1/k, plus a
+// share of the margin over the best other seat; Interstellar's model its chance of a win; on a
+// tie the greedy policy's choice). The candidates: the greedy policy's choice first, then the
+// others by the policy's own value of them (Stellar's look-ahead, Interstellar's scores); in
+// Stellar only the --candidates best (3: a play step has dozens of legal actions), in Interstellar
+// 4, elsewhere every legal action.
+// The work is bounded: the first playout's length tells how many policy decisions a world costs,
 // and the worlds stop at --samples or when the next would pass the game's budget of policy
-// decisions per request (never fewer than 8 worlds), so that a long game at 4 seats stays within
-// the time limit. Everything is counted, nothing timed: the same request gives the same choice
-// (every draw is seeded from the request's id).
+// decisions per request (never fewer than 8 worlds, 6 in Interstellar), so that a long game at 4
+// seats stays within the time limit. Everything is counted, nothing timed: the same request gives
+// the same choice (every draw is seeded from the request's id).
 // Where the library cannot rebuild a game from a request (a game without from_request, a Stellar or
 // Interstellar match with a deck list of a seat's own) it says so on stderr once and plays the
 // greedy policy.
 //
-//   usage: search_bot [--samples N] [--candidates K] [--rollout greedy|random]
+//   usage: search_bot [--samples N] [--candidates K] [--budget B] [--horizon T] [--margin M]
+//                     [--rollout greedy|random]
 //     defaults: Stella Quest 100 samples within 50,000 policy decisions; Stellar 12 samples of 3
-//     candidates within 3,000; another game 12 samples within 3,000; greedy rollouts (random:
-//     Game::rollout, uniform play inside the library, faster and weaker). Measured against the
-//     greedy bot: docs/library.md.
+//     candidates within 3,000; Interstellar 8 samples of 4 candidates within 400, horizon 2;
+//     another game 12 samples within 3,000. --horizon T (Interstellar): play T turns before valuing
+//     a world (0: to the end; the other games are always played to the end). --margin M: play another
+//     candidate than the greedy choice only when it beats it by more than M on average (default 0;
+//     in Interstellar 0.02 and 0.05 won less). --rollout random: Game::rollout, uniform play inside
+//     the library, faster and weaker. Measured against the greedy bot: docs/library.md.
 //
 // Build: with the library installed, find_package(stellar_arena) and link
-// stellar_arena::stellar_arena (docs/library.md), greedy_policy.hpp, stella_quest_policy.hpp and
-// interstellar_policy.hpp beside this file; in this project, the target search_bot.
+// stellar_arena::stellar_arena (docs/library.md), greedy_policy.hpp, stella_quest_policy.hpp,
+// interstellar_policy.hpp and search_interstellar.hpp beside this file; in this project, the target search_bot.
 
 #include <algorithm>
 #include <cstdint>
@@ -54,6 +63,8 @@ struct Settings {
   int samples = 0;     // 0: the game's default
   int candidates = 0;  // 0: the game's default
   int horizon = -1;    // -1: the game's default; 0: play every world to the end
+  double margin = -1;  // -1: the game's default
+  long budget = 0;     // 0: the game's default
   bool random_rollouts = false;
 };
 
@@ -63,16 +74,16 @@ struct Defaults {
   std::size_t candidates;  // 0: every legal action
   long budget;             // policy decisions per request, over all worlds and candidates
   int horizon;             // turns a world is played before it is valued (0: to the end)
+  int min_samples;         // worlds played whatever the budget says
+  double margin;           // how much better than the greedy choice another must be, on average
 };
 
 Defaults defaults_for(const std::string& name) {
-  if (name == "stella_quest") return {100, 0, 50000, 0};
-  if (name == "stellar") return {12, 3, 3000, 0};
-  if (name == "interstellar") return {16, 4, 800, 2};
-  return {12, 0, 3000, 0};
+  if (name == "stella_quest") return {100, 0, 50000, 0, 8, 0};
+  if (name == "stellar") return {12, 3, 3000, 0, 8, 0};
+  if (name == "interstellar") return {8, 4, 400, 2, 6, 0};
+  return {12, 0, 3000, 0, 8, 0};
 }
-
-constexpr int kMinSamples = 8;
 
 // A world's value for `seat`: 1 for a sole win, 1/k for a k-way tie for first, 0 for a loss; plus a
 // share of the margin over the best other seat, so that among equal chances the larger lead wins.
@@ -141,8 +152,10 @@ std::size_t choose(const std::string& name, const json& config, const json& requ
   if (actions == 1) return 0;
   const Defaults defaults = defaults_for(name);
   int samples = settings.samples > 0 ? settings.samples : defaults.samples;
+  const long budget = settings.budget > 0 ? settings.budget : defaults.budget;
   const int horizon = settings.horizon >= 0 ? settings.horizon : defaults.horizon;
-  const long stop_turn = horizon > 0 ? request.at("view").value("turn", 0L) + horizon : 0;
+  // Only Interstellar has a model to value a position that is not over (search_interstellar.hpp).
+  const long stop_turn = horizon > 0 && name == "interstellar" ? request.at("view").value("turn", 0L) + horizon : 0;
 
   // The candidates, the greedy policy's choice first (it wins the ties: many moves are worth the
   // same in every world, and the greedy choice among them is the better one, measured); in Stellar
@@ -175,12 +188,16 @@ std::size_t choose(const std::string& name, const json& config, const json& requ
       if (k == 0 && c == 0) {
         // The first rollout's length prices a world: as many worlds as the budget pays for.
         const long per_world = std::max(1L, choices) * static_cast<long>(candidates.size());
-        samples = std::min(samples, std::max(kMinSamples, static_cast<int>(defaults.budget / per_world)));
+        samples = std::min(samples, std::max(defaults.min_samples, static_cast<int>(budget / per_world)));
       }
     }
   }
-  // The first best: on a tie, the earlier candidate (the greedy choice first).
-  return candidates[best_index(totals)];
+  // The first best: on a tie, the earlier candidate (the greedy choice first); another candidate
+  // than the greedy choice only when it beats it by more than the margin on average.
+  const std::size_t best = best_index(totals);
+  const double margin = settings.margin >= 0 ? settings.margin : defaults.margin;
+  if (best != 0 && totals[best] - totals[0] <= margin * samples) return candidates[0];
+  return candidates[best];
 }
 
 }  // namespace
@@ -194,6 +211,8 @@ int main(int argc, char** argv) {
     if (flag == "--samples") settings.samples = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--candidates") settings.candidates = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--horizon") settings.horizon = std::max(0, std::atoi(argv[i + 1]));
+    if (flag == "--budget") settings.budget = std::max(1L, std::atol(argv[i + 1]));
+    if (flag == "--margin") settings.margin = std::max(0.0, std::atof(argv[i + 1]));
     if (flag == "--rollout") settings.random_rollouts = std::string(argv[i + 1]) == "random";
   }
   json hello;
