@@ -33,6 +33,8 @@
 //     candidate than the greedy choice only when it beats it by more than M on average (default 0;
 //     in Interstellar 0.02 and 0.05 won less). --rollout random: Game::rollout, uniform play inside
 //     the library, faster and weaker. Measured against the greedy bot: docs/library.md.
+//     A flag it does not know, one without its value or with a wrong value: a message naming it on
+//     stderr and exit code 2, before the bot reads anything.
 //
 // Build: with the library installed, find_package(stellar_arena) and link
 // stellar_arena::stellar_arena (docs/library.md), greedy_policy.hpp, stella_quest_policy.hpp,
@@ -41,6 +43,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <numeric>
 #include <string>
@@ -200,21 +203,71 @@ std::size_t choose(const std::string& name, const json& config, const json& requ
   return candidates[best];
 }
 
+constexpr int kUsageError = 2;  // a flag unknown, without its value or with a wrong one
+
+[[noreturn]] void usage_error(const std::string& problem) {
+  std::cerr << "search_bot: " << problem
+            << "\nusage: search_bot [--samples N] [--candidates K] [--budget B] [--horizon T] [--margin M] "
+               "[--rollout greedy|random]\n";
+  std::exit(kUsageError);
+}
+
+// A flag's whole number in [low, high], or a usage error naming the flag and the text.
+long whole_flag(const std::string& flag, const std::string& text, long low, long high) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < low || value > high) {
+    usage_error(flag + " takes a whole number from " + std::to_string(low) + " to " + std::to_string(high) + ", not '" +
+                text + "'");
+  }
+  return value;
+}
+
+Settings parse_flags(int argc, char** argv) {
+  Settings settings;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (i + 1 == argc) usage_error(flag + " needs a value");
+    const std::string text = argv[i + 1];
+    if (flag == "--samples") {
+      settings.samples = static_cast<int>(whole_flag(flag, text, 1, 1000000));
+    } else if (flag == "--candidates") {
+      settings.candidates = static_cast<int>(whole_flag(flag, text, 1, 1000000));
+    } else if (flag == "--horizon") {
+      settings.horizon = static_cast<int>(whole_flag(flag, text, 0, 1000));
+    } else if (flag == "--budget") {
+      settings.budget = whole_flag(flag, text, 1, 1000000000);
+    } else if (flag == "--margin") {
+      std::size_t used = 0;
+      try {
+        settings.margin = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != text.size() || !(settings.margin >= 0 && settings.margin <= 1)) {
+        usage_error("--margin takes a number from 0 to 1, not '" + text + "'");
+      }
+    } else if (flag == "--rollout") {
+      if (text != "greedy" && text != "random") usage_error("--rollout takes greedy or random, not '" + text + "'");
+      settings.random_rollouts = text == "random";
+    } else {
+      usage_error("unknown flag '" + flag + "'");
+    }
+  }
+  return settings;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   std::cin.tie(nullptr);
-  Settings settings;
-  for (int i = 1; i + 1 < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--samples") settings.samples = std::max(1, std::atoi(argv[i + 1]));
-    if (flag == "--candidates") settings.candidates = std::max(1, std::atoi(argv[i + 1]));
-    if (flag == "--horizon") settings.horizon = std::max(0, std::atoi(argv[i + 1]));
-    if (flag == "--budget") settings.budget = std::max(1L, std::atol(argv[i + 1]));
-    if (flag == "--margin") settings.margin = std::max(0.0, std::atof(argv[i + 1]));
-    if (flag == "--rollout") settings.random_rollouts = std::string(argv[i + 1]) == "random";
-  }
+  const Settings settings = parse_flags(argc, argv);
   json hello;
   bool can_search = true;
   std::string line;

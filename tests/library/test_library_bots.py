@@ -120,6 +120,16 @@ class LibraryBots(unittest.TestCase):
         print(f"lookahead_bot.py against random_bot, Stellar: {wins} won, {losses} lost of 8")
         self.assertGreater(wins, 4)
 
+    def test_search_bot_refuses_a_wrong_flag(self):
+        # Before reading anything: exit code 2 and the flag named on stderr.
+        for flags, named in ((["--samples", "0"], "--samples"), (["--samples", "many"], "--samples"),
+                             (["--budget"], "--budget needs a value"), (["--rollout", "fast"], "--rollout"),
+                             (["--margin", "2"], "--margin"), (["--depth", "3"], "unknown flag '--depth'")):
+            done = subprocess.run([os.environ["SEARCH_BOT"], *flags], input="", capture_output=True, text=True)
+            self.assertEqual(done.returncode, 2, flags)
+            self.assertIn(named, done.stderr, flags)
+            self.assertEqual(done.stdout, "", flags)
+
     def test_lookahead_bot_looks_ahead_in_interstellar(self):
         # from_request rebuilds Interstellar (IS-Core's deck lists): no "no look-ahead" on stderr
         # (search_bot's league above checks the same of it).
