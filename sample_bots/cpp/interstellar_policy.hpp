@@ -46,6 +46,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace interstellar_policy {
 
@@ -281,7 +282,9 @@ inline double reaction_value(const Context& c, const json& a) {
   return -1;
 }
 
-inline Decision decide(const json& request) {
+// The policy's value of every legal action of the request, in the legal list's order (the policy
+// plays the first best); a search can use them as its prior.
+inline std::vector<double> values(const json& request) {
   const json& view = request.at("view");
   const json& legal = request.at("legal");
   const auto seat = view.at("seat").get<std::size_t>();
@@ -292,21 +295,29 @@ inline Decision decide(const json& request) {
     c.ship_attack = c.ship_attack || (a.value("kind", "") == "attack" && a.value("by", "") == "ship");
   const std::string phase = view.value("phase", "");
 
+  std::vector<double> result;
+  result.reserve(legal.size());
+  for (const json& a : legal) {
+    const std::string kind = a.value("kind", "");
+    if (phase == "timewarp") {
+      result.push_back(kind == "keep" ? 1 : 0);  // TimeWarp would give the opponent 2 + 2 cards on its first turn
+    } else if (phase == "reaction") {
+      result.push_back(reaction_value(c, a));
+    } else {
+      result.push_back(main_value(c, a));
+    }
+  }
+  return result;
+}
+
+inline Decision decide(const json& request) {
+  const json& legal = request.at("legal");
+  const std::vector<double> v = values(request);
   std::size_t best = 0;
   double best_value = -1e18;
-  for (std::size_t i = 0; i < legal.size(); ++i) {
-    const json& a = legal[i];
-    const std::string kind = a.value("kind", "");
-    double v = -1;
-    if (phase == "timewarp") {
-      v = kind == "keep" ? 1 : 0;  // TimeWarp would give the opponent 2 + 2 cards on its first turn
-    } else if (phase == "reaction") {
-      v = reaction_value(c, a);
-    } else {
-      v = main_value(c, a);
-    }
-    if (v > best_value) {
-      best_value = v;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] > best_value) {
+      best_value = v[i];
       best = i;
     }
   }
@@ -319,5 +330,6 @@ inline Decision decide(const json& request) {
 }  // namespace detail
 
 using detail::decide;
+using detail::values;
 
 }  // namespace interstellar_policy
