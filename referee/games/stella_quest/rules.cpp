@@ -6,7 +6,6 @@
 #include <cassert>
 
 #include "referee/core/hash.hpp"
-#include "referee/games/legal.hpp"
 #include "referee/games/stella_quest/flow.hpp"
 
 namespace arena::stella_quest {
@@ -179,16 +178,6 @@ void legal_actions(const State& s, std::vector<Action>& out) {
     case Phase::over:
       return;
   }
-}
-
-std::vector<Action> legal_actions(const State& s) {
-  std::vector<Action> out;
-  legal_actions(s, out);
-  return out;
-}
-
-bool is_legal(const State& s, const Action& a) {
-  return !is_over(s) && games::legal_contains(legal_actions(s), a);
 }
 
 // ---- transitions ---------------------------------------------------------------------------

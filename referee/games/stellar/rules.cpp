@@ -8,7 +8,6 @@
 
 #include "referee/core/hash.hpp"
 #include "referee/core/index.hpp"
-#include "referee/games/legal.hpp"
 
 namespace arena::stellar {
 
@@ -341,16 +340,6 @@ void legal_actions(const State& s, std::vector<Action>& out) {
     case Phase::over:
       return;
   }
-}
-
-std::vector<Action> legal_actions(const State& s) {
-  std::vector<Action> out;
-  legal_actions(s, out);
-  return out;
-}
-
-bool is_legal(const State& s, const Action& a) {
-  return !is_over(s) && games::legal_contains(legal_actions(s), a);
 }
 
 // ---- transitions ---------------------------------------------------------------------------
