@@ -1,8 +1,9 @@
 #pragma once
-// Plays a sample-bot policy in-process against uniformly random play, on the engine directly:
-// the policy gets each request exactly as the referee builds it (protocol::request over the
-// seat's view and legal actions), and its answer goes through GameState::apply, so an illegal
-// answer fails the test.
+// Plays seeded games in-process on the engine directly, no processes: play_game answers each
+// decision with a given action or a uniformly random legal one; play_against_random plays a
+// sample-bot policy in one seat against random play. The policy gets each request exactly as the referee builds it
+// (protocol::request over the seat's view and legal actions), and its answer goes through GameState::apply, so an
+// illegal answer fails the test.
 
 #include <cstdint>
 #include <functional>
@@ -11,8 +12,20 @@
 #include <vector>
 
 #include "referee/core/seat.hpp"
+#include "referee/games/game.hpp"
 
 namespace arena::testing {
+
+// The action for `seat` at request `id` (counted from 1 over every seat's decisions), or null for a
+// uniformly random legal one.
+using Decide = std::function<nlohmann::json(const games::GameState& state, Seat seat, std::int64_t id)>;
+
+// Plays one seeded game of `game` to the end (REQUIREs the game and its creation; an action the
+// game refuses fails the test, naming `label`, the seed, the action and the reason). The random
+// choices come from derive_seed(seed, 1). Returns the final state.
+std::unique_ptr<games::GameState> play_game(const std::string& game, const nlohmann::json& config,
+                                            const std::vector<nlohmann::json>& seat_configs, std::uint64_t seed,
+                                            int seats, const Decide& decide, const std::string& label);
 
 // One seeded game of `game` with `seats` seats; `decide` answers for `policy_seat`, random legal
 // actions for the others. Returns the final scores per seat; `outcome`, when given, gets the
