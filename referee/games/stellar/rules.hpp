@@ -159,10 +159,14 @@ bool is_over(const State& s);
 Seat to_act(const State& s);
 // Appends the legal actions in canonical order to `out` (cleared first).
 void legal_actions(const State& s, std::vector<Action>& out);
-inline std::vector<Action> legal_actions(const State& s) { return games::legal_list(s, legal_actions); }
+inline std::vector<Action> legal_actions(const State& s) {
+  return games::legal_list(s, legal_actions);
+}
 // Applies a legal action (asserted). Use is_legal() first for input from outside.
 void apply(State& s, const Action& a);
-inline bool is_legal(const State& s, const Action& a) { return !is_over(s) && games::legal_contains(legal_actions(s), a); }
+inline bool is_legal(const State& s, const Action& a) {
+  return !is_over(s) && games::legal_contains(legal_actions(s), a);
+}
 
 // Telescope slots (bit i = slot i+1) where `card` may go face up, given the telescope.
 std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope, CardId card);

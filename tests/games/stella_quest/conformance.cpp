@@ -26,7 +26,8 @@ TEST_CASE("Stella Quest is registered after Stellar", "[stella_quest]") {
 }
 
 TEST_CASE("Stella Quest conforms with a short trick cap", "[conformance][stella_quest]") {
-  const auto report = arena::testing::run_conformance(arena::testing::registered_game("stella_quest"), {{"max_tricks", 3}}, 3, 100, 3001, 10);
+  const auto report = arena::testing::run_conformance(arena::testing::registered_game("stella_quest"),
+                                                      {{"max_tricks", 3}}, 3, 100, 3001, 10);
   arena::testing::check_conformant(report, 100);
 }
 
@@ -131,13 +132,15 @@ TEST_CASE("describe shows the table and, at the end, the scores", "[stella_quest
 // the state, every forced decision applied by the engine): 2 seats ccf339a4655d8dcb ->
 // 26103d68932d56e9, 4 seats 9969d0f01f452186 -> 262dbc61e203c93f.
 TEST_CASE("Stella Quest determinism signature is pinned, 2 seats", "[stella_quest][signature]") {
-  const std::uint64_t signature = arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 2, 300);
+  const std::uint64_t signature =
+      arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 2, 300);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "26103d68932d56e9");
 }
 
 TEST_CASE("Stella Quest determinism signature is pinned, 4 seats", "[stella_quest][signature]") {
-  const std::uint64_t signature = arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 4, 300);
+  const std::uint64_t signature =
+      arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 4, 300);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "262dbc61e203c93f");
 }
