@@ -76,6 +76,8 @@ Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating);
 // The ladder's database, opened (its schema checked or migrated); `exit` says why not (kUsage
 // for the location, kDatabase for the database).
 Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bool creating, int& exit);
+// A subcommand's failure: says "referee ladder <command>: <message>" on stderr and returns `exit`.
+int ladder_fails(std::string_view command, int exit, const std::string& message);
 // The ladder's settings: its folder's ladder.json, or (a worker without a folder) the copy in its
 // database.
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store);
