@@ -58,6 +58,10 @@ void Table::telescope(int seat, int slot, std::string_view name, Face face) {
   s_.players[idx(seat)].telescope[idx(slot - 1)] = Slot{static_cast<std::int16_t>(take(name)), face == Face::up};
 }
 
+void Table::telescope(int seat, std::initializer_list<std::pair<int, std::string_view>> slot_names) {
+  for (const auto& [slot, name] : slot_names) telescope(seat, slot, name);
+}
+
 void Table::notebook(int seat, std::initializer_list<std::string_view> names) {
   for (auto n : names) s_.players[idx(seat)].notebook.push_back(static_cast<CardId>(take(n)));
 }

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "referee/games/stellar/rules.hpp"
@@ -32,6 +33,8 @@ class Table {
   // Setup as the rulebook does it: `up` face up in telescope slot 1, `kept` into the notebook.
   void starters(int seat, std::string_view up, std::string_view kept);
   void telescope(int seat, int slot, std::string_view name, Face face = Face::up);
+  // Face up, slot by slot: telescope(0, {{2, "Saturn 5"}, {3, "Venus 2"}}).
+  void telescope(int seat, std::initializer_list<std::pair<int, std::string_view>> slot_names);
   void notebook(int seat, std::initializer_list<std::string_view> names);
   void hand(int seat, std::initializer_list<std::string_view> names);
   // Row slots 1-5, in order.
