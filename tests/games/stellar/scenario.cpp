@@ -10,23 +10,6 @@ using namespace arena::stellar;
 using namespace arena::stellar::testing;
 using Names = std::vector<std::string>;
 
-namespace {
-
-// T4's and T6's table at Step 1 of turn 1: the examples' starters (seat 0 Moon 3 up and Mars 3
-// kept, seat 1 Asteroid 3 up and Cloud 3 kept), seat 0 holding `hand0`, seat 1 Saturn 5 and Moon 5,
-// the row (slots 1-5) and the deck's top cards.
-void example_turn_one(Table& t, std::initializer_list<std::string_view> hand0,
-                      std::initializer_list<std::string_view> row, std::initializer_list<std::string_view> deck_top) {
-  t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
-  t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
-  t.hand(0, hand0);
-  t.hand(1, {"Saturn 5", "Moon 5"});
-  t.row(row);
-  t.deck(deck_top);
-}
-
-}  // namespace
-
 TEST_CASE("T1: telescope moons 1 and 3 (5 stars) x notebook moons 4, 5, 6/0 (run 3) = 15", "[stellar][A6]") {
   Table t;
   t.telescope(0, {{2, "Moon 1"}, {3, "Moon 3"}});
@@ -97,9 +80,9 @@ TEST_CASE("T3: adding Cloud 4 to clouds {1, 5} makes the multipliers planet 1, a
 }
 
 TEST_CASE("T4: take Mars 3, Black Hole 1 to the telescope, slot 1 to the notebook, refill 1 and 4", "[stellar][A6]") {
-  Table t;
-  example_turn_one(t, {"Black Hole 1", "Venus 2"}, {"Asteroid 4", "Black Hole 6/0", "Moon 1", "Mars 3", "Cloud 4"},
-                   {"Jupiter 4", "Cloud 2"});
+  Table t = opening({.hand0 = {"Black Hole 1", "Venus 2"},
+                     .row = {"Asteroid 4", "Black Hole 6/0", "Moon 1", "Mars 3", "Cloud 4"},
+                     .deck_top = {"Jupiter 4", "Cloud 2"}});
   State& s = t.state();
   REQUIRE(check_invariants(s).ok());
   REQUIRE(to_act(s) == 0);
@@ -174,9 +157,9 @@ TEST_CASE("T5: the legal Step 2 actions offer exactly those face-up slots, and e
 }
 
 TEST_CASE("T6: a 6/0 from hand makes Step 3 use the top of the deck", "[stellar][A6]") {
-  Table t;
-  example_turn_one(t, {"Black Hole 6/0", "Venus 2"}, {"Asteroid 4", "Moon 6/0", "Moon 1", "Mars 3", "Cloud 4"},
-                   {"Jupiter 4", "Cloud 2", "Asteroid 1"});
+  Table t = opening({.hand0 = {"Black Hole 6/0", "Venus 2"},
+                     .row = {"Asteroid 4", "Moon 6/0", "Moon 1", "Mars 3", "Cloud 4"},
+                     .deck_top = {"Jupiter 4", "Cloud 2", "Asteroid 1"}});
   State& s = t.state();
 
   apply(s, take(s, 3));  // Moon 1
