@@ -26,10 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const std::string& s) {
-  return "'" + s + "'";
-}
-
 // A match claimed by the forger and reported with `legs`; whether the store took the report.
 bool forge(ladder::Store& store, const std::string& forger,
            const std::function<std::vector<ladder::LegReport>(const ladder::Claim&)>& legs) {

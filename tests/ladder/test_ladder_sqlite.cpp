@@ -22,10 +22,6 @@ namespace {
 const char* const kBrokenCpp = "int main() { this is not C++; }\n";
 const char* const kCrashingPython = "import sys\nsys.exit(3)\n";
 
-std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
-}
-
 std::map<std::string, ladder::VersionRow> versions_by_label(ladder::Store& store) {
   std::map<std::string, ladder::VersionRow> out;
   auto rows = store.versions();
@@ -38,9 +34,7 @@ std::map<std::string, ladder::VersionRow> versions_by_label(ladder::Store& store
 
 TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a leaderboard, versions, export",
           "[ladder]") {
-  const fs::path dir = fresh_dir("ladder", "sqlite");
-  const fs::path l = dir / "ladder";
-  const fs::path subs = dir / "submissions";
+  const auto [dir, l, subs] = ladder_folders("sqlite");
   Command c = ladder_cli("init " + quoted(l) + " --game stellar --placement-games 4 --check-games 1");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);

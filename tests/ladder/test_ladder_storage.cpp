@@ -30,10 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
-}
-
 // storage_bot.py submitted with its mode as its argument.
 fs::path storage_submission(const fs::path& dir, const std::string& mode) {
   const fs::path folder = submission(dir, mode,
@@ -94,9 +90,7 @@ const char* const kStorageLadder = R"({"ladder": 1, "game": "stellar", "check_ga
 
 TEST_CASE("ladder storage: kept between counted matches, every leg from one snapshot, hostile folders refused",
           "[ladder]") {
-  const fs::path dir = fresh_dir("ladder", "storage");
-  const fs::path l = dir / "ladder";
-  const fs::path subs = dir / "submissions";
+  const auto [dir, l, subs] = ladder_folders("storage");
   Command c = ladder_cli("init " + quoted(l) + " --from '" + kStorageLadder + "'");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
