@@ -12,57 +12,6 @@
 
 namespace arena::stellar {
 
-// ---- actions -------------------------------------------------------------------------------
-
-Action Action::choose_starter(int card) {
-  Action a;
-  a.kind = ActionKind::choose_starter;
-  a.card = static_cast<std::int16_t>(card);
-  return a;
-}
-Action Action::refresh(bool accept) {
-  Action a;
-  a.kind = ActionKind::refresh;
-  a.accept = accept;
-  return a;
-}
-Action Action::take(int row_slot) {
-  Action a;
-  a.kind = ActionKind::take;
-  a.slot = static_cast<std::int8_t>(row_slot);
-  return a;
-}
-Action Action::play_notebook(int card) {
-  Action a;
-  a.kind = ActionKind::play;
-  a.card = static_cast<std::int16_t>(card);
-  a.area = Area::notebook;
-  return a;
-}
-Action Action::play_telescope(int card, int slot, bool face_up) {
-  Action a;
-  a.kind = ActionKind::play;
-  a.card = static_cast<std::int16_t>(card);
-  a.area = Area::telescope;
-  a.slot = static_cast<std::int8_t>(slot);
-  a.face_up = face_up;
-  return a;
-}
-Action Action::place(int slot, bool face_up) {
-  Action a;
-  a.kind = ActionKind::place;
-  a.slot = static_cast<std::int8_t>(slot);
-  a.face_up = face_up;
-  a.area = Area::telescope;
-  return a;
-}
-Action Action::keep(int card) {
-  Action a;
-  a.kind = ActionKind::keep;
-  a.card = static_cast<std::int16_t>(card);
-  return a;
-}
-
 // ---- helpers -------------------------------------------------------------------------------
 
 namespace {
