@@ -49,4 +49,29 @@ std::vector<double> play_against_random(const std::string& game_name, std::uint6
   return state->scores();
 }
 
+bool HeadToHead::add(const std::vector<double>& scores, Seat seat) {
+  const double mine = scores[static_cast<std::size_t>(seat)];
+  const double theirs = scores[static_cast<std::size_t>(1 - seat)];
+  ++games;
+  if (mine > theirs) ++wins;
+  if (mine == theirs) ++draws;
+  margin += mine - theirs;
+  return mine > theirs;
+}
+
+HeadToHead& HeadToHead::operator+=(const HeadToHead& other) {
+  games += other.games;
+  wins += other.wins;
+  draws += other.draws;
+  margin += other.margin;
+  return *this;
+}
+
+void play_deals(int deals, std::uint64_t base, const std::function<void(std::uint64_t seed, Seat seat)>& play) {
+  for (int deal = 0; deal < deals; ++deal) {
+    const std::uint64_t seed = derive_seed(base, static_cast<std::uint64_t>(deal));
+    for (Seat s = 0; s < 2; ++s) play(seed, s);
+  }
+}
+
 }  // namespace arena::testing

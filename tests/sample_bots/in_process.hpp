@@ -34,4 +34,21 @@ std::vector<double> play_against_random(const std::string& game, std::uint64_t s
                                         const std::function<nlohmann::json(const nlohmann::json& request)>& decide,
                                         nlohmann::json* outcome = nullptr);
 
+// A policy's record against random play in two-seat games: games, wins, draws (not won) and its
+// score minus the opponent's, summed.
+struct HeadToHead {
+  int games = 0;
+  int wins = 0;
+  int draws = 0;
+  double margin = 0;
+  // Adds one game's final scores with the policy in `seat`; whether it won.
+  bool add(const std::vector<double>& scores, Seat seat);
+  HeadToHead& operator+=(const HeadToHead& other);
+  double win_rate() const { return static_cast<double>(wins) / games; }
+};
+
+// `deals` two-seat deals with the seeds derive_seed(base, deal), each played twice by
+// `play(seed, seat)`: the policy in seat 0, then in seat 1.
+void play_deals(int deals, std::uint64_t base, const std::function<void(std::uint64_t seed, Seat seat)>& play);
+
 }  // namespace arena::testing
