@@ -311,6 +311,20 @@ Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bo
   return std::move(*store);
 }
 
+std::optional<OpenedLadder> open_ladder(const LadderArgs& a, std::string_view command, int& exit) {
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    ladder_fails(command, exit, store.error());
+    return std::nullopt;
+  }
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    exit = ladder_fails(command, kUsage, config.error());
+    return std::nullopt;
+  }
+  return OpenedLadder{std::move(*store), std::move(*config)};
+}
+
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store) {
   if (!a.dir.empty()) return ladder::read_config(a.dir);
   if (store == nullptr) return fail(std::string("no ladder folder given"));

@@ -71,23 +71,21 @@ void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config,
 
 int run_ladder_status(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) return ladder_fails("status", exit, store.error());
-  auto config = ladder_config(a, store->get());
-  if (!config) return ladder_fails("status", kUsage, config.error());
+  auto opened = open_ladder(a, "status", exit);
+  if (!opened) return exit;
   ladder::Leaderboard board;
-  if (auto st = board.load(**store); !st) return ladder_fails("status", kDatabase, st.error());
-  print_leaderboard(**store, *config, board);
+  if (auto st = board.load(*opened->store); !st) return ladder_fails("status", kDatabase, st.error());
+  print_leaderboard(*opened->store, opened->config, board);
   const std::int64_t now = league::unix_ms();
   std::string queue;
   for (ladder::MatchState s : {ladder::MatchState::queued, ladder::MatchState::running, ladder::MatchState::reported,
                                ladder::MatchState::counted}) {
-    auto n = (*store)->count_matches(s);
+    auto n = opened->store->count_matches(s);
     if (!n) return ladder_fails("status", kDatabase, n.error());
     queue += fmt::format("{}{} {}", queue.empty() ? "" : ", ", *n, enum_name(s));
   }
   say_to(stdout, "\nmatches: {}\n", queue);
-  auto versions = (*store)->versions();
+  auto versions = opened->store->versions();
   if (!versions) return ladder_fails("status", kDatabase, versions.error());
   std::map<ladder::Id, std::string> labels;
   std::map<ladder::VersionState, int> states;
@@ -99,14 +97,14 @@ int run_ladder_status(const LadderArgs& a) {
   for (const auto& [state, n] : states)
     versions_line += fmt::format("{}{} {}", versions_line.empty() ? "" : ", ", n, enum_name(state));
   say_to(stdout, "versions: {}\n", versions_line.empty() ? "none yet" : versions_line);
-  auto workers = (*store)->workers();
+  auto workers = opened->store->workers();
   if (!workers) return ladder_fails("status", kDatabase, workers.error());
   say_to(stdout, "workers: {}\n", workers->empty() ? "none" : "");
   for (const ladder::WorkerRow& w : *workers) {
     say_to(stdout, "  {:<32} last seen {:<10} {}\n", terminal_safe(w.name), age_text(w.heartbeat_ms, now),
            w.match ? fmt::format("playing match {}", *w.match) : std::string("idle"));
   }
-  auto recent = (*store)->matches(ladder::MatchState::counted, a.recent);
+  auto recent = opened->store->matches(ladder::MatchState::counted, a.recent);
   if (!recent) return ladder_fails("status", kDatabase, recent.error());
   if (!recent->empty()) say_to(stdout, "last matches:\n");
   for (const ladder::MatchRow& m : *recent) {
@@ -115,7 +113,7 @@ int run_ladder_status(const LadderArgs& a) {
     say_to(stdout, "  match {:<8} {} ({} leg{}, {})\n", m.id, table, m.legs, m.legs == 1 ? "" : "s",
            age_text(m.finished_ms, now));
   }
-  auto events = (*store)->events(a.recent);
+  auto events = opened->store->events(a.recent);
   if (!events) return ladder_fails("status", kDatabase, events.error());
   if (!events->empty()) say_to(stdout, "events:\n");
   for (const ladder::EventRow& e : *events) {
@@ -168,10 +166,8 @@ Result<league::MatchRecord> game_record(const ladder::GameRow& g, std::uint64_t 
 
 int run_ladder_export(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) return ladder_fails("export", exit, store.error());
-  auto config = ladder_config(a, store->get());
-  if (!config) return ladder_fails("export", kUsage, config.error());
+  auto opened = open_ladder(a, "export", exit);
+  if (!opened) return exit;
   std::error_code ec;
   if (fs::exists(a.out, ec) && !fs::is_empty(a.out, ec)) {
     say("referee ladder export: {} exists and is not empty; give a new folder\n", a.out);
@@ -181,16 +177,16 @@ int run_ladder_export(const LadderArgs& a) {
     return ladder_fails("export", kUsage, made.error());
   auto folder = league::LeagueFolder::open(a.out);
   if (!folder) return ladder_fails("export", kUsage, folder.error());
-  auto versions = (*store)->versions();
+  auto versions = opened->store->versions();
   if (!versions) return ladder_fails("export", kDatabase, versions.error());
   std::map<ladder::Id, std::string> labels;
   league::LeagueSpec spec;
-  spec.game = config->game;
-  spec.config = config->config;
-  spec.seats = config->seats;
-  spec.duplicate = config->duplicate;
-  spec.limits = config->limits;
-  spec.time_scale = config->time_scale;
+  spec.game = opened->config.game;
+  spec.config = opened->config.config;
+  spec.seats = opened->config.seats;
+  spec.duplicate = opened->config.duplicate;
+  spec.limits = opened->config.limits;
+  spec.time_scale = opened->config.time_scale;
   spec.seed = 0;
   std::vector<std::string> names;
   for (const ladder::VersionRow& v : *versions) {
@@ -209,11 +205,11 @@ int run_ladder_export(const LadderArgs& a) {
   std::uint64_t index = 0;
   ladder::Id after = 0;
   for (;;) {
-    auto games = (*store)->games(1000, after);
+    auto games = opened->store->games(1000, after);
     if (!games) return ladder_fails("export", kDatabase, games.error());
     for (const ladder::GameRow& g : *games) {
       after = g.id;
-      auto text = (*store)->replay(g.match, g.leg);
+      auto text = opened->store->replay(g.match, g.leg);
       if (!text) return ladder_fails("export", kDatabase, text.error());
       auto record = game_record(g, index, *text, labels);
       if (!record) return ladder_fails("export", kBadReplay, record.error());

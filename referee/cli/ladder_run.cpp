@@ -84,23 +84,15 @@ struct Opened {
 };
 
 std::optional<Opened> open_to_play(const LadderArgs& a, const char* command, int& exit) {
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    ladder_fails(command, exit, store.error());
-    return std::nullopt;
-  }
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    exit = ladder_fails(command, kUsage, config.error());
-    return std::nullopt;
-  }
-  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
+  auto opened = open_ladder(a, command, exit);
+  if (!opened) return std::nullopt;
+  auto sandbox = bots::resolve_policy(opened->config.tier, opened->config.sandbox, true);
   if (!sandbox) {
     exit = ladder_fails(command, kUsage, sandbox.error());
     return std::nullopt;
   }
   auto where = ladder_location(a, false);  // open_ladder_store checked it
-  return Opened{std::move(*store), std::move(*where), std::move(*config), std::move(*sandbox)};
+  return Opened{std::move(opened->store), std::move(*where), std::move(opened->config), std::move(*sandbox)};
 }
 
 // The HTTP API on `listen` over a connection of its own to the ladder's database; nullptr (the
@@ -258,13 +250,12 @@ namespace arena::cli {
 
 int run_ladder_serve(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) return ladder_fails("serve", exit, store.error());
-  auto config = ladder_config(a, store->get());
-  if (!config) return ladder_fails("serve", kUsage, config.error());
+  auto opened = open_ladder(a, "serve", exit);
+  if (!opened) return exit;
   StopSignal& stop = stop_signal();
   StopSignal::install_handlers(stop);
-  auto server = start_web(a, a.listen.empty() ? std::string("127.0.0.1:8080") : a.listen, *config, "serve", exit);
+  auto server =
+      start_web(a, a.listen.empty() ? std::string("127.0.0.1:8080") : a.listen, opened->config, "serve", exit);
   if (!server) return exit;
   while (!stop.wait_for(std::chrono::seconds(1))) {
   }
