@@ -283,25 +283,20 @@ TEST_CASE(
   CHECK(s.discard.empty());
 }
 
-TEST_CASE("S2: a satellite reaching the tableau in Step 3 offers no refresh", "[stellar][S2]") {
+TEST_CASE("S2: no refresh for a satellite reaching the tableau in Step 3, nor when the opponent has no turn left",
+          "[stellar][S2]") {
   Table t = opening({.hand0 = {"Venus 2", "Black Hole 1"},
                      .row = {"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"},
                      .deck_top = {"Saturn 5", "Cloud 2"}});
   State& s = t.state();
 
-  apply(s, take(s, 5));
-  apply(s, play_telescope(s, t.in_hand(0, "Venus 2"), 2, Face::up));  // slot 2: Satellite 2
-  CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Satellite 2"});
-  CHECK(s.phase == Phase::take);
-  CHECK_FALSE(s.refresh_pending);
-}
-
-TEST_CASE("S2: no refresh when the opponent has no turn left", "[stellar][S2]") {
-  Table t = opening({.hand0 = {"Venus 2", "Black Hole 1"},
-                     .row = {"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"},
-                     .deck_top = {"Saturn 5", "Cloud 2"}});
-  State& s = t.state();
-
+  SECTION("a satellite reaching the tableau in Step 3") {
+    apply(s, take(s, 5));
+    apply(s, play_telescope(s, t.in_hand(0, "Venus 2"), 2, Face::up));  // slot 2: Satellite 2
+    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Satellite 2"});
+    CHECK(s.phase == Phase::take);
+    CHECK_FALSE(s.refresh_pending);
+  }
   SECTION("a satellite taken by the first player of round 11 is offered to the second") {
     s.turn = 20;
     REQUIRE(to_act(s) == 0);
@@ -324,36 +319,33 @@ TEST_CASE("S2: no refresh when the opponent has no turn left", "[stellar][S2]") 
 
 // ---- A5 S4: information -----------------------------------------------------------------------
 
-TEST_CASE("S4: a card played face down from hand shows its face to its owner only", "[stellar][S4]") {
+TEST_CASE("S3/S4: a card face down in the telescope shows its face to who saw it: its owner, or both for Step 3's",
+          "[stellar][S4]") {
   Table t = opening({.hand0 = {"Jupiter 4", "Venus 2"},
                      .row = {"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"},
                      .deck_top = {"Cloud 2", "Moon 2"}});
   State& s = t.state();
   apply(s, take(s, 5));
-  const int jupiter = t.in_hand(0, "Jupiter 4");
-  apply(s, play_telescope(s, jupiter, 7, Face::down));
 
-  const auto mine = arena::stellar::view(s, 0)["players"][0]["telescope"][6];
-  const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
-  CHECK(mine["face"] == "down");
-  CHECK(mine["card"]["id"] == jupiter);
-  CHECK(theirs == nlohmann::json{{"face", "down"}});
-  // What is public: the row slot Step 3 took (slot 3 for a face-down card, docs/games/stellar.md).
-  CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
-}
-
-TEST_CASE("S3/S4: a Step 3 card placed face down keeps the face both players saw", "[stellar][S4]") {
-  Table t = opening({.hand0 = {"Jupiter 4", "Venus 2"},
-                     .row = {"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"},
-                     .deck_top = {"Cloud 2", "Moon 2"}});
-  State& s = t.state();
-  apply(s, take(s, 5));
-  // Venus 2 to the notebook: row slot 2 (Mercury 1, public) comes to the telescope, face down.
-  apply(s, play_notebook(s, t.in_hand(0, "Venus 2")));
-  apply(s, place(s, 7, Face::down));
-  const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
-  CHECK(theirs["face"] == "down");
-  CHECK(theirs["card"]["name"] == "Mercury 1");
+  SECTION("played face down from hand: its owner only") {
+    const int jupiter = t.in_hand(0, "Jupiter 4");
+    apply(s, play_telescope(s, jupiter, 7, Face::down));
+    const auto mine = arena::stellar::view(s, 0)["players"][0]["telescope"][6];
+    const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
+    CHECK(mine["face"] == "down");
+    CHECK(mine["card"]["id"] == jupiter);
+    CHECK(theirs == nlohmann::json{{"face", "down"}});
+    // What is public: the row slot Step 3 took (slot 3 for a face-down card, docs/games/stellar.md).
+    CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
+  }
+  SECTION("a Step 3 card placed face down keeps the face both players saw") {
+    // Venus 2 to the notebook: row slot 2 (Mercury 1, public) comes to the telescope, face down.
+    apply(s, play_notebook(s, t.in_hand(0, "Venus 2")));
+    apply(s, place(s, 7, Face::down));
+    const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
+    CHECK(theirs["face"] == "down");
+    CHECK(theirs["card"]["name"] == "Mercury 1");
+  }
 }
 
 // ---- A3 deck -------------------------------------------------------------------------------
