@@ -29,7 +29,7 @@ TEST_CASE("A break lead leaves the leading colour to the next card", "[stella_qu
 }
 
 TEST_CASE(
-    "All breaks: no winner, nobody loses a token; the marker's holder leads, or with nobody holding it the "
+    "All breaks: no winner, nobody loses a token, the marker's holder leads, or with nobody holding it the "
     "same leader again (a resolution)",
     "[stella_quest][B3]") {
   const bool held = GENERATE(true, false);  // seat 2 holds the marker, or nobody does and seat 1 leads
