@@ -38,10 +38,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
   ladder::LadderConfig c;
   if (!a.from.empty()) {
     auto j = read_json_arg(a.from, "--from");
-    if (!j) {
-      say("referee ladder init: {}\n", j.error());
-      return kUsage;
-    }
+    if (!j) return ladder_fails("init", kUsage, j.error());
     auto read = ladder::config_from_json(*j);
     if (!read) {
       say("referee ladder init: {}: {}\n", a.from, read.error());
@@ -55,10 +52,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
   if (a.seats > 0) c.seats = a.seats;
   if (cmd.count("--config") > 0) {
     auto config = read_config(a.config);
-    if (!config) {
-      say("referee ladder init: {}\n", config.error());
-      return kUsage;
-    }
+    if (!config) return ladder_fails("init", kUsage, config.error());
     c.config = *config;
   }
   if (a.no_duplicate) c.duplicate = false;
@@ -77,33 +71,19 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
   c.sandbox = a.match.sandbox.limits;
   if (!a.match.sandbox.address_space_mb.empty()) c.sandbox.address_space_mb = a.match.sandbox.address_space_mb.front();
   auto normalized = ladder::normalize(std::move(c));
-  if (!normalized) {
-    say("referee ladder init: {}\n", normalized.error());
-    return kUsage;
-  }
+  if (!normalized) return ladder_fails("init", kUsage, normalized.error());
   std::error_code ec;
   if (fs::exists(fs::path(a.dir) / ladder::kConfigFile, ec)) {
     say("referee ladder init: {} is a ladder already ({} is there); nothing changed\n", a.dir, ladder::kConfigFile);
     return kUsage;
   }
-  if (auto made = files::make_private_dirs(a.dir); !made) {
-    say("referee ladder init: {}\n", made.error());
-    return kUsage;
-  }
+  if (auto made = files::make_private_dirs(a.dir); !made) return ladder_fails("init", kUsage, made.error());
   int exit = kFinished;
   auto store = open_ladder_store(a, true, exit);
-  if (!store) {
-    say("referee ladder init: {}\n", store.error());
-    return exit;
-  }
-  if (auto st = (*store)->put_setting(ladder::kConfigFile, ladder::to_json(*normalized).dump()); !st) {
-    say("referee ladder init: {}\n", st.error());
-    return kDatabase;
-  }
-  if (auto st = ladder::write_config(a.dir, *normalized); !st) {
-    say("referee ladder init: {}\n", st.error());
-    return kUsage;
-  }
+  if (!store) return ladder_fails("init", exit, store.error());
+  if (auto st = (*store)->put_setting(ladder::kConfigFile, ladder::to_json(*normalized).dump()); !st)
+    return ladder_fails("init", kDatabase, st.error());
+  if (auto st = ladder::write_config(a.dir, *normalized); !st) return ladder_fails("init", kUsage, st.error());
   say_to(stdout, "ladder {}: {} with {} seats a table{}, database {}\n", a.dir, normalized->game, normalized->seats,
          normalized->duplicate ? ", duplicate deals" : "",
          a.db.empty() && std::getenv("ARENA_LADDER_DB") == nullptr ? (fs::path(a.dir) / kDatabaseFile).string()
@@ -122,10 +102,7 @@ int submit_remote(const LadderArgs& a) {
   }
   const std::string path = a.path.empty() ? a.dir : a.path;
   auto url = web::parse_url(a.server);
-  if (!url) {
-    say("referee ladder submit: {}\n", url.error());
-    return kUsage;
-  }
+  if (!url) return ladder_fails("submit", kUsage, url.error());
   std::string token = a.token;
   if (const char* env = std::getenv("ARENA_LADDER_TOKEN"); token.empty() && env != nullptr) token = env;
   if (token.empty()) {
@@ -150,10 +127,7 @@ int submit_remote(const LadderArgs& a) {
       *url, "POST", "/api/v1/submit",
       {{"Authorization", "Bearer " + token}, {"Content-Type", "multipart/form-data; boundary=" + boundary}},
       web::form_data_body(boundary, form), std::chrono::seconds(300));
-  if (!reply) {
-    say("referee ladder submit: {}\n", reply.error());
-    return kServer;
-  }
+  if (!reply) return ladder_fails("submit", kServer, reply.error());
   const json j = json::parse(reply->body, nullptr, false);
   const std::string why = j.is_object() && j.contains("error") && j["error"].is_string()
                               ? j["error"].get<std::string>()
@@ -192,15 +166,9 @@ int run_submit(const LadderArgs& a) {
   }
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder submit: {}\n", store.error());
-    return exit;
-  }
+  if (!store) return ladder_fails("submit", exit, store.error());
   auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder submit: {}\n", config.error());
-    return kUsage;
-  }
+  if (!config) return ladder_fails("submit", kUsage, config.error());
   auto submission = ladder::read_submission(a.path, ladder::submission_limits(*config));
   if (!submission) {
     say("referee ladder submit: {}: refused: {}\n", a.path, terminal_safe(submission.error().message));
@@ -233,16 +201,10 @@ int run_submit(const LadderArgs& a) {
 int run_withdraw(const LadderArgs& a) {
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder withdraw: {}\n", store.error());
-    return exit;
-  }
+  if (!store) return ladder_fails("withdraw", exit, store.error());
   const std::string author = a.author.empty() ? login_name() : a.author;
   auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder withdraw: {}\n", versions.error());
-    return kDatabase;
-  }
+  if (!versions) return ladder_fails("withdraw", kDatabase, versions.error());
   bool known = false;
   for (const ladder::VersionRow& v : *versions) {
     if (v.bot != a.name) continue;
@@ -258,10 +220,7 @@ int run_withdraw(const LadderArgs& a) {
     return kUsage;
   }
   auto done = (*store)->withdraw(a.name, league::unix_ms());
-  if (!done) {
-    say("referee ladder withdraw: {}\n", done.error());
-    return kDatabase;
-  }
+  if (!done) return ladder_fails("withdraw", kDatabase, done.error());
   if (*done) {
     say_to(stdout, "{}: withdrawn; its matches and ratings stay in the history\n", a.name);
   } else {
@@ -273,15 +232,9 @@ int run_withdraw(const LadderArgs& a) {
 int run_list(const LadderArgs& a) {
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder list: {}\n", store.error());
-    return exit;
-  }
+  if (!store) return ladder_fails("list", exit, store.error());
   auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder list: {}\n", versions.error());
-    return kDatabase;
-  }
+  if (!versions) return ladder_fails("list", kDatabase, versions.error());
   say_to(stdout, "{:<24} {:>4}  {:<9} {:<16} {:<16} {}\n", "bot", "ver", "state", "author", "submitted (UTC)",
          "why rejected");
   for (const ladder::VersionRow& v : *versions) {
@@ -295,15 +248,9 @@ int run_list(const LadderArgs& a) {
 int run_log(const LadderArgs& a) {
   int exit = kFinished;
   auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder log: {}\n", store.error());
-    return exit;
-  }
+  if (!store) return ladder_fails("log", exit, store.error());
   auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder log: {}\n", versions.error());
-    return kDatabase;
-  }
+  if (!versions) return ladder_fails("log", kDatabase, versions.error());
   const ladder::VersionRow* found = nullptr;
   for (const ladder::VersionRow& v : *versions) {
     if (v.bot == a.name && (a.version == 0 ? (found == nullptr || v.number > found->number) : v.number == a.version))
@@ -318,10 +265,7 @@ int run_log(const LadderArgs& a) {
          found->fault.empty() ? "" : ": ", terminal_safe(found->fault), terminal_safe(found->build_log));
   // Its storage between matches (docs/ladder.md), when the ladder keeps one.
   auto storage = (*store)->storage(found->id);
-  if (!storage) {
-    say("referee ladder log: {}\n", storage.error());
-    return kDatabase;
-  }
+  if (!storage) return ladder_fails("log", kDatabase, storage.error());
   if (!storage->empty()) say_to(stdout, "storage: {} bytes (packed)\n", storage->size());
   return kFinished;
 }
@@ -348,6 +292,11 @@ Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating) {
   return where;
 }
 
+int ladder_fails(std::string_view command, int exit, const std::string& message) {
+  say("referee ladder {}: {}\n", command, message);
+  return exit;
+}
+
 Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bool creating, int& exit) {
   auto where = ladder_location(a, creating);
   if (!where) {
@@ -360,6 +309,20 @@ Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bo
     return fail(store.error());
   }
   return std::move(*store);
+}
+
+std::optional<OpenedLadder> open_ladder(const LadderArgs& a, std::string_view command, int& exit) {
+  auto store = open_ladder_store(a, false, exit);
+  if (!store) {
+    ladder_fails(command, exit, store.error());
+    return std::nullopt;
+  }
+  auto config = ladder_config(a, store->get());
+  if (!config) {
+    exit = ladder_fails(command, kUsage, config.error());
+    return std::nullopt;
+  }
+  return OpenedLadder{std::move(*store), std::move(*config)};
 }
 
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store) {

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,15 @@ Result<ladder::Location> ladder_location(const LadderArgs& a, bool creating);
 // The ladder's database, opened (its schema checked or migrated); `exit` says why not (kUsage
 // for the location, kDatabase for the database).
 Result<std::unique_ptr<ladder::Store>> open_ladder_store(const LadderArgs& a, bool creating, int& exit);
+// The ladder's database and settings, opened for subcommand `command` (open_ladder_store, then
+// ladder_config); nullopt once the failure is said (ladder_fails), `exit` set.
+struct OpenedLadder {
+  std::unique_ptr<ladder::Store> store;
+  ladder::LadderConfig config;
+};
+std::optional<OpenedLadder> open_ladder(const LadderArgs& a, std::string_view command, int& exit);
+// A subcommand's failure: says "referee ladder <command>: <message>" on stderr and returns `exit`.
+int ladder_fails(std::string_view command, int exit, const std::string& message);
 // The ladder's settings: its folder's ladder.json, or (a worker without a folder) the copy in its
 // database.
 Result<ladder::LadderConfig> ladder_config(const LadderArgs& a, ladder::Store* store);

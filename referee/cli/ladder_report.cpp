@@ -71,39 +71,22 @@ void print_leaderboard(ladder::Store& store, const ladder::LadderConfig& config,
 
 int run_ladder_status(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder status: {}\n", store.error());
-    return exit;
-  }
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder status: {}\n", config.error());
-    return kUsage;
-  }
+  auto opened = open_ladder(a, "status", exit);
+  if (!opened) return exit;
   ladder::Leaderboard board;
-  if (auto st = board.load(**store); !st) {
-    say("referee ladder status: {}\n", st.error());
-    return kDatabase;
-  }
-  print_leaderboard(**store, *config, board);
+  if (auto st = board.load(*opened->store); !st) return ladder_fails("status", kDatabase, st.error());
+  print_leaderboard(*opened->store, opened->config, board);
   const std::int64_t now = league::unix_ms();
   std::string queue;
   for (ladder::MatchState s : {ladder::MatchState::queued, ladder::MatchState::running, ladder::MatchState::reported,
                                ladder::MatchState::counted}) {
-    auto n = (*store)->count_matches(s);
-    if (!n) {
-      say("referee ladder status: {}\n", n.error());
-      return kDatabase;
-    }
+    auto n = opened->store->count_matches(s);
+    if (!n) return ladder_fails("status", kDatabase, n.error());
     queue += fmt::format("{}{} {}", queue.empty() ? "" : ", ", *n, enum_name(s));
   }
   say_to(stdout, "\nmatches: {}\n", queue);
-  auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder status: {}\n", versions.error());
-    return kDatabase;
-  }
+  auto versions = opened->store->versions();
+  if (!versions) return ladder_fails("status", kDatabase, versions.error());
   std::map<ladder::Id, std::string> labels;
   std::map<ladder::VersionState, int> states;
   for (const ladder::VersionRow& v : *versions) {
@@ -114,21 +97,15 @@ int run_ladder_status(const LadderArgs& a) {
   for (const auto& [state, n] : states)
     versions_line += fmt::format("{}{} {}", versions_line.empty() ? "" : ", ", n, enum_name(state));
   say_to(stdout, "versions: {}\n", versions_line.empty() ? "none yet" : versions_line);
-  auto workers = (*store)->workers();
-  if (!workers) {
-    say("referee ladder status: {}\n", workers.error());
-    return kDatabase;
-  }
+  auto workers = opened->store->workers();
+  if (!workers) return ladder_fails("status", kDatabase, workers.error());
   say_to(stdout, "workers: {}\n", workers->empty() ? "none" : "");
   for (const ladder::WorkerRow& w : *workers) {
     say_to(stdout, "  {:<32} last seen {:<10} {}\n", terminal_safe(w.name), age_text(w.heartbeat_ms, now),
            w.match ? fmt::format("playing match {}", *w.match) : std::string("idle"));
   }
-  auto recent = (*store)->matches(ladder::MatchState::counted, a.recent);
-  if (!recent) {
-    say("referee ladder status: {}\n", recent.error());
-    return kDatabase;
-  }
+  auto recent = opened->store->matches(ladder::MatchState::counted, a.recent);
+  if (!recent) return ladder_fails("status", kDatabase, recent.error());
   if (!recent->empty()) say_to(stdout, "last matches:\n");
   for (const ladder::MatchRow& m : *recent) {
     std::string table;
@@ -136,11 +113,8 @@ int run_ladder_status(const LadderArgs& a) {
     say_to(stdout, "  match {:<8} {} ({} leg{}, {})\n", m.id, table, m.legs, m.legs == 1 ? "" : "s",
            age_text(m.finished_ms, now));
   }
-  auto events = (*store)->events(a.recent);
-  if (!events) {
-    say("referee ladder status: {}\n", events.error());
-    return kDatabase;
-  }
+  auto events = opened->store->events(a.recent);
+  if (!events) return ladder_fails("status", kDatabase, events.error());
   if (!events->empty()) say_to(stdout, "events:\n");
   for (const ladder::EventRow& e : *events) {
     say_to(stdout, "  {:<10} {:<9} {}\n", age_text(e.at_ms, now), enum_name(e.kind), terminal_safe(e.message));
@@ -192,43 +166,27 @@ Result<league::MatchRecord> game_record(const ladder::GameRow& g, std::uint64_t 
 
 int run_ladder_export(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder export: {}\n", store.error());
-    return exit;
-  }
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder export: {}\n", config.error());
-    return kUsage;
-  }
+  auto opened = open_ladder(a, "export", exit);
+  if (!opened) return exit;
   std::error_code ec;
   if (fs::exists(a.out, ec) && !fs::is_empty(a.out, ec)) {
     say("referee ladder export: {} exists and is not empty; give a new folder\n", a.out);
     return kUsage;
   }
-  if (auto made = files::make_private_dirs(fs::path(a.out) / league::kReplaysDir); !made) {
-    say("referee ladder export: {}\n", made.error());
-    return kUsage;
-  }
+  if (auto made = files::make_private_dirs(fs::path(a.out) / league::kReplaysDir); !made)
+    return ladder_fails("export", kUsage, made.error());
   auto folder = league::LeagueFolder::open(a.out);
-  if (!folder) {
-    say("referee ladder export: {}\n", folder.error());
-    return kUsage;
-  }
-  auto versions = (*store)->versions();
-  if (!versions) {
-    say("referee ladder export: {}\n", versions.error());
-    return kDatabase;
-  }
+  if (!folder) return ladder_fails("export", kUsage, folder.error());
+  auto versions = opened->store->versions();
+  if (!versions) return ladder_fails("export", kDatabase, versions.error());
   std::map<ladder::Id, std::string> labels;
   league::LeagueSpec spec;
-  spec.game = config->game;
-  spec.config = config->config;
-  spec.seats = config->seats;
-  spec.duplicate = config->duplicate;
-  spec.limits = config->limits;
-  spec.time_scale = config->time_scale;
+  spec.game = opened->config.game;
+  spec.config = opened->config.config;
+  spec.seats = opened->config.seats;
+  spec.duplicate = opened->config.duplicate;
+  spec.limits = opened->config.limits;
+  spec.time_scale = opened->config.time_scale;
   spec.seed = 0;
   std::vector<std::string> names;
   for (const ladder::VersionRow& v : *versions) {
@@ -243,34 +201,20 @@ int run_ladder_export(const LadderArgs& a) {
     spec.bots.emplace_back(std::move(*command), labels[v.id]);
   }
   auto journal = files::open_private(folder->journal_path());
-  if (!journal) {
-    say("referee ladder export: {}\n", journal.error());
-    return kUsage;
-  }
+  if (!journal) return ladder_fails("export", kUsage, journal.error());
   std::uint64_t index = 0;
   ladder::Id after = 0;
   for (;;) {
-    auto games = (*store)->games(1000, after);
-    if (!games) {
-      say("referee ladder export: {}\n", games.error());
-      return kDatabase;
-    }
+    auto games = opened->store->games(1000, after);
+    if (!games) return ladder_fails("export", kDatabase, games.error());
     for (const ladder::GameRow& g : *games) {
       after = g.id;
-      auto text = (*store)->replay(g.match, g.leg);
-      if (!text) {
-        say("referee ladder export: {}\n", text.error());
-        return kDatabase;
-      }
+      auto text = opened->store->replay(g.match, g.leg);
+      if (!text) return ladder_fails("export", kDatabase, text.error());
       auto record = game_record(g, index, *text, labels);
-      if (!record) {
-        say("referee ladder export: {}\n", record.error());
-        return kBadReplay;
-      }
-      if (auto st = folder->write(league::replay_name(index), *text, false); !st) {
-        say("referee ladder export: {}\n", st.error());
-        return kUsage;
-      }
+      if (!record) return ladder_fails("export", kBadReplay, record.error());
+      if (auto st = folder->write(league::replay_name(index), *text, false); !st)
+        return ladder_fails("export", kUsage, st.error());
       **journal << league::journal_line(*record) << '\n';
       ++index;
     }
@@ -278,19 +222,14 @@ int run_ladder_export(const LadderArgs& a) {
   }
   journal->reset();
   spec.deals = std::max<std::uint64_t>(1, index);
-  if (auto st = folder->write(league::kLeagueFile, league::to_json(spec).dump(2) + "\n", false); !st) {
-    say("referee ladder export: {}\n", st.error());
-    return kUsage;
-  }
+  if (auto st = folder->write(league::kLeagueFile, league::to_json(spec).dump(2) + "\n", false); !st)
+    return ladder_fails("export", kUsage, st.error());
   league::LeagueFacts facts;
   facts.folder = folder->path().string();
   facts.total = index;
   facts.journaled = index;
   auto standings = folder->write_standings(names, facts, false);
-  if (!standings) {
-    say("referee ladder export: {}\n", standings.error());
-    return kUsage;
-  }
+  if (!standings) return ladder_fails("export", kUsage, standings.error());
   say_to(stdout,
          "{}: {} games of {} versions as a league folder (standings.json, standings.md, junit.xml, replays/); "
          "`referee html {}` draws it\n",

@@ -84,25 +84,15 @@ struct Opened {
 };
 
 std::optional<Opened> open_to_play(const LadderArgs& a, const char* command, int& exit) {
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder {}: {}\n", command, store.error());
-    return std::nullopt;
-  }
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder {}: {}\n", command, config.error());
-    exit = kUsage;
-    return std::nullopt;
-  }
-  auto sandbox = bots::resolve_policy(config->tier, config->sandbox, true);
+  auto opened = open_ladder(a, command, exit);
+  if (!opened) return std::nullopt;
+  auto sandbox = bots::resolve_policy(opened->config.tier, opened->config.sandbox, true);
   if (!sandbox) {
-    say("referee ladder {}: {}\n", command, sandbox.error());
-    exit = kUsage;
+    exit = ladder_fails(command, kUsage, sandbox.error());
     return std::nullopt;
   }
   auto where = ladder_location(a, false);  // open_ladder_store checked it
-  return Opened{std::move(*store), std::move(*where), std::move(*config), std::move(*sandbox)};
+  return Opened{std::move(opened->store), std::move(*where), std::move(opened->config), std::move(*sandbox)};
 }
 
 // The HTTP API on `listen` over a connection of its own to the ladder's database; nullptr (the
@@ -111,13 +101,12 @@ std::unique_ptr<web::HttpServer> start_web(const LadderArgs& a, const std::strin
                                            const ladder::LadderConfig& config, const char* command, int& exit) {
   auto endpoint = web::parse_listen(listen);
   if (!endpoint) {
-    say("referee ladder {}: {}\n", command, endpoint.error());
-    exit = kUsage;
+    exit = ladder_fails(command, kUsage, endpoint.error());
     return nullptr;
   }
   auto store = open_ladder_store(a, false, exit);
   if (!store) {
-    say("referee ladder {}: {}\n", command, store.error());
+    ladder_fails(command, exit, store.error());
     return nullptr;
   }
   auto api = std::make_shared<web::Api>(std::move(*store), config);
@@ -127,8 +116,7 @@ std::unique_ptr<web::HttpServer> start_web(const LadderArgs& a, const std::strin
   auto server = web::HttpServer::start(
       *endpoint, [api](const web::Request& r) { return api->handle(r); }, limits);
   if (!server) {
-    say("referee ladder {}: {}\n", command, server.error());
-    exit = kUsage;
+    exit = ladder_fails(command, kUsage, server.error());
     return nullptr;
   }
   const web::Endpoint at = (*server)->local();
@@ -171,10 +159,7 @@ int run_ladder_run(const LadderArgs& a) {
   co.queue_target = static_cast<std::size_t>(4 * std::max(1, workers) + 4);
   co.say = [&print](const std::string& line) { print(line); };
   auto coordinator = ladder::Coordinator::open(where, config, co);
-  if (!coordinator) {
-    say("referee ladder run: {}\n", coordinator.error());
-    return kDatabase;
-  }
+  if (!coordinator) return ladder_fails("run", kDatabase, coordinator.error());
   std::unique_ptr<web::HttpServer> server;
   if (!a.listen.empty()) {
     server = start_web(a, a.listen, config, "run", exit);
@@ -265,19 +250,12 @@ namespace arena::cli {
 
 int run_ladder_serve(const LadderArgs& a) {
   int exit = kFinished;
-  auto store = open_ladder_store(a, false, exit);
-  if (!store) {
-    say("referee ladder serve: {}\n", store.error());
-    return exit;
-  }
-  auto config = ladder_config(a, store->get());
-  if (!config) {
-    say("referee ladder serve: {}\n", config.error());
-    return kUsage;
-  }
+  auto opened = open_ladder(a, "serve", exit);
+  if (!opened) return exit;
   StopSignal& stop = stop_signal();
   StopSignal::install_handlers(stop);
-  auto server = start_web(a, a.listen.empty() ? std::string("127.0.0.1:8080") : a.listen, *config, "serve", exit);
+  auto server =
+      start_web(a, a.listen.empty() ? std::string("127.0.0.1:8080") : a.listen, opened->config, "serve", exit);
   if (!server) return exit;
   while (!stop.wait_for(std::chrono::seconds(1))) {
   }

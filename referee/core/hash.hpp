@@ -18,6 +18,13 @@ class Hasher {
   Hasher& bytes(std::string_view data);
   Hasher& u64(std::uint64_t value);  // little-endian, whatever the host
   Hasher& i64(std::int64_t value) { return u64(static_cast<std::uint64_t>(value)); }
+  // A list of unsigned integers (a game's card ids): its size, then each element as u64.
+  template <typename List>
+  Hasher& list(const List& items) {
+    u64(items.size());
+    for (const auto& item : items) u64(item);
+    return *this;
+  }
   std::uint64_t digest() const;
 
  private:

@@ -6,6 +6,7 @@
 // (terminal text of every view and of the whole table, actions in words, the outcome) draw
 // without failing. tests/games/test_conformance.cpp runs it over every registered game.
 
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,6 +22,20 @@ struct ConformanceReport {
   std::uint64_t signature = 0;        // hash over every final state hash and outcome, in order
   std::vector<std::string> failures;  // empty when conformant (first few kept)
 };
+
+// The registered game of that name (REQUIREd to be registered).
+inline const games::Game& registered_game(const std::string& name) {
+  const games::Game* game = games::find_game(name);
+  REQUIRE(game != nullptr);
+  return *game;
+}
+
+// Checks (Catch2) that `report` played `games` games without a failure, each failure shown.
+inline void check_conformant(const ConformanceReport& report, int games) {
+  for (const auto& f : report.failures) UNSCOPED_INFO(f);
+  CHECK(report.failures.empty());
+  CHECK(report.games == games);
+}
 
 // Plays `games` random games with seeds first_seed, first_seed+1, ... and `seats` seats.
 // `deep_every`: the expensive checks (JSON round trip, redeal, replay, drawings) run on every step

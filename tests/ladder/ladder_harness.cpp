@@ -16,6 +16,15 @@ namespace arena::testing {
 
 namespace fs = std::filesystem;
 
+std::string quoted(const std::filesystem::path& p) {
+  return "'" + p.string() + "'";
+}
+
+LadderFolders ladder_folders(const std::string& name) {
+  const std::filesystem::path dir = fresh_dir("ladder", name);
+  return {dir, dir / "ladder", dir / "submissions"};
+}
+
 Command ladder_cli(const std::string& args) {
   return run(referee() + " ladder " + args + " 2>&1");
 }

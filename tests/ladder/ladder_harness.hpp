@@ -16,6 +16,17 @@ namespace arena::testing {
 
 // `referee ladder ARGS 2>&1`.
 Command ladder_cli(const std::string& args);
+// A path in single quotes for a shell command line (the tests' paths hold no quote).
+std::string quoted(const std::filesystem::path& p);
+
+// An end-to-end test's folders: `dir` = <test output>/ladder/<name> (emptied and created), its
+// ladder folder dir/ladder and its submissions folder dir/submissions (neither created).
+struct LadderFolders {
+  std::filesystem::path dir;
+  std::filesystem::path ladder;
+  std::filesystem::path submissions;
+};
+LadderFolders ladder_folders(const std::string& name);
 
 // A submission folder `dir`/`name` holding `files` (name -> content) and bot.json.
 std::filesystem::path submission(const std::filesystem::path& dir, const std::string& name, const std::string& manifest,

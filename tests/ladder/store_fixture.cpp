@@ -74,6 +74,14 @@ Id active_version(Store& s, const std::string& bot, const std::string& author) {
   return v.id;
 }
 
+TwoBots two_bots(const Location& where) {
+  TwoBots t;
+  t.store = open_ok(where);
+  t.a = active_version(*t.store, "a");
+  t.b = active_version(*t.store, "b");
+  return t;
+}
+
 NewMatch table(std::vector<Id> seats, int legs, int priority, std::int64_t now) {
   return NewMatch{std::move(seats), 77, legs, priority, now};
 }

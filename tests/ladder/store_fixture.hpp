@@ -42,6 +42,14 @@ Bytes bytes(std::string_view s);
 NewVersion submission(const std::string& bot, const std::string& author, std::int64_t now = 1000);
 // A bot's new version, built and active.
 Id active_version(Store& s, const std::string& bot, const std::string& author = "alice");
+// The database at `where`, opened, with bots "a" and "b" active (alice's): the two-bot start of
+// most matchmaking cases.
+struct TwoBots {
+  std::unique_ptr<Store> store;
+  Id a = 0;
+  Id b = 0;
+};
+TwoBots two_bots(const Location& where);
 // A match of `seats` with seed 77.
 NewMatch table(std::vector<Id> seats, int legs = 1, int priority = 1, std::int64_t now = 5000);
 // A finished two-seat leg: seat 0 scores `first`, seat 1 `second`; its replay `replay_text` (or

@@ -26,10 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const std::string& s) {
-  return "'" + s + "'";
-}
-
 // A match claimed by the forger and reported with `legs`; whether the store took the report.
 bool forge(ladder::Store& store, const std::string& forger,
            const std::function<std::vector<ladder::LegReport>(const ladder::Claim&)>& legs) {
@@ -59,7 +55,8 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   const fs::path settings = dir / "ladder-settings.json";
   std::ofstream(settings)
       << R"({"ladder": 1, "game": "stellar", "lease_s": 5, "placement_games": 2, "check_games": 1})";
-  Command c = ladder_cli("init " + quoted(l.string()) + " --from " + quoted(settings.string()) + " --db " + quoted(db));
+  Command c = ladder_cli("init " + testing::quoted(l.string()) + " --from " + testing::quoted(settings.string()) +
+                         " --db " + testing::quoted(db));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   CHECK_FALSE(fs::exists(l / "ladder.db"));  // the database is PostgreSQL's
@@ -68,24 +65,24 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
        std::vector<std::pair<std::string, fs::path>>{{"kit-python", starter_kit("python")},
                                                      {"kit-js", starter_kit("javascript")},
                                                      {"random", python_random_submission(subs)}}) {
-    c = ladder_cli("submit " + quoted(l.string()) + " " + quoted(path.string()) + " --name " + name +
-                   " --author alice --db " + quoted(db));
+    c = ladder_cli("submit " + testing::quoted(l.string()) + " " + testing::quoted(path.string()) + " --name " + name +
+                   " --author alice --db " + testing::quoted(db));
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
   }
   // Without --db the folder says where its database is.
-  c = ladder_cli("status " + quoted(l.string()));
+  c = ladder_cli("status " + testing::quoted(l.string()));
   CHECK(c.exit_code == 2);
   CHECK(c.out.find("PostgreSQL") != std::string::npos);
 
   auto store = ladder::Store::open(ladder::Location{"", db});
   REQUIRE(store);
-  Background coordinator(referee() + " ladder run " + quoted(l.string()) + " -j 0 --db " + quoted(db),
+  Background coordinator(referee() + " ladder run " + testing::quoted(l.string()) + " -j 0 --db " + testing::quoted(db),
                          dir / "coordinator.log");
   auto worker = [&](const std::string& name) {
-    return std::make_unique<Background>(
-        referee() + " ladder worker -j 1 --db " + quoted(db) + " --cache " + quoted((dir / name).string()),
-        dir / (name + ".log"));
+    return std::make_unique<Background>(referee() + " ladder worker -j 1 --db " + testing::quoted(db) + " --cache " +
+                                            testing::quoted((dir / name).string()),
+                                        dir / (name + ".log"));
   };
   auto doomed = worker("worker-a");
   auto steady = worker("worker-b");
@@ -196,7 +193,8 @@ TEST_CASE("ladder on PostgreSQL: a killed worker loses only its match, forged re
   }
   // The exported standings count exactly the database's games.
   const fs::path out = dir / "export";
-  c = ladder_cli("export " + quoted(l.string()) + " --out " + quoted(out.string()) + " --db " + quoted(db));
+  c = ladder_cli("export " + testing::quoted(l.string()) + " --out " + testing::quoted(out.string()) + " --db " +
+                 testing::quoted(db));
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   const auto standings = nlohmann::json::parse(read_file(out / "standings.json"));

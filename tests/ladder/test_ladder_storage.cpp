@@ -30,10 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
-}
-
 // storage_bot.py submitted with its mode as its argument.
 fs::path storage_submission(const fs::path& dir, const std::string& mode) {
   const fs::path folder = submission(dir, mode,
@@ -94,20 +90,18 @@ const char* const kStorageLadder = R"({"ladder": 1, "game": "stellar", "check_ga
 
 TEST_CASE("ladder storage: kept between counted matches, every leg from one snapshot, hostile folders refused",
           "[ladder]") {
-  const fs::path dir = fresh_dir("ladder", "storage");
-  const fs::path l = dir / "ladder";
-  const fs::path subs = dir / "submissions";
-  Command c = ladder_cli("init " + quoted(l) + " --from '" + kStorageLadder + "'");
+  const auto [dir, l, subs] = ladder_folders("storage");
+  Command c = ladder_cli("init " + testing::quoted(l) + " --from '" + kStorageLadder + "'");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   const std::vector<std::string> hostile = {"symlink", "hardlink", "fifo", "huge", "many"};
   for (const std::string& mode : std::vector<std::string>{"count", "symlink", "hardlink", "fifo", "huge", "many"}) {
-    c = ladder_cli("submit " + quoted(l) + " " + quoted(storage_submission(subs, mode)) + " --name " + mode +
-                   " --author alice");
+    c = ladder_cli("submit " + testing::quoted(l) + " " + testing::quoted(storage_submission(subs, mode)) + " --name " +
+                   mode + " --author alice");
     INFO(mode << ": " << c.out);
     REQUIRE(c.exit_code == 0);
   }
-  c = ladder_cli("run " + quoted(l) + " -j 2 --stop-after 14");
+  c = ladder_cli("run " + testing::quoted(l) + " -j 2 --stop-after 14");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
 
@@ -183,7 +177,7 @@ TEST_CASE("ladder storage: kept between counted matches, every leg from one snap
     CHECK(stored_files(*store, id.at(mode), dir / ("stored-" + mode)).empty());
   }
   for (const auto& e : *events) CHECK(e.kind != ladder::EventKind::refused);
-  c = ladder_cli("log " + quoted(l) + " count");
+  c = ladder_cli("log " + testing::quoted(l) + " count");
   CHECK(c.exit_code == 0);
   CHECK_THAT(c.out, Catch::Contains("storage:"));
 
@@ -227,7 +221,7 @@ TEST_CASE("ladder storage: kept between counted matches, every leg from one snap
   auto took = store->report(*claim, legs, league::unix_ms(), {{id.at("count"), *forged_blob}});
   REQUIRE(took);
   CHECK(*took);
-  c = ladder_cli("run " + quoted(l) + " -j 1 --stop-after 1");
+  c = ladder_cli("run " + testing::quoted(l) + " -j 1 --stop-after 1");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   events = store->events(1000);
@@ -244,18 +238,19 @@ TEST_CASE("ladder storage: kept between counted matches, every leg from one snap
 TEST_CASE("ladder storage: off by default (no folder, nothing stored)", "[ladder]") {
   const fs::path dir = fresh_dir("ladder", "storage-off");
   const fs::path l = dir / "ladder";
-  Command c = ladder_cli("init " + quoted(l) + " --game stellar --placement-games 1 --check-games 0");
+  Command c = ladder_cli("init " + testing::quoted(l) + " --game stellar --placement-games 1 --check-games 0");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   auto config = files::read_file(l / "ladder.json");
   REQUIRE(config);
   CHECK(config->find("storage") == std::string::npos);
   for (const std::string mode : {"count", "fifo"}) {
-    c = ladder_cli("submit " + quoted(l) + " " + quoted(storage_submission(dir / "submissions", mode)) + " --name " +
-                   mode + " --author alice");
+    c = ladder_cli("submit " + testing::quoted(l) + " " +
+                   testing::quoted(storage_submission(dir / "submissions", mode)) + " --name " + mode +
+                   " --author alice");
     REQUIRE(c.exit_code == 0);
   }
-  c = ladder_cli("run " + quoted(l) + " -j 1 --stop-after 2");
+  c = ladder_cli("run " + testing::quoted(l) + " -j 1 --stop-after 2");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   auto store = open_store(l);
@@ -292,7 +287,7 @@ TEST_CASE("ladder storage: ladder.json's storage is read strictly", "[ladder]") 
            {R"({"ladder": 1, "game": "stellar", "storage": {"max_kb": 4}})", "max_kb"},
            {R"({"ladder": 1, "game": "stellar", "storage": 4096})", "storage"}}) {
     const fs::path l = dir / std::to_string(std::hash<std::string>{}(json));
-    Command c = ladder_cli("init " + quoted(l) + " --from '" + json + "'");
+    Command c = ladder_cli("init " + testing::quoted(l) + " --from '" + json + "'");
     INFO(json << ": " << c.out);
     CHECK(c.exit_code == 2);
     CHECK_THAT(c.out, Catch::Contains(named));
@@ -300,7 +295,7 @@ TEST_CASE("ladder storage: ladder.json's storage is read strictly", "[ladder]") 
   }
   // Given, it is written back as given, defaults filled in.
   const fs::path l = dir / "ok";
-  Command c = ladder_cli("init " + quoted(l) + R"( --from '{"ladder": 1, "game": "stellar", "storage": {}}')");
+  Command c = ladder_cli("init " + testing::quoted(l) + R"( --from '{"ladder": 1, "game": "stellar", "storage": {}}')");
   INFO(c.out);
   REQUIRE(c.exit_code == 0);
   auto config = files::read_file(l / "ladder.json");
@@ -319,15 +314,16 @@ TEST_CASE("ladder storage: writable and kept in tier none too", "[ladder]") {
     const std::string config = R"({"ladder": 1, "game": "stellar", "check_games": 0, "placement_games": 1,)"
                                R"( "sandbox": {"tier": ")" +
                                tier + R"("}, "storage": {"max_bytes": 4096, "max_files": 4}})";
-    Command c = ladder_cli("init " + quoted(l) + " --from '" + config + "'");
+    Command c = ladder_cli("init " + testing::quoted(l) + " --from '" + config + "'");
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
     for (const std::string name : {"one", "two"}) {
       const fs::path sub = storage_submission(dir / "submissions", "count");
-      c = ladder_cli("submit " + quoted(l) + " " + quoted(sub) + " --name " + name + " --author alice");
+      c = ladder_cli("submit " + testing::quoted(l) + " " + testing::quoted(sub) + " --name " + name +
+                     " --author alice");
       REQUIRE(c.exit_code == 0);
     }
-    c = ladder_cli("run " + quoted(l) + " -j 1 --stop-after 3");
+    c = ladder_cli("run " + testing::quoted(l) + " -j 1 --stop-after 3");
     INFO(c.out);
     REQUIRE(c.exit_code == 0);
     CHECK_THAT(c.out, Catch::Contains("sandbox " + tier));

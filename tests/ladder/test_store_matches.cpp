@@ -20,8 +20,7 @@ using namespace arena::ladder;
 using namespace arena::ladder::test;
 
 STORE_CASE(claim_order, "claims take the lowest priority first, then the oldest") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const auto ids = ok(s->enqueue({table({a, b}, 1, 1), table({b, a}, 1, 0), table({a, b}, 2, 1), table({b, a}, 1, 0)}));
   REQUIRE(ids.size() == 4);
   CHECK_FALSE(s->enqueue({table({a, 999})}).ok());   // no such version
@@ -158,8 +157,7 @@ TEST_CASE("sqlite: many claimers at once never claim one match twice (processes)
 }
 
 STORE_CASE(lease_expiry, "an expired lease is claimed again with attempt + 1, the old claim is fenced off") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const Id m = ok(s->enqueue({table({a, b}, 2)}))[0];
   const Claim old = claim_ok(*s, "slow", 1000, 500);
   CHECK(ok(s->renew(old, 1400, 500)));  // lease until 1900
@@ -203,8 +201,7 @@ STORE_CASE(lease_expiry, "an expired lease is claimed again with attempt + 1, th
 }
 
 STORE_CASE(report_count, "report -> reported -> count -> games, read incrementally by id") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const auto ids = ok(s->enqueue({table({a, b}, 2), table({b, a}, 1)}));
   const Claim c1 = claim_ok(*s, "w", 100);
   const Claim c2 = claim_ok(*s, "w", 100);
@@ -270,8 +267,7 @@ STORE_CASE(report_count, "report -> reported -> count -> games, read incremental
 }
 
 STORE_CASE(refuse, "a refused report is logged, nothing counted, the match queued again") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const Id m = ok(s->enqueue({table({a, b})}))[0];
   const Claim c = claim_ok(*s, "liar", 100);
   CHECK(ok(s->report(c, {leg_result(0, 9, 0)}, 200)));
@@ -300,8 +296,7 @@ STORE_CASE(refuse, "a refused report is logged, nothing counted, the match queue
 
 STORE_CASE(replays, "replays round-trip (a big one too), a stored bomb is refused") {
   const Location where = fresh(engine);
-  auto s = open_ok(where);
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(where);
   const Id m = ok(s->enqueue({table({a, b}, 2)}))[0];
   // 24 MB of lines with some variety (a long game).
   std::string big;
@@ -340,8 +335,7 @@ STORE_CASE(replays, "replays round-trip (a big one too), a stored bomb is refuse
 
 TEST_CASE("sqlite: a replay file replaced by a symbolic link is refused", "[ladder][sqlite]") {
   const Location where = fresh(Engine::sqlite);
-  auto s = open_ok(where);
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(where);
   const Id m = ok(s->enqueue({table({a, b}, 2)}))[0];
   const Claim c = claim_ok(*s, "w", 100);
   CHECK(ok(s->report(c, {leg_result(0, 1, 0, "zero\n"), leg_result(1, 0, 1, "one\n")}, 200)));
@@ -361,8 +355,7 @@ TEST_CASE("sqlite: a replay file replaced by a symbolic link is refused", "[ladd
 }
 
 STORE_CASE(cancel, "a queued match can be cancelled, a claimed one cannot") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const auto ids = ok(s->enqueue({table({a, b}, 1, 0), table({b, a}, 1, 1)}));
   REQUIRE(ids.size() == 2);
   const Claim c = claim_ok(*s, "w1", 100);

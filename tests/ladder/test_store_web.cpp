@@ -11,8 +11,7 @@ using namespace arena::ladder;
 using namespace arena::ladder::test;
 
 STORE_CASE(recent_games, "recent games: newest first, below an id, by fault kind, and a match with its games") {
-  auto s = open_ok(fresh(engine));
-  const Id a = active_version(*s, "a"), b = active_version(*s, "b");
+  auto [s, a, b] = two_bots(fresh(engine));
   const auto ids = ok(s->enqueue({table({a, b}, 2), table({b, a}, 1)}));
   CHECK(ok(s->recent_games(10)).empty());
   const Claim c1 = claim_ok(*s, "w", 100);

@@ -161,6 +161,17 @@ CheckOptions check_options() {
   return o;
 }
 
+// `src` packed (a 1 MiB cap) and unpacked into the empty folder `dst`, both REQUIREd to succeed;
+// the packed bytes.
+Bytes packed_and_unpacked(const fs::path& src, const fs::path& dst) {
+  auto packed = pack_folder(src, {}, 1 << 20);
+  REQUIRE(packed.ok());
+  auto unpacked = unpack(*packed, dst, {});
+  INFO((unpacked ? "" : unpacked.error().message));
+  REQUIRE(unpacked.ok());
+  return std::move(*packed);
+}
+
 }  // namespace
 
 // ---- bot.json ------------------------------------------------------------------------------------
@@ -330,12 +341,8 @@ TEST_CASE("Packing and unpacking keep files and modes (not owners) and strip set
   ::chmod((src / "data/deep").c_str(), 0750);
   ::chown((src / "secret.txt").c_str(), 1234, 1234);
   fs::create_directory(src / "empty");
-  auto packed = pack_folder(src, {}, 1 << 20);
-  REQUIRE(packed.ok());
   const fs::path dst = testing::fresh_dir("ladder", "pack-dst");
-  auto unpacked = unpack(*packed, dst, {});
-  INFO((unpacked ? "" : unpacked.error().message));
-  REQUIRE(unpacked.ok());
+  const Bytes packed = packed_and_unpacked(src, dst);
   auto mode = [](const fs::path& p) {
     struct stat st {};
     REQUIRE(::lstat(p.c_str(), &st) == 0);
@@ -351,7 +358,7 @@ TEST_CASE("Packing and unpacking keep files and modes (not owners) and strip set
   REQUIRE(::stat((dst / "secret.txt").c_str(), &st) == 0);
   CHECK(st.st_uid == ::geteuid());
   // Into a folder that is not empty: refused, nothing changed.
-  auto again = unpack(*packed, dst, {});
+  auto again = unpack(packed, dst, {});
   REQUIRE_FALSE(again.ok());
   CHECK(again.error().problem == ArchiveProblem::not_empty);
   // The storage cap.
@@ -359,17 +366,13 @@ TEST_CASE("Packing and unpacking keep files and modes (not owners) and strip set
   REQUIRE_FALSE(capped.ok());
   CHECK(capped.error().problem == ArchiveProblem::too_large);
   // A read folder packs to the same bytes every time.
-  CHECK(pack(read_folder(src, {}).value()) == *packed);
+  CHECK(pack(read_folder(src, {}).value()) == packed);
 }
 
 TEST_CASE("An empty storage folder packs and unpacks", "[ladder][archive]") {
   const fs::path src = testing::fresh_dir("ladder", "storage-empty");
-  auto packed = pack_folder(src, {}, 1 << 20);
-  REQUIRE(packed.ok());
   const fs::path dst = testing::fresh_dir("ladder", "storage-empty-out");
-  auto unpacked = unpack(*packed, dst, {});
-  INFO((unpacked ? "" : unpacked.error().message));
-  CHECK(unpacked.ok());
+  packed_and_unpacked(src, dst);
   CHECK(empty_folder(dst));
 }
 

@@ -15,6 +15,7 @@
 
 #include "referee/bots/process.hpp"
 #include "referee/match/rerun.hpp"
+#include "tests/match/proc_stat.hpp"
 
 namespace fs = std::filesystem;
 
@@ -144,6 +145,15 @@ league::RunOptions league_options(const fs::path& out) {
   return o;
 }
 
+replay::Replay require_verifies(const std::filesystem::path& path) {
+  auto replay = replay::read(path);
+  REQUIRE(replay.ok());
+  const auto v = replay::verify(*replay);
+  INFO(v.message);
+  CHECK(v.ok);
+  return std::move(replay).value();
+}
+
 std::vector<std::string> leftover_processes(const match::Options& o) {
   std::string marker;
   for (const auto& e : o.env) {
@@ -158,13 +168,8 @@ std::vector<std::string> leftover_processes(const match::Options& o) {
     // A marked process, alive or zombie.
     if (!marker.empty() && env.find(marker + '\0') != std::string::npos) found.push_back(pid + " " + stat);
     // A zombie child of this test process: a bot nobody reaped.
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(stat.substr(close + 2));
-    char state = 0;
-    long ppid = 0;
-    rest >> state >> ppid;
-    if (state == 'Z' && ppid == getpid()) found.push_back("zombie " + pid + " " + stat);
+    const auto st = parse_proc_stat(stat);
+    if (st && st->state == 'Z' && st->ppid == getpid()) found.push_back("zombie " + pid + " " + stat);
   }
   return found;
 }

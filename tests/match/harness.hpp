@@ -31,6 +31,10 @@ replay::Replay parse_lines(const std::vector<std::string>& lines);
 std::string reachable(const std::string& built);
 std::string reachable_random_bot();
 
+// Reads the replay at `path` (REQUIREd to read), checks that it verifies (its message shown) and
+// returns it.
+replay::Replay require_verifies(const std::filesystem::path& path);
+
 // A file's bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& p);
 

@@ -54,11 +54,7 @@ void check_case(const Case& c, int seat) {
     }
   }
   CHECK(testing::leftover_processes(o).empty());
-  auto replay = replay::read(result->replay);
-  REQUIRE(replay.ok());
-  const auto v = replay::verify(*replay);
-  INFO(v.message);
-  CHECK(v.ok);
+  testing::require_verifies(result->replay);
 }
 
 const std::vector<Case> kCases = {

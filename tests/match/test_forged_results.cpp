@@ -294,25 +294,21 @@ TEST_CASE("a fault's raw field keeps the bot's own bytes, not a re-dump of what 
         << "    sys.stdout.flush()\n";
     return "python3 " + path.string();
   };
-  {
-    auto o = testing::options({script("illegal_bot.py", good_ready), testing::random_bot()}, 4, "raw-illegal");
+  // The fault of a match between the bot `name` answering with `ready` and the random bot.
+  const auto fault_of = [&](const std::string& name, const std::string& ready) {
+    auto o = testing::options({script(name + ".py", ready), testing::random_bot()}, 4, "raw-" + name);
     o.limits.init_ms = 5000;
     auto m = match::play(o);
     REQUIRE(m.ok());
     REQUIRE(m->fault.has_value());
     INFO(m->fault->message);
-    CHECK(m->fault->kind == replay::FaultKind::illegal);
-    CHECK(m->fault->raw == protocol::escape_bytes(reply_start + std::to_string(m->fault->request_id) + "}"));
-  }
-  {
-    auto o = testing::options({script("ready_bot.py", bad_ready), testing::random_bot()}, 4, "raw-ready");
-    o.limits.init_ms = 5000;
-    auto m = match::play(o);
-    REQUIRE(m.ok());
-    REQUIRE(m->fault.has_value());
-    INFO(m->fault->message);
-    CHECK(m->fault->kind == replay::FaultKind::malformed);
-    CHECK(m->fault->phase == replay::FaultPhase::handshake);
-    CHECK(m->fault->raw == protocol::escape_bytes(bad_ready));
-  }
+    return *m->fault;
+  };
+  const replay::Fault illegal = fault_of("illegal_bot", good_ready);
+  CHECK(illegal.kind == replay::FaultKind::illegal);
+  CHECK(illegal.raw == protocol::escape_bytes(reply_start + std::to_string(illegal.request_id) + "}"));
+  const replay::Fault ready = fault_of("ready_bot", bad_ready);
+  CHECK(ready.kind == replay::FaultKind::malformed);
+  CHECK(ready.phase == replay::FaultPhase::handshake);
+  CHECK(ready.raw == protocol::escape_bytes(bad_ready));
 }

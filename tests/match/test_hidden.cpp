@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -93,6 +94,16 @@ testing::Command run_with_umask(const char* mask, const std::string& command) {
   return testing::run(fmt::format("umask {}; exec {}", mask, command));
 }
 
+// Runs `check(mask, root)` under the umasks 0 and 022 (the referee must not depend on it), each
+// with the fresh folder <prefix>-<mask>.
+void under_each_umask(const std::string& prefix,
+                      const std::function<void(const char* mask, const fs::path& root)>& check) {
+  for (const char* mask : {"0", "022"}) {
+    INFO("umask " << mask);
+    check(mask, fresh(fmt::format("{}-{}", prefix, mask)));
+  }
+}
+
 std::string two_bots() {
   return fmt::format("--bot {} --bot {}", testing::random_bot(), testing::random_bot());
 }
@@ -101,9 +112,7 @@ std::string two_bots() {
 
 TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the umask, no seed in the name",
           "[hidden][cli]") {
-  for (const char* mask : {"0", "022"}) {
-    INFO("umask " << mask);
-    const fs::path root = fresh(fmt::format("play-{}", mask));
+  under_each_umask("play", [](const char* mask, const fs::path& root) {
     const auto c = run_with_umask(
         mask, fmt::format("{} play {} --seed 4242 --out {}/new/logs --replay {}/elsewhere/r.jsonl 2>/dev/null",
                           referee(), two_bots(), root.string(), root.string()));
@@ -121,7 +130,7 @@ TEST_CASE("play: replays and logs are 0600 in new 0700 folders, whatever the uma
     CHECK(default_replay_name(fs::path(replay).filename().string()));
     CHECK(mode_of(shared_dir) == 0755);
     check_modes(shared_dir, 0600, 0700, 3);
-  }
+  });
 }
 
 TEST_CASE("play --share-output: the match's files 0644 and its new folders 0755 once it is over", "[hidden][cli]") {
@@ -134,9 +143,7 @@ TEST_CASE("play --share-output: the match's files 0644 and its new folders 0755 
 
 TEST_CASE("league: league.json, the journal, replays, logs and standings are 0600 in 0700 folders",
           "[hidden][league]") {
-  for (const char* mask : {"0", "022"}) {
-    INFO("umask " << mask);
-    const fs::path root = fresh(fmt::format("league-{}", mask));
+  under_each_umask("league", [](const char* mask, const fs::path& root) {
     const auto c = run_with_umask(
         mask, fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league 2>&1", referee(), two_bots(), root.string()));
     INFO(c.out);
@@ -146,7 +153,7 @@ TEST_CASE("league: league.json, the journal, replays, logs and standings are 060
       CHECK(fs::exists(root / "x" / "league" / f));
     }
     check_modes(root, 0600, 0700, 11);  // 5 league files, 2 replays, 4 logs
-  }
+  });
   const fs::path root = fresh("league-shared");
   const auto c = run_with_umask("0", fmt::format("{} league {} --deals 1 -j 1 --out {}/x/league --share-output 2>&1",
                                                  referee(), two_bots(), root.string()));

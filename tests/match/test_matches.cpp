@@ -28,14 +28,6 @@ match::MatchResult play_ok(const match::Options& o) {
   return std::move(result).value();
 }
 
-void require_verifies(const std::filesystem::path& path) {
-  auto replay = replay::read(path);
-  REQUIRE(replay.ok());
-  const auto v = replay::verify(*replay);
-  INFO(v.message);
-  CHECK(v.ok);
-}
-
 }  // namespace
 
 TEST_CASE("sample bots finish matches in both seatings and every replay verifies", "[match]") {
@@ -51,7 +43,7 @@ TEST_CASE("sample bots finish matches in both seatings and every replay verifies
       const auto m = play_ok(o);
       CHECK(m.decisions > 40);
       CHECK(m.scores.size() == 2);
-      require_verifies(m.replay);
+      testing::require_verifies(m.replay);
       CHECK(testing::leftover_processes(o).empty());
     }
   }
@@ -172,7 +164,7 @@ TEST_CASE("Stella Quest matches with 2, 3 and 4 sample bots finish and their rep
       const auto m = play_ok(o);
       CHECK(m.scores.size() == seats);
       CHECK(m.ranks.size() == seats);
-      require_verifies(m.replay);
+      testing::require_verifies(m.replay);
       CHECK(testing::leftover_processes(o).empty());
     }
   }

@@ -65,49 +65,38 @@ TEST_CASE("a replay has a header, one line per decision and a footer", "[replay]
 TEST_CASE("verify names the first divergence", "[replay]") {
   const auto lines = recorded_match();
   REQUIRE(replay::verify(parse_lines(lines)).ok);
+  // The verdict on the recorded lines with the value at `pointer` in line `i` replaced.
+  auto verify_changed = [&](std::size_t i, const char* pointer, const json& value) {
+    auto tampered = lines;
+    json line = json::parse(tampered[i]);
+    line[json::json_pointer(pointer)] = value;
+    tampered[i] = line.dump();
+    return replay::verify(parse_lines(tampered));
+  };
 
   SECTION("a changed action") {
-    auto tampered = lines;
-    json step = json::parse(tampered[5]);
-    step["action"] = json::parse(tampered[6]).at("action");  // most likely illegal here
-    tampered[5] = step.dump();
-    const auto v = replay::verify(parse_lines(tampered));
+    // Most likely illegal here.
+    const auto v = verify_changed(5, "/action", json::parse(lines[6]).at("action"));
     CHECK_FALSE(v.ok);
     CHECK_THAT(v.message, Contains("step 4"));
   }
   SECTION("a changed hash") {
-    auto tampered = lines;
-    json step = json::parse(tampered[8]);
-    step["hash"] = "0000000000000000";
-    tampered[8] = step.dump();
-    const auto v = replay::verify(parse_lines(tampered));
+    const auto v = verify_changed(8, "/hash", "0000000000000000");
     CHECK_FALSE(v.ok);
     CHECK_THAT(v.message, Contains("step 7") && Contains("hash"));
   }
   SECTION("a changed view hash") {
-    auto tampered = lines;
-    json step = json::parse(tampered[3]);
-    step["view_hash"] = "0123456789abcdef";
-    tampered[3] = step.dump();
-    const auto v = replay::verify(parse_lines(tampered));
+    const auto v = verify_changed(3, "/view_hash", "0123456789abcdef");
     CHECK_FALSE(v.ok);
     CHECK_THAT(v.message, Contains("step 2") && Contains("view") && Contains("0123456789abcdef"));
   }
   SECTION("a changed result") {
-    auto tampered = lines;
-    json footer = json::parse(tampered.back());
-    footer["result"]["scores"] = {1, 2};
-    tampered.back() = footer.dump();
-    const auto v = replay::verify(parse_lines(tampered));
+    const auto v = verify_changed(lines.size() - 1, "/result/scores", {1, 2});
     CHECK_FALSE(v.ok);
     CHECK_THAT(v.message, Contains("scores"));
   }
   SECTION("a changed seed") {
-    auto tampered = lines;
-    json header = json::parse(tampered.front());
-    header["seed"] = 32;
-    tampered.front() = header.dump();
-    CHECK_FALSE(replay::verify(parse_lines(tampered)).ok);
+    CHECK_FALSE(verify_changed(0, "/seed", 32).ok);
   }
 }
 

@@ -42,22 +42,18 @@ replay::Replay played(const match::Options& o) {
   INFO(replay::to_json(*m).dump(2));
   REQUIRE(m->end == replay::End::finished);
   CHECK(testing::leftover_processes(o).empty());
-  auto r = replay::read(m->replay);
-  REQUIRE(r.ok());
-  const auto v = replay::verify(*r);
-  INFO(v.message);
-  CHECK(v.ok);
+  const replay::Replay r = testing::require_verifies(m->replay);
   // The decision loop writes each step as text: byte for byte the dump of its JSON form.
   std::ifstream in(m->replay);
   std::string line;
   std::size_t k = 0;
   while (std::getline(in, line)) {
     if (line.find(R"("type":"step")") == std::string::npos) continue;
-    REQUIRE(k < r->steps.size());
-    CHECK(games::dump_line(replay::to_json(r->steps[k++])) == line);
+    REQUIRE(k < r.steps.size());
+    CHECK(games::dump_line(replay::to_json(r.steps[k++])) == line);
   }
-  CHECK(k == r->steps.size());
-  return std::move(r).value();
+  CHECK(k == r.steps.size());
+  return r;
 }
 
 }  // namespace

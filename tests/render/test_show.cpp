@@ -8,7 +8,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <utility>
 
 #include "referee/core/hash.hpp"
 #include "referee/games/game.hpp"
@@ -432,6 +434,14 @@ TEST_CASE("show refuses a broken or missing replay", "[render][show]") {
     std::ofstream(p) << content;
     return p.string();
   };
+  // The replay with its first step (its second line) edited by `edit`, and that step as edited.
+  auto first_step_edited = [&](const std::function<void(json&)>& edit) {
+    const std::size_t first = text.find('\n') + 1;
+    const std::size_t end = text.find('\n', first);
+    json step = json::parse(text.substr(first, end - first));
+    edit(step);
+    return std::make_pair(text.substr(0, first) + step.dump() + text.substr(end), step);
+  };
 
   SECTION("missing") {
     auto c = testing::show({testing::out_path("missing.jsonl").string()});
@@ -464,11 +474,7 @@ TEST_CASE("show refuses a broken or missing replay", "[render][show]") {
     CHECK_THAT(c.out, Contains("no footer"));
   }
   SECTION("a state hash that differs from the replay's is a warning") {
-    const std::size_t first = text.find('\n') + 1;
-    const std::size_t end = text.find('\n', first);
-    json step = json::parse(text.substr(first, end - first));
-    step["hash"] = "0000000000000000";
-    const std::string tampered = text.substr(0, first) + step.dump() + text.substr(end);
+    const auto [tampered, step] = first_step_edited([](json& s) { s["hash"] = "0000000000000000"; });
     auto c = testing::show({write("hash.jsonl", tampered), "--step", "1"});
     CHECK(c.exit_code == 0);
     CHECK_THAT(c.err, Contains("warning: the state hash after step 1"));
@@ -476,11 +482,7 @@ TEST_CASE("show refuses a broken or missing replay", "[render][show]") {
     CHECK_THAT(c.out, Contains("step 1 of"));
   }
   SECTION("a recorded view that is not the re-simulated one") {
-    const std::size_t first = text.find('\n') + 1;
-    const std::size_t end = text.find('\n', first);
-    json step = json::parse(text.substr(first, end - first));
-    step["view"]["deck_size"] = 99;
-    const std::string tampered = text.substr(0, first) + step.dump() + text.substr(end);
+    const auto [tampered, step] = first_step_edited([](json& s) { s["view"]["deck_size"] = 99; });
     auto c = testing::show(
         {write("view.jsonl", tampered), "--step", "0", "--seat", std::to_string(step.at("seat").get<int>())});
     CHECK(c.exit_code == 5);
@@ -488,11 +490,9 @@ TEST_CASE("show refuses a broken or missing replay", "[render][show]") {
     CHECK_THAT(c.err, Contains("differs"));
   }
   SECTION("an action the game refuses: the replay does not re-simulate") {
-    json step =
-        json::parse(text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) - text.find('\n') - 1));
-    step["action"] = {{"kind", "take"}, {"slot", 9}};
-    const std::size_t second = text.find('\n', text.find('\n') + 1);
-    const std::string tampered = text.substr(0, text.find('\n') + 1) + step.dump() + text.substr(second);
+    const std::string tampered = first_step_edited([](json& s) {
+                                   s["action"] = {{"kind", "take"}, {"slot", 9}};
+                                 }).first;
     auto c = testing::show({write("refused.jsonl", tampered)});
     CHECK(c.exit_code == 5);
     CHECK_THAT(c.err, Contains("step 0 (request 1)"));

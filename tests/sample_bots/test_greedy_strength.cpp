@@ -16,44 +16,28 @@ using nlohmann::json;
 
 namespace {
 
-struct Tally {
-  int games = 0;
-  int wins = 0;
-  int draws = 0;
-  double margin = 0;  // greedy's score minus the opponent's, summed
-};
-
 // One seeded game: the greedy policy in `greedy_seat`, a uniformly random legal action in the
 // other.
-void play_one(std::uint64_t seed, Seat greedy_seat, Tally& tally) {
-  const auto scores = testing::play_against_random("stellar", seed, 2, greedy_seat,
-                                                   [](const json& request) { return greedy::choose(request); });
-  const double mine = scores[static_cast<std::size_t>(greedy_seat)];
-  const double theirs = scores[static_cast<std::size_t>(1 - greedy_seat)];
-  ++tally.games;
-  if (mine > theirs) ++tally.wins;
-  if (mine == theirs) ++tally.draws;
-  tally.margin += mine - theirs;
+void play_one(std::uint64_t seed, Seat greedy_seat, testing::HeadToHead& tally) {
+  tally.add(testing::play_against_random("stellar", seed, 2, greedy_seat,
+                                         [](const json& request) { return greedy::choose(request); }),
+            greedy_seat);
 }
 
 }  // namespace
 
 TEST_CASE("the greedy policy beats random play in at least 80% of games, both seats", "[sample_bots]") {
   constexpr int kDeals = 200;  // each deal is played twice, greedy in seat 0 then in seat 1
-  Tally seat[2];
-  for (int deal = 0; deal < kDeals; ++deal) {
-    const std::uint64_t seed = derive_seed(20240601, static_cast<std::uint64_t>(deal));
-    for (Seat s = 0; s < 2; ++s) play_one(seed, s, seat[s]);
-  }
-  const int games = seat[0].games + seat[1].games;
-  const int wins = seat[0].wins + seat[1].wins;
-  const double rate = static_cast<double>(wins) / games;
-  INFO("greedy won " << wins << " of " << games << " (seat 0: " << seat[0].wins << "/" << seat[0].games
-                     << ", seat 1: " << seat[1].wins << "/" << seat[1].games << "), draws "
-                     << seat[0].draws + seat[1].draws << ", mean margin " << (seat[0].margin + seat[1].margin) / games);
-  CHECK(games >= 400);
-  CHECK(rate >= 0.80);
-  WARN("greedy win rate " << rate << " over " << games << " games");
+  testing::HeadToHead seat[2];
+  testing::play_deals(kDeals, 20240601, [&](std::uint64_t seed, Seat s) { play_one(seed, s, seat[s]); });
+  testing::HeadToHead all = seat[0];
+  all += seat[1];
+  INFO("greedy won " << all.wins << " of " << all.games << " (seat 0: " << seat[0].wins << "/" << seat[0].games
+                     << ", seat 1: " << seat[1].wins << "/" << seat[1].games << "), draws " << all.draws
+                     << ", mean margin " << all.margin / all.games);
+  CHECK(all.games >= 400);
+  CHECK(all.win_rate() >= 0.80);
+  WARN("greedy win rate " << all.win_rate() << " over " << all.games << " games");
 }
 
 TEST_CASE("the greedy policy falls back to a random legal action for other games", "[sample_bots]") {

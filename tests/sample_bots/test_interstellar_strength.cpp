@@ -22,10 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-struct InterstellarTally {
-  int games = 0;
-  int wins = 0;
-  int draws = 0;
+struct InterstellarTally : testing::HeadToHead {
   std::map<std::string, int> won_by;   // how greedy's wins ended: defeated, deckout, turn_cap
   std::map<std::string, int> lost_by;  // how its losses (and draws) ended
   long turns = 0;
@@ -43,18 +40,9 @@ void play_interstellar(std::uint64_t seed, Seat greedy_seat, InterstellarTally& 
         return d.action;
       },
       &outcome);
-  const double mine = scores[static_cast<std::size_t>(greedy_seat)];
-  const double theirs = scores[static_cast<std::size_t>(1 - greedy_seat)];
   const std::string end = outcome.value("end", "?");
-  ++tally.games;
   tally.turns += outcome.value("turns", 0);
-  if (mine > theirs) {
-    ++tally.wins;
-    ++tally.won_by[end];
-  } else {
-    if (mine == theirs) ++tally.draws;
-    ++tally.lost_by[end];
-  }
+  ++(tally.add(scores, greedy_seat) ? tally.won_by : tally.lost_by)[end];
 }
 
 std::string ends(const std::map<std::string, int>& by) {
@@ -69,13 +57,12 @@ TEST_CASE("greedy beats random play at Interstellar in at least 80% of games, bo
           "[sample_bots][interstellar]") {
   constexpr int kDeals = 100;  // each deal is played twice, greedy in seat 0 then in seat 1
   InterstellarTally seat[2];
-  for (int deal = 0; deal < kDeals; ++deal) {
-    const std::uint64_t seed = derive_seed(20261124, static_cast<std::uint64_t>(deal));
-    for (Seat s = 0; s < 2; ++s) play_interstellar(seed, s, seat[s]);
-  }
-  const int games = seat[0].games + seat[1].games;
-  const int wins = seat[0].wins + seat[1].wins;
-  const double rate = static_cast<double>(wins) / games;
+  testing::play_deals(kDeals, 20261124, [&](std::uint64_t seed, Seat s) { play_interstellar(seed, s, seat[s]); });
+  testing::HeadToHead all = seat[0];
+  all += seat[1];
+  const int games = all.games;
+  const int wins = all.wins;
+  const double rate = all.win_rate();
   std::map<std::string, int> won_by = seat[0].won_by, lost_by = seat[0].lost_by;
   for (const auto& [end, n] : seat[1].won_by) won_by[end] += n;
   for (const auto& [end, n] : seat[1].lost_by) lost_by[end] += n;

@@ -31,6 +31,7 @@
 #include "sample_bots/cpp/protocol2.hpp"
 #include "tests/command.hpp"
 #include "tests/games/conformance.hpp"  // testing::sanitizer_share
+#include "tests/sample_bots/in_process.hpp"
 
 using namespace arena;
 using nlohmann::json;
@@ -140,24 +141,9 @@ std::string v2_request_line(const games::GameState& state, Seat seat, std::int64
   return protocol::request_line(2, id, seat, view_line, legal_line, 1000, 0);
 }
 
-// Plays one seeded game to the end. `decide` is called at every decision with the state, the
-// seat to act and the request id; it returns the action to apply, or null for a random legal one.
-using Decide = std::function<json(const games::GameState& state, Seat seat, std::int64_t id)>;
-void play(const Match& m, std::uint64_t seed, const Decide& decide) {
-  auto created = games::find_game(m.game)->new_game(m.config, m.seat_configs, seed, m.seats);
-  REQUIRE(created.ok());
-  games::GameState& state = **created;
-  Rng chooser(derive_seed(seed, 1));
-  std::int64_t id = 0;
-  while (!state.is_over()) {
-    const Seat seat = state.to_act();
-    const json action = decide(state, seat, ++id);
-    if (action.is_null()) {
-      state.apply_index(static_cast<std::size_t>(chooser.below(state.legal_count())));
-    } else if (auto st = state.apply(action); !st) {
-      FAIL(m.name << " game " << seed << ": " << action.dump() << " refused: " << st.error());
-    }
-  }
+// Plays one seeded game of `m` to the end (in_process.hpp).
+void play(const Match& m, std::uint64_t seed, const testing::Decide& decide) {
+  testing::play_game(m.game, m.config, m.seat_configs, seed, m.seats, decide, m.name);
 }
 
 // Every view of every seat at every decision of `games` games: to_v2 must be the view the

@@ -40,6 +40,7 @@
 #include "referee/league/league.hpp"
 #include "referee/match/rerun.hpp"
 #include "referee/replay/replay.hpp"
+#include "tests/match/proc_stat.hpp"
 
 using namespace arena;
 namespace fs = std::filesystem;
@@ -143,12 +144,10 @@ std::vector<std::string> leftover_processes(const std::string& marker) {
     const std::string pid = entry.path().filename().string();
     if (pid.find_first_not_of("0123456789") != std::string::npos || pid == self) continue;
     const std::string stat = read_file(entry.path() / "stat");
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(stat.substr(close + 2));
-    char state = 0;
-    long ppid = 0;
-    rest >> state >> ppid;
+    const auto st = testing::parse_proc_stat(stat);
+    if (!st) continue;
+    const char state = st->state;
+    const long ppid = st->ppid;
     std::string comm = read_file(entry.path() / "comm");
     if (!comm.empty() && comm.back() == '\n') comm.pop_back();
     const bool child = std::to_string(ppid) == self;

@@ -8,7 +8,6 @@
 
 #include "referee/games/interstellar/engine.hpp"
 #include "referee/games/interstellar/pay.hpp"
-#include "referee/games/legal.hpp"
 
 namespace arena::interstellar {
 
@@ -389,16 +388,6 @@ void legal_actions(const State& s, std::vector<Action>& out) {
     case Phase::over:
       return;
   }
-}
-
-std::vector<Action> legal_actions(const State& s) {
-  std::vector<Action> out;
-  legal_actions(s, out);
-  return out;
-}
-
-bool is_legal(const State& s, const Action& a) {
-  return games::legal_contains(legal_actions(s), a);
 }
 
 void apply(State& s, const Action& a) {

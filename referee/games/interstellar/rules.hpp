@@ -22,6 +22,7 @@
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
 #include "referee/games/interstellar/cards.hpp"
+#include "referee/games/legal.hpp"
 
 namespace arena::interstellar {
 
@@ -240,8 +241,12 @@ bool is_over(const State& s);
 Seat to_act(const State& s);
 // The legal actions in canonical order (docs/games/interstellar.md section 7).
 void legal_actions(const State& s, std::vector<Action>& out);
-std::vector<Action> legal_actions(const State& s);
-bool is_legal(const State& s, const Action& a);
+inline std::vector<Action> legal_actions(const State& s) {
+  return games::legal_list(s, legal_actions);
+}
+inline bool is_legal(const State& s, const Action& a) {
+  return games::legal_contains(legal_actions(s), a);
+}
 // Applies a legal action (anything else is undefined; the adapter checks first).
 void apply(State& s, const Action& a);
 

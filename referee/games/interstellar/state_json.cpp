@@ -2,6 +2,7 @@
 
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/json_parts.hpp"
+#include "referee/games/rng_json.hpp"
 
 namespace arena::interstellar {
 
@@ -134,13 +135,11 @@ Result<Player> player_from_state(const json& j) {
 }  // namespace
 
 json to_json(const State& s) {
-  json rng_words = json::array();
-  for (auto w : s.rng.state()) rng_words.push_back(fmt::format("{:016x}", w));
   json events = json::array(), last = json::array();
   for (const Event& e : s.events) events.push_back(event_state(e));
   for (const Event& e : s.last_events) last.push_back(event_state(e));
   return {{"config", to_json(s.config)},
-          {"rng", rng_words},
+          {"rng", games::rng_to_json(s.rng)},
           {"phase", phase_name(s.phase)},
           {"start_player", s.start_player},
           {"on_turn", s.on_turn},
@@ -168,9 +167,7 @@ Result<State> state_from_json(const json& j) {
     auto config = config_from_json(j.at("config"));
     if (!config) return fail(config.error());
     s.config = *config;
-    std::array<std::uint64_t, 4> words{};
-    for (std::size_t i = 0; i < 4; ++i) words[i] = std::stoull(j.at("rng").at(i).get<std::string>(), nullptr, 16);
-    s.rng = Rng::from_state(words);
+    s.rng = games::rng_from_json(j.at("rng"));
     auto phase = find_name(kPhaseNames, j.at("phase"), "phase");
     auto end = find_name(kEndNames, j.at("end"), "end");
     if (!phase) return fail(phase.error());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 
+#include "referee/games/rng_json.hpp"
 #include "referee/games/stella_quest/json.hpp"
 
 namespace arena::stella_quest {
@@ -117,9 +118,7 @@ Result<State> state_from_view(const nlohmann::json& v, Seat seat, Rng& rng) {
     }
     state["deck"] = deck;
     state["players"] = out_players;
-    json words = json::array();
-    for (auto w : Rng(rng.next()).state()) words.push_back(fmt::format("{:016x}", w));
-    state["rng"] = words;
+    state["rng"] = games::rng_to_json(Rng(rng.next()));
     return state_from_json(state);
   } catch (const json::exception& e) {
     return fail(fmt::format("malformed view: {}", e.what()));

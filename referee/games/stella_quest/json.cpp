@@ -7,6 +7,7 @@
 #include <string>
 
 #include "referee/core/index.hpp"
+#include "referee/games/rng_json.hpp"
 
 namespace arena::stella_quest {
 
@@ -158,10 +159,8 @@ json to_json(const State& s) {
   }
   json trick = json::array();
   for (const Play& p : s.trick) trick.push_back({{"seat", seat_json(p.seat)}, {"card", p.card}});
-  json rng_words = json::array();
-  for (auto w : s.rng.state()) rng_words.push_back(fmt::format("{:016x}", w));
   return {{"config", to_json(s.config)},
-          {"rng", rng_words},
+          {"rng", games::rng_to_json(s.rng)},
           {"seats", s.seats},
           {"phase", phase_name(s.phase)},
           {"deck", s.deck},
@@ -185,9 +184,7 @@ Result<State> state_from_json(const json& j) {
     auto config = config_from_json(j.at("config"));
     if (!config) return fail(config.error());
     s.config = *config;
-    std::array<std::uint64_t, 4> words{};
-    for (std::size_t i = 0; i < 4; ++i) words[i] = std::stoull(j.at("rng").at(i).get<std::string>(), nullptr, 16);
-    s.rng = Rng::from_state(words);
+    s.rng = games::rng_from_json(j.at("rng"));
     const int seats = j.at("seats").get<int>();
     if (seats < kMinSeats || seats > kMaxSeats) return fail(fmt::format("{} seats", seats));
     s.seats = static_cast<std::int8_t>(seats);

@@ -6,7 +6,7 @@
 #include <cassert>
 
 #include "referee/core/hash.hpp"
-#include "referee/games/legal.hpp"
+#include "referee/games/card_census.hpp"
 #include "referee/games/stella_quest/flow.hpp"
 
 namespace arena::stella_quest {
@@ -181,16 +181,6 @@ void legal_actions(const State& s, std::vector<Action>& out) {
   }
 }
 
-std::vector<Action> legal_actions(const State& s) {
-  std::vector<Action> out;
-  legal_actions(s, out);
-  return out;
-}
-
-bool is_legal(const State& s, const Action& a) {
-  return !is_over(s) && games::legal_contains(legal_actions(s), a);
-}
-
 // ---- transitions ---------------------------------------------------------------------------
 
 namespace {
@@ -321,18 +311,9 @@ Status check_invariants(const State& s) {
   if (s.seats < kMinSeats || s.seats > kMaxSeats || static_cast<int>(s.players.size()) != s.seats) {
     return fail(fmt::format("{} seats with {} players", s.seats, s.players.size()));
   }
-  std::array<int, kCards> seen{};
-  auto count = [&](CardId c, const char* where) -> Status {
-    if (c >= kCards) return fail(fmt::format("bad card id {} in {}", c, where));
-    if (++seen[c] > 1) return fail(fmt::format("card {} ({}) seen twice, again in {}", c, card(c).name, where));
-    return {};
-  };
-  auto count_all = [&](const std::vector<CardId>& cards, const char* where) -> Status {
-    for (CardId c : cards) {
-      if (auto st = count(c, where); !st) return st;
-    }
-    return {};
-  };
+  games::CardCensus census(std::array<int, kCards>{}, [](long long id) { return card(static_cast<CardId>(id)).name; });
+  auto count = [&](CardId c, const char* where) { return census.count(c, where); };
+  auto count_all = [&](const std::vector<CardId>& cards, const char* where) { return census.count_all(cards, where); };
   if (auto st = count_all(s.deck, "the deck"); !st) return st;
   if (auto st = count_all(s.discard, "the discard pile"); !st) return st;
   for (const Play& p : s.trick) {
@@ -348,9 +329,7 @@ Status check_invariants(const State& s) {
       if (is_break(c)) return fail(std::string("a break in a collection"));
     }
   }
-  for (int id = 0; id < kCards; ++id) {
-    if (seen[idx(id)] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, card(static_cast<CardId>(id)).name));
-  }
+  if (auto st = census.all_once(); !st) return st;
   if (s.discard.empty()) return fail(std::string("the discard pile is empty"));
   if (s.deck.empty() && s.discard.size() > 1) {
     return fail(fmt::format("the deck is empty next to {} discarded cards (it is rebuilt at once)", s.discard.size()));
@@ -382,15 +361,11 @@ std::uint64_t hash(const State& s) {
   h.i64(s.config.max_tricks);
   for (auto word : s.rng.state()) h.u64(word);
   h.i64(s.seats).u64(static_cast<std::uint64_t>(s.phase));
-  auto cards = [&](const std::vector<CardId>& v) {
-    h.u64(v.size());
-    for (CardId c : v) h.u64(c);
-  };
-  cards(s.deck);
-  cards(s.discard);
+  h.list(s.deck);
+  h.list(s.discard);
   for (const Player& p : s.players) {
-    cards(p.hand);
-    cards(p.collection);
+    h.list(p.hand);
+    h.list(p.collection);
     h.i64(p.tokens);
   }
   h.i64(s.marker).i64(s.start_player).i64(s.leader);

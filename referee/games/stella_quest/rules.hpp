@@ -31,6 +31,7 @@
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/games/legal.hpp"
 #include "referee/games/stella_quest/cards.hpp"
 
 namespace arena::stella_quest {
@@ -123,11 +124,15 @@ Seat to_act(const State& s);  // a human seat; the state must not be over
 // Appends the legal actions in canonical order to `out` (cleared first): play actions by face
 // (colour, then number, Break last) then draw; collect and top by face.
 void legal_actions(const State& s, std::vector<Action>& out);
-std::vector<Action> legal_actions(const State& s);
+inline std::vector<Action> legal_actions(const State& s) {
+  return games::legal_list(s, legal_actions);
+}
 // Applies a legal action (asserted), then every forced decision that follows (apply_forced).
 // Use is_legal() first for input from outside.
 void apply(State& s, const Action& a);
-bool is_legal(const State& s, const Action& a);
+inline bool is_legal(const State& s, const Action& a) {
+  return !is_over(s) && games::legal_contains(legal_actions(s), a);
+}
 // While the game is not over and the seat to act has exactly one legal action, applies it: a
 // decision with one legal action is never asked. new_game and apply end with it; a state laid out
 // by hand (tests) may call it to reach the engine's next real decision.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "referee/core/index.hpp"
+#include "referee/games/rng_json.hpp"
 
 namespace arena::stellar {
 
@@ -279,11 +280,8 @@ json to_json(const State& s) {
   }
   json row = json::array();
   for (auto c : s.row) row.push_back(opt(c));
-  const auto rng = s.rng.state();
-  json rng_words = json::array();
-  for (auto w : rng) rng_words.push_back(fmt::format("{:016x}", w));
   json out = {{"config", to_json(s.config)},
-              {"rng", rng_words},
+              {"rng", games::rng_to_json(s.rng)},
               {"phase", phase_name(s.phase)},
               {"start_player", s.start_player},
               {"turn", s.turn},
@@ -318,9 +316,7 @@ Result<State> state_from_json(const json& j) {
     auto config = config_from_json(j.at("config"));
     if (!config) return fail(config.error());
     s.config = std::move(config).value();
-    std::array<std::uint64_t, 4> words{};
-    for (std::size_t i = 0; i < 4; ++i) words[i] = std::stoull(j.at("rng").at(i).get<std::string>(), nullptr, 16);
-    s.rng = Rng::from_state(words);
+    s.rng = games::rng_from_json(j.at("rng"));
     const auto phase = j.at("phase").get<std::string>();
     auto it = std::find_if(kPhaseNames.begin(), kPhaseNames.end(), [&](const char* n) { return phase == n; });
     if (it == kPhaseNames.end()) return fail(fmt::format("unknown phase \"{}\"", phase));

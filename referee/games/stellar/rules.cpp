@@ -8,60 +8,9 @@
 
 #include "referee/core/hash.hpp"
 #include "referee/core/index.hpp"
-#include "referee/games/legal.hpp"
+#include "referee/games/card_census.hpp"
 
 namespace arena::stellar {
-
-// ---- actions -------------------------------------------------------------------------------
-
-Action Action::choose_starter(int card) {
-  Action a;
-  a.kind = ActionKind::choose_starter;
-  a.card = static_cast<std::int16_t>(card);
-  return a;
-}
-Action Action::refresh(bool accept) {
-  Action a;
-  a.kind = ActionKind::refresh;
-  a.accept = accept;
-  return a;
-}
-Action Action::take(int row_slot) {
-  Action a;
-  a.kind = ActionKind::take;
-  a.slot = static_cast<std::int8_t>(row_slot);
-  return a;
-}
-Action Action::play_notebook(int card) {
-  Action a;
-  a.kind = ActionKind::play;
-  a.card = static_cast<std::int16_t>(card);
-  a.area = Area::notebook;
-  return a;
-}
-Action Action::play_telescope(int card, int slot, bool face_up) {
-  Action a;
-  a.kind = ActionKind::play;
-  a.card = static_cast<std::int16_t>(card);
-  a.area = Area::telescope;
-  a.slot = static_cast<std::int8_t>(slot);
-  a.face_up = face_up;
-  return a;
-}
-Action Action::place(int slot, bool face_up) {
-  Action a;
-  a.kind = ActionKind::place;
-  a.slot = static_cast<std::int8_t>(slot);
-  a.face_up = face_up;
-  a.area = Area::telescope;
-  return a;
-}
-Action Action::keep(int card) {
-  Action a;
-  a.kind = ActionKind::keep;
-  a.card = static_cast<std::int16_t>(card);
-  return a;
-}
 
 // ---- helpers -------------------------------------------------------------------------------
 
@@ -343,16 +292,6 @@ void legal_actions(const State& s, std::vector<Action>& out) {
   }
 }
 
-std::vector<Action> legal_actions(const State& s) {
-  std::vector<Action> out;
-  legal_actions(s, out);
-  return out;
-}
-
-bool is_legal(const State& s, const Action& a) {
-  return !is_over(s) && games::legal_contains(legal_actions(s), a);
-}
-
 // ---- transitions ---------------------------------------------------------------------------
 
 void apply(State& s, const Action& a) {
@@ -567,19 +506,10 @@ void redeal_unseen(State& s, Seat seat, Rng& rng) {
 Status check_invariants(const State& s) {
   const CardTable& cards = card_table(s);
   const std::size_t n = cards.size();
-  std::vector<int> seen(n, 0);
-  auto count = [&](int id, const char* where) -> Status {
-    if (id < 0 || static_cast<std::size_t>(id) >= n) return fail(fmt::format("bad card id {} in {}", id, where));
-    if (++seen[idx(id)] > 1)
-      return fail(fmt::format("card {} ({}) seen twice, again in {}", id, cards[idx(id)].name, where));
-    return {};
-  };
-  auto count_all = [&](const std::vector<CardId>& list, const char* where) -> Status {
-    for (CardId c : list) {
-      if (auto st = count(c, where); !st) return st;
-    }
-    return {};
-  };
+  games::CardCensus census(std::vector<int>(n, 0),
+                           [&](long long id) { return cards[static_cast<std::size_t>(id)].name; });
+  auto count = [&](int id, const char* where) { return census.count(id, where); };
+  auto count_all = [&](const std::vector<CardId>& list, const char* where) { return census.count_all(list, where); };
   if (auto st = count_all(s.deck, "the deck"); !st) return st;
   if (auto st = count_all(s.discard, "the discard pile"); !st) return st;
   if (s.own) {
@@ -639,9 +569,7 @@ Status check_invariants(const State& s) {
     // The fifth starter and every other card are still in the box: nothing else is dealt yet.
     return {};
   }
-  for (std::size_t id = 0; id < n; ++id) {
-    if (seen[id] != 1) return fail(fmt::format("card {} ({}) is nowhere", id, cards[id].name));
-  }
+  if (auto st = census.all_once(); !st) return st;
   // Each turn puts two cards into play; the starters are two per player.
   const std::size_t expected =
       4 + 2 * static_cast<std::size_t>(s.turn) + (s.phase == Phase::place ? 1 : 0) + (s.phase == Phase::over ? 2 : 0);
@@ -657,16 +585,12 @@ std::uint64_t hash(const State& s) {
   for (auto word : s.rng.state()) h.u64(word);
   h.u64(static_cast<std::uint64_t>(s.phase)).i64(s.start_player).i64(s.turn);
   for (auto c : s.row) h.i64(c);
-  auto cards = [&](const std::vector<CardId>& v) {
-    h.u64(v.size());
-    for (CardId c : v) h.u64(c);
-  };
-  cards(s.deck);
-  cards(s.discard);
+  h.list(s.deck);
+  h.list(s.discard);
   for (const Player& p : s.players) {
     h.i64(p.starters[0]).i64(p.starters[1]).i64(p.starter_choice).i64(p.keep_choice);
-    cards(p.hand);
-    cards(p.notebook);
+    h.list(p.hand);
+    h.list(p.notebook);
     for (const Slot& slot : p.telescope) h.i64(slot.card).u64(slot.face_up).u64(slot.seen);
   }
   h.u64(s.refresh_pending).i64(s.placing).i64(s.last_step3_slot);
@@ -678,8 +602,8 @@ std::uint64_t hash(const State& s) {
       h.u64(static_cast<std::uint64_t>(c.type)).u64(c.number).u64(c.stars).u64(c.starter);
     }
     for (int seat = 0; seat < kSeats; ++seat) {
-      cards(own.deck[idx(seat)]);
-      cards(own.discard[idx(seat)]);
+      h.list(own.deck[idx(seat)]);
+      h.list(own.discard[idx(seat)]);
     }
   }
   return h.digest();

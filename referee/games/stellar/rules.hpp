@@ -25,6 +25,7 @@
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
+#include "referee/games/legal.hpp"
 #include "referee/games/stellar/cards.hpp"
 #include "referee/games/stellar/telescope.hpp"
 
@@ -129,13 +130,24 @@ struct Action {
   bool accept = false;         // refresh
   bool operator==(const Action&) const = default;
 
-  static Action choose_starter(int card);
-  static Action refresh(bool accept);
-  static Action take(int row_slot);
-  static Action play_notebook(int card);
-  static Action play_telescope(int card, int slot, bool face_up);
-  static Action place(int slot, bool face_up);
-  static Action keep(int card);
+  static Action choose_starter(int card) { return {.kind = ActionKind::choose_starter, .card = id16(card)}; }
+  static Action refresh(bool accept) { return {.kind = ActionKind::refresh, .accept = accept}; }
+  static Action take(int row_slot) { return {.kind = ActionKind::take, .slot = slot8(row_slot)}; }
+  static Action play_notebook(int card) {
+    return {.kind = ActionKind::play, .card = id16(card), .area = Area::notebook};
+  }
+  static Action play_telescope(int card, int slot, bool face_up) {
+    return {
+        .kind = ActionKind::play, .card = id16(card), .slot = slot8(slot), .area = Area::telescope, .face_up = face_up};
+  }
+  static Action place(int slot, bool face_up) {
+    return {.kind = ActionKind::place, .slot = slot8(slot), .area = Area::telescope, .face_up = face_up};
+  }
+  static Action keep(int card) { return {.kind = ActionKind::keep, .card = id16(card)}; }
+
+ private:
+  static std::int16_t id16(int card) { return static_cast<std::int16_t>(card); }
+  static std::int8_t slot8(int slot) { return static_cast<std::int8_t>(slot); }
 };
 
 // The standard game: one shared deck, config.deck.
@@ -158,10 +170,14 @@ bool is_over(const State& s);
 Seat to_act(const State& s);
 // Appends the legal actions in canonical order to `out` (cleared first).
 void legal_actions(const State& s, std::vector<Action>& out);
-std::vector<Action> legal_actions(const State& s);
+inline std::vector<Action> legal_actions(const State& s) {
+  return games::legal_list(s, legal_actions);
+}
+inline bool is_legal(const State& s, const Action& a) {
+  return !is_over(s) && games::legal_contains(legal_actions(s), a);
+}
 // Applies a legal action (asserted). Use is_legal() first for input from outside.
 void apply(State& s, const Action& a);
-bool is_legal(const State& s, const Action& a);
 
 // Telescope slots (bit i = slot i+1) where `card` may go face up, given the telescope.
 std::uint16_t face_up_slots(const Deck& deck, const std::array<Slot, kTelescopeSlots>& telescope, CardId card);

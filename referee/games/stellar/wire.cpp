@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
 
 #include "referee/games/json_text.hpp"
 #include "referee/games/stellar/json.hpp"
@@ -23,6 +24,17 @@ class Writer : public games::JsonText {
     } else {
       integer(v);
     }
+  }
+
+  // A seat's secret choice (kNone: not made yet): its value for its owner only, and whether it is
+  // made for every seat. The keys come with their leading comma and colon.
+  void secret_choice(bool own, std::string_view choice_key, std::string_view chosen_key, std::int16_t choice) {
+    if (own) {
+      raw(choice_key);
+      optional(choice);
+    }
+    raw(chosen_key);
+    boolean(choice != kNone);
   }
 
   // A card named by id; the ids the seat's table lacks are noted for "cards".
@@ -68,25 +80,13 @@ class Writer : public games::JsonText {
     }
     raw(R"("hand_size":)");
     integer(static_cast<long long>(p.hand.size()));
-    if (s_.phase == Phase::keep) {
-      if (own) {
-        raw(R"(,"keep_choice":)");
-        optional(p.keep_choice);
-      }
-      raw(R"(,"keep_chosen":)");
-      boolean(p.keep_choice != kNone);
-    }
+    if (s_.phase == Phase::keep) secret_choice(own, R"(,"keep_choice":)", R"(,"keep_chosen":)", p.keep_choice);
     raw(R"(,"notebook":)");
     cards(p.notebook);
     raw(R"(,"seat":)");
     integer(i);
     if (s_.phase == Phase::choose_starter) {
-      if (own) {
-        raw(R"(,"starter_choice":)");
-        optional(p.starter_choice);
-      }
-      raw(R"(,"starter_chosen":)");
-      boolean(p.starter_choice != kNone);
+      secret_choice(own, R"(,"starter_choice":)", R"(,"starter_chosen":)", p.starter_choice);
       if (own) {
         raw(R"(,"starters":[)");
         card(p.starters[0]);

@@ -14,20 +14,6 @@
 using namespace arena;
 using nlohmann::json;
 
-namespace {
-
-const games::Game& interstellar_game() {
-  return *games::find_game("interstellar");
-}
-
-void require_conformant(const arena::testing::ConformanceReport& report, int games) {
-  for (const auto& f : report.failures) UNSCOPED_INFO(f);
-  CHECK(report.failures.empty());
-  CHECK(report.games == games);
-}
-
-}  // namespace
-
 TEST_CASE("Interstellar is registered third, for 2 seats", "[interstellar]") {
   const auto& all = games::all_games();
   REQUIRE(all.size() >= 3);
@@ -39,10 +25,12 @@ TEST_CASE("Interstellar is registered third, for 2 seats", "[interstellar]") {
 
 TEST_CASE("Interstellar conforms under both deck-out readings and a short turn cap", "[conformance][interstellar]") {
   const int games = arena::testing::sanitizer_share(100);
-  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"deckout", "loss"}}, 2, games, 7001, 10),
-                     games);
-  require_conformant(arena::testing::run_conformance(interstellar_game(), {{"max_turns", 6}}, 2, games, 8001, 10),
-                     games);
+  arena::testing::check_conformant(arena::testing::run_conformance(arena::testing::registered_game("interstellar"),
+                                                                   {{"deckout", "loss"}}, 2, games, 7001, 10),
+                                   games);
+  arena::testing::check_conformant(arena::testing::run_conformance(arena::testing::registered_game("interstellar"),
+                                                                   {{"max_turns", 6}}, 2, games, 8001, 10),
+                                   games);
 }
 
 TEST_CASE("Interstellar conforms with different deck lists and characters per seat", "[conformance][interstellar]") {
@@ -69,10 +57,12 @@ TEST_CASE("Interstellar conforms with different deck lists and characters per se
                               {"orions_belt", 6},
                               {"halley", 1}}}};
   const int games = arena::testing::sanitizer_share(100);
-  require_conformant(
-      arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9001, 10, {shane, shifter_big}), games);
-  require_conformant(
-      arena::testing::run_conformance(interstellar_game(), nullptr, 2, games, 9501, 10, {shifter_big, shane}), games);
+  arena::testing::check_conformant(arena::testing::run_conformance(arena::testing::registered_game("interstellar"),
+                                                                   nullptr, 2, games, 9001, 10, {shane, shifter_big}),
+                                   games);
+  arena::testing::check_conformant(arena::testing::run_conformance(arena::testing::registered_game("interstellar"),
+                                                                   nullptr, 2, games, 9501, 10, {shifter_big, shane}),
+                                   games);
 }
 
 TEST_CASE("Random Interstellar games end, in every way the rules allow", "[interstellar]") {
@@ -104,5 +94,6 @@ TEST_CASE("Random Interstellar games end, in every way the rules allow", "[inter
 // A rules change that moves this signature changes how recorded games re-simulate: it goes with
 // a new rules revision (GameInfo::rules_revision) and says so in its commit.
 TEST_CASE("Interstellar's determinism signature is pinned", "[interstellar]") {
-  CHECK(hash_hex(arena::testing::determinism_signature(interstellar_game(), nullptr, 2, 300)) == "5b3e5a39062387f9");
+  CHECK(hash_hex(arena::testing::determinism_signature(arena::testing::registered_game("interstellar"), nullptr, 2,
+                                                       300)) == "5b3e5a39062387f9");
 }

@@ -24,48 +24,44 @@ Loc stand(State& s, Seat seat, Zone zone) {
   return where;
 }
 
+// The rulebook's range penalties by where the attacker and the defender stand: a ship's attack
+// and a character's.
+struct Range {
+  Zone attacker, defender;
+  int ship_penalty, character_penalty;
+};
+constexpr Range kRanges[] = {
+    {Zone::orbit, Zone::battlefield, 30, 5},      {Zone::planet, Zone::battlefield, 60, 10},
+    {Zone::planet, Zone::orbit, 90, 15},          {Zone::planet, Zone::planet, 120, 20},
+    {Zone::battlefield, Zone::battlefield, 0, 0}, {Zone::battlefield, Zone::orbit, 30, 5},
+};
+
 }  // namespace
 
 TEST_CASE(
-    "Ship range: 'Orbit to Battlefield -30, Planet Section to Battlefield -60, Planet Section to Orbit -90, "
-    "Planet Section to Planet Section -120', both in the Battlefield at full strength",
+    "Range: ship 'Orbit to Battlefield -30, Planet Section to Battlefield -60, Planet Section to Orbit -90, "
+    "Planet Section to Planet Section -120', character -5, -10, -15, -20, both in the Battlefield at full strength",
     "[interstellar][scenario]") {
-  struct Case {
-    Zone attacker, defender;
-    int penalty;
-  };
-  for (const Case c : {Case{Zone::orbit, Zone::battlefield, 30}, Case{Zone::planet, Zone::battlefield, 60},
-                       Case{Zone::planet, Zone::orbit, 90}, Case{Zone::planet, Zone::planet, 120},
-                       Case{Zone::battlefield, Zone::battlefield, 0}, Case{Zone::battlefield, Zone::orbit, 30}}) {
-    State s = bare_game();
-    stand(s, 0, c.attacker);
-    stand(s, 1, c.defender);
-    CHECK(distance(s.players[0].ship_at, s.players[1].ship_at) * kShipStep == c.penalty);
-    give(s, 0, Kind::ammo_2);
-    attack(s, Unit::ship);  // the Star Cruiser's Cannon, 110
-    CHECK(s.players[1].ship_hp == 300 - std::max(0, 110 - c.penalty));
-    CHECK(s.players[1].hp == 150);
-  }
-}
+  for (const Range& c : kRanges) {
+    INFO("from zone " << static_cast<int>(c.attacker) << " to zone " << static_cast<int>(c.defender));
+    auto standing = [&] {
+      State s = bare_game();
+      stand(s, 0, c.attacker);
+      stand(s, 1, c.defender);
+      return s;
+    };
+    State ship = standing();
+    CHECK(distance(ship.players[0].ship_at, ship.players[1].ship_at) * kShipStep == c.ship_penalty);
+    give(ship, 0, Kind::ammo_2);
+    attack(ship, Unit::ship);  // the Star Cruiser's Cannon, 110
+    CHECK(ship.players[1].ship_hp == 300 - std::max(0, 110 - c.ship_penalty));
+    CHECK(ship.players[1].hp == 150);
 
-TEST_CASE(
-    "Character range: 'Orbit to Battlefield -5, Planet Section to Battlefield -10, Planet Section to Orbit "
-    "-15, Planet Section to Planet Section -20'",
-    "[interstellar][scenario]") {
-  struct Case {
-    Zone attacker, defender;
-    int penalty;
-  };
-  for (const Case c : {Case{Zone::orbit, Zone::battlefield, 5}, Case{Zone::planet, Zone::battlefield, 10},
-                       Case{Zone::planet, Zone::orbit, 15}, Case{Zone::planet, Zone::planet, 20},
-                       Case{Zone::battlefield, Zone::battlefield, 0}}) {
-    State s = bare_game();
-    stand(s, 0, c.attacker);
-    stand(s, 1, c.defender);
-    give_primaries(s, 0);  // a character attack needs a Star in the primary slot
-    give(s, 0, Kind::energy_1);
-    attack(s, Unit::character);  // Shane's Blaster, 30, at the ship first
-    CHECK(s.players[1].ship_hp == 300 - (30 - c.penalty));
+    State character = standing();
+    give_primaries(character, 0);  // a character attack needs a Star in the primary slot
+    give(character, 0, Kind::energy_1);
+    attack(character, Unit::character);  // Shane's Blaster, 30, at the ship first
+    CHECK(character.players[1].ship_hp == 300 - (30 - c.character_penalty));
   }
 }
 

@@ -348,6 +348,15 @@ TEST_CASE("Interstellar's line puts every unit in its place and gives the range"
 }
 
 TEST_CASE("Interstellar's describe_action says every action kind in words", "[interstellar][draw]") {
+  const std::map<ActionKind, std::string> kFixedWords = {
+      {ActionKind::keep, "keeps the opening hand"},
+      {ActionKind::timewarp, "takes TimeWarp (reshuffles, draws 3 Resource + 7 Main again)"},
+      {ActionKind::end_turn, "ends the turn"},
+      {ActionKind::bombard, "bombards the Reinforcements (pays 1, rolls 2 dice)"},
+      {ActionKind::pass, "does not react"},
+      {ActionKind::cloak, "Defensive Cloak (the attacker draws a Resource card that sets the damage)"},
+      {ActionKind::force_field, "Force Field (-40 damage)"},
+  };
   std::map<std::string, int> seen;  // kind (and a play's card category) -> times checked
   for (std::uint64_t seed = 1; seed <= played(200); ++seed) {
     play_random(seed, [&](const State& s) {
@@ -362,15 +371,6 @@ TEST_CASE("Interstellar's describe_action says every action kind in words", "[in
         std::string key = aj.at("kind").get<std::string>();
         std::string expected;
         switch (a.kind) {
-          case ActionKind::keep:
-            expected = "keeps the opening hand";
-            break;
-          case ActionKind::timewarp:
-            expected = "takes TimeWarp (reshuffles, draws 3 Resource + 7 Main again)";
-            break;
-          case ActionKind::end_turn:
-            expected = "ends the turn";
-            break;
           case ActionKind::move:
             expected = fmt::format("moves the {} to {}", unit, place_words(s, a.to));
             break;
@@ -427,17 +427,8 @@ TEST_CASE("Interstellar's describe_action says every action kind in words", "[in
           case ActionKind::invasion:
             expected = "invades " + ref(cards.at(a.target)) + " (Invasion: draws Resource cards)";
             break;
-          case ActionKind::bombard:
-            expected = "bombards the Reinforcements (pays 1, rolls 2 dice)";
-            break;
-          case ActionKind::pass:
-            expected = "does not react";
-            break;
-          case ActionKind::cloak:
-            expected = "Defensive Cloak (the attacker draws a Resource card that sets the damage)";
-            break;
-          case ActionKind::force_field:
-            expected = "Force Field (-40 damage)";
+          default:  // the kinds said in fixed words
+            expected = kFixedWords.at(a.kind);
             break;
         }
         if (seen[key]++ > 20) continue;

@@ -15,20 +15,6 @@
 using namespace arena;
 using namespace arena::stella_quest::testing;
 
-namespace {
-
-const games::Game& stella_quest_game() {
-  return *games::find_game("stella_quest");
-}
-
-void require_conformant(const arena::testing::ConformanceReport& report, int games) {
-  for (const auto& f : report.failures) UNSCOPED_INFO(f);
-  CHECK(report.failures.empty());
-  CHECK(report.games == games);
-}
-
-}  // namespace
-
 TEST_CASE("Stella Quest is registered after Stellar", "[stella_quest]") {
   const auto& all = games::all_games();
   REQUIRE(all.size() >= 2);
@@ -40,8 +26,9 @@ TEST_CASE("Stella Quest is registered after Stellar", "[stella_quest]") {
 }
 
 TEST_CASE("Stella Quest conforms with a short trick cap", "[conformance][stella_quest]") {
-  const auto report = arena::testing::run_conformance(stella_quest_game(), {{"max_tricks", 3}}, 3, 100, 3001, 10);
-  require_conformant(report, 100);
+  const auto report = arena::testing::run_conformance(arena::testing::registered_game("stella_quest"),
+                                                      {{"max_tricks", 3}}, 3, 100, 3001, 10);
+  arena::testing::check_conformant(report, 100);
 }
 
 TEST_CASE("Random games always end", "[stella_quest]") {
@@ -130,7 +117,7 @@ TEST_CASE("Views: the trick, the marker and the Dummy are public", "[stella_ques
 }
 
 TEST_CASE("describe shows the table and, at the end, the scores", "[stella_quest]") {
-  const auto& game = stella_quest_game();
+  const auto& game = arena::testing::registered_game("stella_quest");
   auto state = game.new_game(nullptr, 3, 3).value();
   CHECK_THAT(state->describe(), Catch::Contains("seat 2:") && Catch::Contains("trump"));
   Rng chooser(1);
@@ -145,13 +132,15 @@ TEST_CASE("describe shows the table and, at the end, the scores", "[stella_quest
 // the state, every forced decision applied by the engine): 2 seats ccf339a4655d8dcb ->
 // 26103d68932d56e9, 4 seats 9969d0f01f452186 -> 262dbc61e203c93f.
 TEST_CASE("Stella Quest determinism signature is pinned, 2 seats", "[stella_quest][signature]") {
-  const std::uint64_t signature = arena::testing::determinism_signature(stella_quest_game(), nullptr, 2, 300);
+  const std::uint64_t signature =
+      arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 2, 300);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "26103d68932d56e9");
 }
 
 TEST_CASE("Stella Quest determinism signature is pinned, 4 seats", "[stella_quest][signature]") {
-  const std::uint64_t signature = arena::testing::determinism_signature(stella_quest_game(), nullptr, 4, 300);
+  const std::uint64_t signature =
+      arena::testing::determinism_signature(arena::testing::registered_game("stella_quest"), nullptr, 4, 300);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "262dbc61e203c93f");
 }

@@ -16,9 +16,7 @@ using Names = std::vector<std::string>;
 TEST_CASE("A break lead leaves the leading colour to the next card", "[stella_quest][B3]") {
   Table t(3);
   t.discard({"Red 6"});
-  t.hand(0, {"Break", "Blue 1"});
-  t.hand(1, {"Green 2", "Blue 5"});
-  t.hand(2, {"Green 5", "Blue 6"});
+  t.hands({{"Break", "Blue 1"}, {"Green 2", "Blue 5"}, {"Green 5", "Blue 6"}});
   State& s = t.finish();
   play(s, "Break");
   CHECK(leading_colour(s.trick) == Colour::none);
@@ -30,52 +28,36 @@ TEST_CASE("A break lead leaves the leading colour to the next card", "[stella_qu
   CHECK(s.winner == 2);
 }
 
-TEST_CASE("All breaks: no winner, the marker stays, its holder leads, nobody loses a token", "[stella_quest][B3]") {
+TEST_CASE(
+    "All breaks: no winner, nobody loses a token, the marker's holder leads, or with nobody holding it the "
+    "same leader again (a resolution)",
+    "[stella_quest][B3]") {
+  const bool held = GENERATE(true, false);  // seat 2 holds the marker, or nobody does and seat 1 leads
   Table t(3);
   t.discard({"Red 6"});
-  t.marker(2);
-  t.hand(0, {"Break", "Blue 1"});
-  t.hand(1, {"Break", "Blue 2"});
-  t.hand(2, {"Break", "Blue 3"});
+  if (held) {
+    t.marker(2);
+  } else {
+    t.leader(1);
+  }
+  t.hands({{"Break", "Blue 1"}, {"Break", "Blue 2"}, {"Break", "Blue 3"}});
   State& s = t.finish();
-  play(s, "Break");
-  play(s, "Break");
-  play(s, "Break");
+  play_all(s, {"Break", "Break", "Break"});
   CHECK(s.phase == Phase::play);
-  CHECK(s.marker == 2);
-  CHECK(to_act(s) == 2);
+  CHECK(s.marker == (held ? 2 : kNone));
+  CHECK(to_act(s) == (held ? 2 : 1));
   CHECK(top_name(s) == "Break");
   CHECK(s.tricks == 1);
   for (const Player& p : s.players) CHECK(p.tokens == 5);
-}
-
-TEST_CASE("All breaks with nobody holding the marker: the same leader leads again (a resolution)",
-          "[stella_quest][B3]") {
-  Table t(3);
-  t.discard({"Red 6"});
-  t.leader(1);
-  t.hand(0, {"Break", "Blue 1"});
-  t.hand(1, {"Break", "Blue 2"});
-  t.hand(2, {"Break", "Blue 3"});
-  State& s = t.finish();
-  play(s, "Break");
-  play(s, "Break");
-  play(s, "Break");
-  CHECK(s.marker == kNone);
-  CHECK(to_act(s) == 1);
 }
 
 TEST_CASE("A trump beats the leading colour, with a break on top there is no trump", "[stella_quest][B3]") {
   for (const char* top_card : {"Green 6", "Break"}) {
     Table t(3);
     t.discard({top_card});
-    t.hand(0, {"Blue 2", "Red 1"});
-    t.hand(1, {"Green 1", "Red 2"});
-    t.hand(2, {"Blue 1", "Red 3"});
+    t.hands({{"Blue 2", "Red 1"}, {"Green 1", "Red 2"}, {"Blue 1", "Red 3"}});
     State& s = t.finish();
-    play(s, "Blue 2");
-    play(s, "Green 1");
-    play(s, "Blue 1");
+    play_all(s, {"Blue 2", "Green 1", "Blue 1"});
     CHECK(s.winner == (std::string(top_card) == "Break" ? 0 : 1));
   }
 }
@@ -86,13 +68,9 @@ TEST_CASE("A winner who already holds the marker loses a token, collecting a new
   t.discard({"Red 6"});
   t.marker(0);
   t.collection(0, {"Blue 1"});
-  t.hand(0, {"Blue 6", "Red 1"});
-  t.hand(1, {"Blue 5", "Red 2"});
-  t.hand(2, {"Blue 4", "Red 3"});
+  t.hands({{"Blue 6", "Red 1"}, {"Blue 5", "Red 2"}, {"Blue 4", "Red 3"}});
   State& s = t.finish();
-  play(s, "Blue 6");
-  play(s, "Blue 5");
-  play(s, "Blue 4");
+  play_all(s, {"Blue 6", "Blue 5", "Blue 4"});
   CHECK(s.players[0].tokens == 4);
   collect(s, "Blue 5");
   CHECK(s.players[0].tokens == 4);
@@ -104,13 +82,9 @@ TEST_CASE("A winner who already holds the marker loses a token, collecting a new
 TEST_CASE("A single emotion card is collected without asking", "[stella_quest][B4]") {
   Table t(3);
   t.discard({"Red 6"});
-  t.hand(0, {"Blue 3", "Red 1"});
-  t.hand(1, {"Break", "Blue 2"});
-  t.hand(2, {"Break", "Blue 1"});
+  t.hands({{"Blue 3", "Red 1"}, {"Break", "Blue 2"}, {"Break", "Blue 1"}});
   State& s = t.finish();
-  play(s, "Blue 3");
-  play(s, "Break");
-  play(s, "Break");
+  play_all(s, {"Blue 3", "Break", "Break"});
   // Blue 3 is the only emotion card and a break must go on top: both decisions are forced.
   CHECK(names(s.players[0].collection) == Names{"Blue 3"});
   CHECK(top_name(s) == "Break");
@@ -121,9 +95,7 @@ TEST_CASE("A single emotion card is collected without asking", "[stella_quest][B
 TEST_CASE("Voluntary draw: 1 token for 3 cards, only with 2+ lit tokens, never above 10 cards", "[stella_quest][B5]") {
   Table t(3);
   t.discard({"Red 6"});
-  t.hand(0, {"Blue 1", "Blue 2", "Blue 3", "Blue 4", "Blue 5", "Blue 6", "Green 1", "Green 2"});
-  t.hand(1, {"Red 1"});
-  t.hand(2, {"Red 2"});
+  t.hands({{"Blue 1", "Blue 2", "Blue 3", "Blue 4", "Blue 5", "Blue 6", "Green 1", "Green 2"}, {"Red 1"}, {"Red 2"}});
   t.tokens(0, 3);
   t.deck({"Yellow 1", "Yellow 2", "Yellow 3"});
   State& s = t.finish();
@@ -149,9 +121,7 @@ TEST_CASE("Voluntary draw: 1 token for 3 cards, only with 2+ lit tokens, never a
 
 TEST_CASE("A refill that empties the deck goes on drawing from the deck rebuilt at once", "[stella_quest][B5]") {
   Table t(3);
-  t.hand(0, {"Blue 6"});
-  t.hand(1, {"Blue 5", "Red 1"});
-  t.hand(2, {"Blue 4", "Red 2"});
+  t.hands({{"Blue 6"}, {"Blue 5", "Red 1"}, {"Blue 4", "Red 2"}});
   t.discard({"Green 1", "Green 2", "Yellow 4"});  // Yellow 4 on top
   t.deck({"Yellow 1"});
   State& s = t.finish(false);  // every other card goes under the discard pile: 1 card in the deck
@@ -166,8 +136,8 @@ TEST_CASE("A refill that empties the deck goes on drawing from the deck rebuilt 
 TEST_CASE("A hand emptied with nothing to draw refills when its owner must play next", "[stella_quest][B5]") {
   Table t(4);
   t.discard({"Yellow 4"});
-  t.hand(0, {"Blue 6"});
-  t.hand(1, {"Blue 1", "Blue 1", "Blue 2", "Blue 2", "Blue 3", "Blue 3", "Blue 4", "Blue 4", "Blue 5", "Blue 5"});
+  t.hands({{"Blue 6"},
+           {"Blue 1", "Blue 1", "Blue 2", "Blue 2", "Blue 3", "Blue 3", "Blue 4", "Blue 4", "Blue 5", "Blue 5"}});
   t.hand(2, {"Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3", "Green 4", "Green 4", "Green 5",
              "Green 5"});
   t.hand(3, {"Break", "Break", "Break", "Break", "Break", "Break", "Green 6", "Green 6", "Red 6", "Yellow 4"});
@@ -179,8 +149,7 @@ TEST_CASE("A hand emptied with nothing to draw refills when its owner must play 
   REQUIRE(s.deck.empty());
   play(s, "Blue 6");
   CHECK(s.players[0].hand.empty());  // nothing to draw (section 7: draw what you can)
-  play(s, "Blue 1");
-  play(s, "Green 1");
+  play_all(s, {"Blue 1", "Green 1"});
   // No blue: anything; no draw either, since nothing could be drawn.
   CHECK(legal(s) == Names{"play Green 6", "play Red 6", "play Yellow 4", "play Break"});
   play(s, "Break");
@@ -197,13 +166,9 @@ TEST_CASE("Enlightenment: collecting the sixth number wins at once", "[stella_qu
   Table t(3);
   t.discard({"Red 6"});
   t.collection(1, {"Blue 1", "Blue 2", "Blue 3", "Blue 4", "Blue 5"});
-  t.hand(0, {"Green 5", "Red 1"});
-  t.hand(1, {"Green 6", "Red 2"});
-  t.hand(2, {"Green 1", "Red 3"});
+  t.hands({{"Green 5", "Red 1"}, {"Green 6", "Red 2"}, {"Green 1", "Red 3"}});
   State& s = t.finish();
-  play(s, "Green 5");
-  play(s, "Green 6");
-  play(s, "Green 1");
+  play_all(s, {"Green 5", "Green 6", "Green 1"});
   REQUIRE(s.winner == 1);
   collect(s, "Green 6");
   CHECK(is_over(s));
@@ -221,9 +186,7 @@ TEST_CASE("Losing the last token with the marker eliminates the winner before it
   t.collection(1, {"Blue 1", "Blue 2", "Blue 3", "Blue 4", "Blue 5"});
   t.collection(0, {"Red 1"});           // 5 tokens + 3 jewels = 8
   t.collection(2, {"Red 2", "Red 3"});  // 5 + 3 + 2 = 10
-  t.hand(0, {"Green 5", "Red 1"});
-  t.hand(1, {"Green 6", "Red 2"});
-  t.hand(2, {"Green 1", "Red 3"});
+  t.hands({{"Green 5", "Red 1"}, {"Green 6", "Red 2"}, {"Green 1", "Red 3"}});
   State& s = t.finish();
   play(s, "Green 5");
   // Seat 1 must follow with Green 6 and cannot draw (1 lit token): the engine plays it.
@@ -256,13 +219,9 @@ TEST_CASE("Collecting a number again costs its jewels, which can eliminate", "[s
   t.discard({"Red 6"});
   t.tokens(0, 3);
   t.collection(0, {"Yellow 1"});
-  t.hand(0, {"Green 6", "Red 1"});
-  t.hand(1, {"Green 1", "Red 2"});
-  t.hand(2, {"Green 2", "Red 3"});
+  t.hands({{"Green 6", "Red 1"}, {"Green 1", "Red 2"}, {"Green 2", "Red 3"}});
   State& s = t.finish();
-  play(s, "Green 6");
-  play(s, "Green 1");
-  play(s, "Green 2");
+  play_all(s, {"Green 6", "Green 1", "Green 2"});
   REQUIRE(s.winner == 0);
   CHECK(s.players[0].tokens == 3);  // took the marker: no loss
   collect(s, "Green 1");            // a second 1: 3 jewels
@@ -279,13 +238,9 @@ TEST_CASE("Collecting a number again costs its jewels, which can eliminate", "[s
 TEST_CASE("The trick cap ends the game and scores it", "[stella_quest][decision]") {
   Table t(3, Config{1});
   t.discard({"Red 6"});
-  t.hand(0, {"Blue 6", "Red 1"});
-  t.hand(1, {"Blue 5", "Red 2"});
-  t.hand(2, {"Blue 4", "Red 3"});
+  t.hands({{"Blue 6", "Red 1"}, {"Blue 5", "Red 2"}, {"Blue 4", "Red 3"}});
   State& s = t.finish();
-  play(s, "Blue 6");
-  play(s, "Blue 5");
-  play(s, "Blue 4");
+  play_all(s, {"Blue 6", "Blue 5", "Blue 4"});
   collect(s, "Blue 4");
   top(s, "Blue 6");
   CHECK(is_over(s));
@@ -296,8 +251,7 @@ TEST_CASE("The trick cap ends the game and scores it", "[stella_quest][decision]
 TEST_CASE("Dummy: it plays the top deck card between the players, ignoring the follow rule", "[stella_quest][B7]") {
   Table t(2);
   t.discard({"Red 6"});
-  t.hand(0, {"Blue 3", "Green 1"});
-  t.hand(1, {"Blue 2", "Yellow 1"});
+  t.hands({{"Blue 3", "Green 1"}, {"Blue 2", "Yellow 1"}});
   t.deck({"Green 4"});
   State& s = t.finish();
   CHECK(to_act(s) == 0);
@@ -317,12 +271,10 @@ TEST_CASE("Dummy: a Dummy win voids the trick, its card goes on top, it takes th
   Table t(2);
   t.discard({"Green 6"});  // trump green
   t.marker(0);
-  t.hand(0, {"Blue 3", "Green 1"});
-  t.hand(1, {"Blue 2", "Yellow 1"});
+  t.hands({{"Blue 3", "Green 1"}, {"Blue 2", "Yellow 1"}});
   t.deck({"Green 4"});
   State& s = t.finish();
-  play(s, "Blue 3");
-  play(s, "Blue 2");
+  play_all(s, {"Blue 3", "Blue 2"});
   CHECK(s.phase == Phase::play);
   CHECK(s.marker == kDummy);
   CHECK(names(s.discard) == Names{"Green 6", "Blue 3", "Blue 2", "Green 4"});
@@ -336,12 +288,10 @@ TEST_CASE("Dummy: a Dummy win voids the trick, its card goes on top, it takes th
 TEST_CASE("Dummy: after a Dummy win with a break played, a break goes on top", "[stella_quest][B7]") {
   Table t(2);
   t.discard({"Green 6"});
-  t.hand(0, {"Blue 3", "Green 1"});
-  t.hand(1, {"Break", "Yellow 1"});
+  t.hands({{"Blue 3", "Green 1"}, {"Break", "Yellow 1"}});
   t.deck({"Green 4"});
   State& s = t.finish();
-  play(s, "Blue 3");
-  play(s, "Break");
+  play_all(s, {"Blue 3", "Break"});
   CHECK(names(s.discard) == Names{"Green 6", "Blue 3", "Green 4", "Break"});
   CHECK(s.marker == kDummy);
   // The Dummy holds the marker: a human winner takes it without losing a token.
@@ -350,8 +300,7 @@ TEST_CASE("Dummy: after a Dummy win with a break played, a break goes on top", "
 TEST_CASE("Dummy: it can be a Super Trump", "[stella_quest][B7]") {
   Table t(2);
   t.discard({"Red 2"});
-  t.hand(0, {"Blue 3", "Green 1"});
-  t.hand(1, {"Red 5", "Yellow 1"});
+  t.hands({{"Blue 3", "Green 1"}, {"Red 5", "Yellow 1"}});
   t.deck({"Blue 3"});
   State& s = t.finish();
   play(s, "Blue 3");

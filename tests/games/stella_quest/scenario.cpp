@@ -27,8 +27,7 @@ TEST_CASE("Q1: lead blue, no trump played: Remi's Blue 6, the highest blue, wins
   State& s = t.finish();
   play(s, "Blue 6");
   CHECK(leading_colour(s.trick) == Colour::blue);
-  play(s, "Blue 4");
-  play(s, "Yellow 3");
+  play_all(s, {"Blue 4", "Yellow 3"});
   REQUIRE(s.phase == Phase::collect);
   CHECK(s.winner == kRemi);
   CHECK(s.marker == kRemi);
@@ -41,9 +40,7 @@ TEST_CASE("Q2: lead blue, trump green: Charlie's Green 1 wins", "[stella_quest][
   t.hand(kCharlie, {"Green 1", "Red 2"});  // no blue: may trump
   t.hand(kMarlene, {"Blue 3", "Yellow 1"});
   State& s = t.finish();
-  play(s, "Blue 6");
-  play(s, "Green 1");
-  play(s, "Blue 3");
+  play_all(s, {"Blue 6", "Green 1", "Blue 3"});
   REQUIRE(s.phase == Phase::collect);
   CHECK(s.winner == kCharlie);
 }
@@ -55,8 +52,7 @@ TEST_CASE("Q3: lead blue, trump red, a green and a break are worth nothing: Remi
   t.hand(kCharlie, {"Green 4", "Yellow 6"});
   t.hand(kMarlene, {"Break", "Blue 1"});
   State& s = t.finish();
-  play(s, "Blue 2");
-  play(s, "Green 4");
+  play_all(s, {"Blue 2", "Green 4"});
   CHECK(legal(s) == Names{"play Blue 1", "play Break", "draw"});  // a break may always be played
   play(s, "Break");
   REQUIRE(s.phase == Phase::collect);
@@ -106,9 +102,7 @@ TEST_CASE("Q5: Remi holds the marker and 2, 3, 4, wins with Green 4 and collects
   t.hand(kCharlie, {"Green 2", "Blue 3"});
   t.hand(kMarlene, {"Break", "Yellow 5"});
   State& s = t.finish();
-  play(s, "Green 4");
-  play(s, "Green 2");
-  play(s, "Break");
+  play_all(s, {"Green 4", "Green 2", "Break"});
   REQUIRE(s.phase == Phase::collect);
   CHECK(s.winner == kRemi);
   CHECK(s.players[kRemi].tokens == 4);                             // the marker loss comes first
@@ -129,9 +123,7 @@ TEST_CASE("Q6: Blue 2, Blue 6, Blue 2: Marlene's second Blue 2 is a Super Trump 
   t.hand(kCharlie, {"Blue 6", "Red 2"});
   t.hand(kMarlene, {"Blue 2", "Red 3"});
   State& s = t.finish();
-  play(s, "Blue 2");
-  play(s, "Blue 6");
-  play(s, "Blue 2");
+  play_all(s, {"Blue 2", "Blue 6", "Blue 2"});
   CHECK(is_super_trump(s.trick, s.discard.back(), 2));
   CHECK_FALSE(is_super_trump(s.trick, s.discard.back(), 0));
   REQUIRE(s.phase == Phase::collect);
@@ -146,9 +138,7 @@ TEST_CASE("Q7: top discard Blue 3, Blue 6, Green 2, Green 2: the second Green 2 
   t.hand(kCharlie, {"Green 2", "Red 2"});
   t.hand(kMarlene, {"Green 2", "Red 3"});
   State& s = t.finish();
-  play(s, "Blue 6");
-  play(s, "Green 2");
-  play(s, "Green 2");
+  play_all(s, {"Blue 6", "Green 2", "Green 2"});
   REQUIRE(s.phase == Phase::collect);
   CHECK(s.winner == kMarlene);
 }
@@ -161,8 +151,7 @@ TEST_CASE("Q8: top discard Yellow 3, Blue 6, Blue 6, Yellow 3: two Super Trumps,
   t.hand(kCharlie, {"Blue 6", "Red 2"});
   t.hand(kMarlene, {"Yellow 3", "Red 3"});  // no blue
   State& s = t.finish();
-  play(s, "Blue 6");
-  play(s, "Blue 6");
+  play_all(s, {"Blue 6", "Blue 6"});
   CHECK(is_super_trump(s.trick, s.discard.back(), 1));
   play(s, "Yellow 3");
   CHECK(is_super_trump(s.trick, s.discard.back(), 2));  // a second copy of the top discard

@@ -67,6 +67,11 @@ void Table::hand(int seat, std::initializer_list<std::string_view> names_list) {
   std::sort(hand.begin(), hand.end());
 }
 
+void Table::hands(std::initializer_list<std::initializer_list<std::string_view>> by_seat) {
+  int seat = 0;
+  for (const auto& names_list : by_seat) hand(seat++, names_list);
+}
+
 void Table::collection(int seat, std::initializer_list<std::string_view> names_list) {
   for (auto n : names_list) s_.players[idx(seat)].collection.push_back(take(n));
 }
@@ -127,6 +132,9 @@ std::string top_name(const State& s) {
 
 void play(State& s, std::string_view name) {
   checked_apply(s, Action::play(face(name)));
+}
+void play_all(State& s, std::initializer_list<std::string_view> names_list) {
+  for (auto name : names_list) play(s, name);
 }
 void collect(State& s, std::string_view name) {
   checked_apply(s, Action::collect(face(name)));

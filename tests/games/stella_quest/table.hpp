@@ -26,6 +26,8 @@ class Table {
   CardId take(std::string_view name);
 
   void hand(int seat, std::initializer_list<std::string_view> names);
+  // Every seat's hand, seat 0 first.
+  void hands(std::initializer_list<std::initializer_list<std::string_view>> by_seat);
   void collection(int seat, std::initializer_list<std::string_view> names);
   // The discard pile, bottom first: the last name is the top (the trump).
   void discard(std::initializer_list<std::string_view> bottom_first);
@@ -56,6 +58,8 @@ std::string top_name(const State& s);
 
 // Actions by card name, each checked (REQUIRE) to be among the legal actions, then applied.
 void play(State& s, std::string_view name);
+// Plays the named cards in turn (each checked as play() checks it).
+void play_all(State& s, std::initializer_list<std::string_view> names);
 void collect(State& s, std::string_view name);
 void top(State& s, std::string_view name);
 void draw(State& s);

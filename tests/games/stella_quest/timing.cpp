@@ -43,9 +43,7 @@ TEST_CASE("Empty deck: the refill that draws the last card rebuilds the deck at 
   Table t(3);
   t.discard({"Green 1", "Green 2", "Yellow 4"});  // Yellow 4 on top
   t.tokens(0, 2);
-  t.hand(0, {"Blue 6"});
-  t.hand(1, {"Blue 5", "Red 1"});
-  t.hand(2, {"Blue 4", "Red 2"});
+  t.hands({{"Blue 6"}, {"Blue 5", "Red 1"}, {"Blue 4", "Red 2"}});
   t.deck({"Yellow 1", "Yellow 2"});
   State& s = t.finish(false);  // the deck holds Yellow 1 and Yellow 2 only
   const std::size_t discarded = s.discard.size();
@@ -64,8 +62,7 @@ TEST_CASE("Empty deck: the refill that draws the last card rebuilds the deck at 
   CHECK(to_act(s) == 1);
 
   // The trick's cards go to the discard pile and stay there: the deck is not empty.
-  play(s, "Blue 5");
-  play(s, "Blue 4");
+  play_all(s, {"Blue 5", "Blue 4"});
   REQUIRE(s.winner == 0);
   collect(s, "Blue 4");
   top(s, "Blue 6");
@@ -78,9 +75,7 @@ TEST_CASE("Empty deck: a voluntary draw that takes the last card rebuilds the de
   SECTION("the last card is the third drawn") {
     Table t(3);
     t.discard({"Green 1", "Red 3"});
-    t.hand(0, {"Blue 6", "Red 1"});
-    t.hand(1, {"Blue 5", "Red 2"});
-    t.hand(2, {"Blue 4", "Green 2"});
+    t.hands({{"Blue 6", "Red 1"}, {"Blue 5", "Red 2"}, {"Blue 4", "Green 2"}});
     t.deck({"Yellow 1", "Yellow 2", "Yellow 3"});
     State& s = t.finish(false);
     const std::size_t discarded = s.discard.size();
@@ -95,9 +90,7 @@ TEST_CASE("Empty deck: a voluntary draw that takes the last card rebuilds the de
   SECTION("the last card is the first drawn: the other two come from the new deck") {
     Table t(3);
     t.discard({"Green 1", "Red 3"});
-    t.hand(0, {"Blue 6", "Red 1"});
-    t.hand(1, {"Blue 5", "Red 2"});
-    t.hand(2, {"Blue 4", "Green 2"});
+    t.hands({{"Blue 6", "Red 1"}, {"Blue 5", "Red 2"}, {"Blue 4", "Green 2"}});
     t.deck({"Yellow 1"});
     State& s = t.finish(false);
     const std::size_t discarded = s.discard.size();
@@ -112,8 +105,7 @@ TEST_CASE("Empty deck: a voluntary draw that takes the last card rebuilds the de
 TEST_CASE("Empty deck: the Dummy playing the last card rebuilds the deck at once", "[stella_quest][B5][B7][timing]") {
   Table t(2);
   t.discard({"Red 1", "Green 6"});  // trump green
-  t.hand(0, {"Blue 3", "Green 1"});
-  t.hand(1, {"Blue 2", "Yellow 1"});
+  t.hands({{"Blue 3", "Green 1"}, {"Blue 2", "Yellow 1"}});
   t.deck({"Green 4"});
   State& s = t.finish(false);
   const std::size_t discarded = s.discard.size();
@@ -137,16 +129,15 @@ TEST_CASE("Empty deck next to a lone top card: the cards of the next trick rebui
   // Every card is in a hand, a collection or on top of the discard pile: nothing to draw.
   Table t(3);
   t.discard({"Yellow 4"});
-  t.hand(0, {"Blue 6", "Red 1", "Red 1", "Red 2", "Red 2", "Red 3", "Red 3", "Red 4", "Red 4", "Red 5"});
-  t.hand(1, {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"});
+  t.hands({{"Blue 6", "Red 1", "Red 1", "Red 2", "Red 2", "Red 3", "Red 3", "Red 4", "Red 4", "Red 5"},
+           {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"}});
   t.hand(2,
          {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
   t.rest_in_collection(2);
   State& s = t.finish();
   REQUIRE(s.deck.empty());
   check_views(s, 0, {"Yellow 4"});
-  play(s, "Blue 6");
-  play(s, "Blue 5");
+  play_all(s, {"Blue 6", "Blue 5"});
   CHECK(legal(s) == Names{"play Blue 4", "play Break"});  // no draw: nothing could be drawn
   play(s, "Blue 4");
   REQUIRE(s.winner == 0);
@@ -171,8 +162,8 @@ TEST_CASE("Empty deck, nothing to rebuild it with: the deck stays empty, a refil
   Table t(3);
   t.discard({"Yellow 4"});
   t.tokens(0, 3);
-  t.hand(0, {"Blue 6"});
-  t.hand(1, {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"});
+  t.hands({{"Blue 6"},
+           {"Blue 5", "Break", "Break", "Break", "Green 1", "Green 1", "Green 2", "Green 2", "Green 3", "Green 3"}});
   t.hand(2,
          {"Blue 4", "Break", "Break", "Break", "Yellow 1", "Yellow 1", "Yellow 2", "Yellow 2", "Yellow 3", "Yellow 3"});
   t.deck({"Red 1"});
@@ -201,8 +192,7 @@ TEST_CASE("Leading colour: the view keeps the first card's colour while the winn
   State& s = t.finish();
   play(s, "Yellow 3");
   CHECK(view(s, 1)["leading_colour"] == "yellow");
-  play(s, "Blue 4");
-  play(s, "Red 2");
+  play_all(s, {"Blue 4", "Red 2"});
   REQUIRE(s.phase == Phase::collect);
   REQUIRE(s.winner == 2);
   for (int seat = 0; seat < 3; ++seat) CHECK(view(s, seat)["leading_colour"] == "yellow");
@@ -228,8 +218,7 @@ TEST_CASE("Leading colour: a trick led by a break takes the next card's colour a
           "[stella_quest][B3][timing]") {
   Table t(4);
   t.discard({"Red 6"});
-  t.hand(0, {"Break", "Blue 1"});
-  t.hand(1, {"Green 2", "Blue 5"});
+  t.hands({{"Break", "Blue 1"}, {"Green 2", "Blue 5"}});
   t.hand(2, {"Blue 6", "Yellow 2"});  // no green
   t.hand(3, {"Green 5", "Yellow 1"});
   State& s = t.finish();
@@ -254,8 +243,7 @@ TEST_CASE("Leading colour: a trick led by a break takes the next card's colour a
 TEST_CASE("Leading colour: the Dummy's card after a break lead sets it", "[stella_quest][B3][B7][timing]") {
   Table t(2);
   t.discard({"Red 6"});
-  t.hand(0, {"Break", "Blue 1"});
-  t.hand(1, {"Green 6", "Blue 5"});
+  t.hands({{"Break", "Blue 1"}, {"Green 6", "Blue 5"}});
   t.deck({"Green 4"});
   State& s = t.finish();
   play(s, "Break");

@@ -14,25 +14,11 @@
 using namespace arena;
 using nlohmann::json;
 
-namespace {
-
-const games::Game& stellar_game() {
-  return *games::find_game("stellar");
-}
-
-void require_conformant(const arena::testing::ConformanceReport& report, int games) {
-  for (const auto& f : report.failures) UNSCOPED_INFO(f);
-  CHECK(report.failures.empty());
-  CHECK(report.games == games);
-}
-
-}  // namespace
-
 TEST_CASE("Stellar conforms with facedown_step3 = printed", "[conformance][stellar]") {
   const int games = arena::testing::sanitizer_share(300);
-  const auto report =
-      arena::testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 5000, 25);
-  require_conformant(report, games);
+  const auto report = arena::testing::run_conformance(arena::testing::registered_game("stellar"),
+                                                      {{"facedown_step3", "printed"}}, 2, games, 5000, 25);
+  arena::testing::check_conformant(report, games);
 }
 
 TEST_CASE("Stellar conforms with a deck list per seat, and with one seat's only", "[conformance][stellar]") {
@@ -47,10 +33,14 @@ TEST_CASE("Stellar conforms with a deck list per seat, and with one seat's only"
   }
   const std::vector<json> both = {{{"deck", short_list}}, {{"deck", bright}}};
   const int games = arena::testing::sanitizer_share(300);
-  require_conformant(arena::testing::run_conformance(stellar_game(), nullptr, 2, games, 7000, 25, both), games);
+  arena::testing::check_conformant(
+      arena::testing::run_conformance(arena::testing::registered_game("stellar"), nullptr, 2, games, 7000, 25, both),
+      games);
   const std::vector<json> one = {nullptr, {{"deck", bright}}};
-  require_conformant(
-      arena::testing::run_conformance(stellar_game(), {{"facedown_step3", "printed"}}, 2, games, 8000, 25, one), games);
+  arena::testing::check_conformant(
+      arena::testing::run_conformance(arena::testing::registered_game("stellar"), {{"facedown_step3", "printed"}}, 2,
+                                      games, 8000, 25, one),
+      games);
 }
 
 TEST_CASE("Stellar: at the end every telescope holds 12 cards and every notebook 13", "[stellar]") {
@@ -73,7 +63,7 @@ TEST_CASE("Stellar: at the end every telescope holds 12 cards and every notebook
 }
 
 TEST_CASE("Stellar refuses a config it does not know", "[stellar]") {
-  const auto& game = stellar_game();
+  const auto& game = arena::testing::registered_game("stellar");
   auto bad = game.new_game({{"facedown_step3", "sideways"}}, 1, 2);
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error(), Catch::Contains("facedown_step3"));
@@ -89,7 +79,8 @@ TEST_CASE("Stellar refuses a config it does not know", "[stellar]") {
 // satellite, where it said "stack": null for one that adds to no scoring run (scores unchanged;
 // the state hashes are not affected).
 TEST_CASE("Stellar determinism signature is pinned", "[stellar][signature]") {
-  const std::uint64_t signature = arena::testing::determinism_signature(stellar_game(), nullptr, 2, 500);
+  const std::uint64_t signature =
+      arena::testing::determinism_signature(arena::testing::registered_game("stellar"), nullptr, 2, 500);
   INFO("signature " << hash_hex(signature));
   CHECK(hash_hex(signature) == "085dcf20122df55a");
 }

@@ -12,8 +12,7 @@ using Names = std::vector<std::string>;
 
 TEST_CASE("T1: telescope moons 1 and 3 (5 stars) x notebook moons 4, 5, 6/0 (run 3) = 15", "[stellar][A6]") {
   Table t;
-  t.telescope(0, 2, "Moon 1");
-  t.telescope(0, 3, "Moon 3");
+  t.telescope(0, {{2, "Moon 1"}, {3, "Moon 3"}});
   t.notebook(0, {"Moon 4", "Moon 5", "Moon 6/0"});
 
   const PlayerScore p = score(t.state()).players[0];
@@ -30,30 +29,14 @@ TEST_CASE("T2: section sums Carly 14/11/15 vs Emma 17/6/13 give Carly 20, Emma 1
   const int emma = 1;
   // Carly: top {3 starter, 1, 4, 1, 5}, middle {5, 2, 4}, bottom {6/0, 3, 2, 4}.
   t.starters(carly, "Mars 3 ◆", "Cloud 3 ◆");
-  t.telescope(carly, 2, "Moon 1");
-  t.telescope(carly, 3, "Jupiter 4");
-  t.telescope(carly, 4, "Mercury 1");
-  t.telescope(carly, 5, "Saturn 5");
-  t.telescope(carly, 6, "Asteroid 5");
-  t.telescope(carly, 7, "Asteroid 2");
-  t.telescope(carly, 8, "Asteroid 4");
-  t.telescope(carly, 9, "Black Hole 6/0");
-  t.telescope(carly, 10, "Cloud 3");
-  t.telescope(carly, 11, "Cloud 2");
-  t.telescope(carly, 12, "Cloud 4");
+  t.telescope(carly, {{2, "Moon 1"}, {3, "Jupiter 4"}, {4, "Mercury 1"}, {5, "Saturn 5"}});
+  t.telescope(carly, {{6, "Asteroid 5"}, {7, "Asteroid 2"}, {8, "Asteroid 4"}});
+  t.telescope(carly, {{9, "Black Hole 6/0"}, {10, "Cloud 3"}, {11, "Cloud 2"}, {12, "Cloud 4"}});
   // Emma: top {3 starter, 5, 4, 3, 2}, middle {1, 2, 3}, bottom {1, 4, 5, 3}.
   t.starters(emma, "Moon 3 ◆", "Asteroid 3 ◆");
-  t.telescope(emma, 2, "Moon 5");
-  t.telescope(emma, 3, "Moon 4");
-  t.telescope(emma, 4, "Moon 3");
-  t.telescope(emma, 5, "Moon 2");
-  t.telescope(emma, 6, "Asteroid 1");
-  t.telescope(emma, 7, "Black Hole 2");
-  t.telescope(emma, 8, "Asteroid 3");
-  t.telescope(emma, 9, "Cloud 1");
-  t.telescope(emma, 10, "Black Hole 4");
-  t.telescope(emma, 11, "Cloud 5");
-  t.telescope(emma, 12, "Black Hole 3");
+  t.telescope(emma, {{2, "Moon 5"}, {3, "Moon 4"}, {4, "Moon 3"}, {5, "Moon 2"}});
+  t.telescope(emma, {{6, "Asteroid 1"}, {7, "Black Hole 2"}, {8, "Asteroid 3"}});
+  t.telescope(emma, {{9, "Cloud 1"}, {10, "Black Hole 4"}, {11, "Cloud 5"}, {12, "Black Hole 3"}});
 
   const Outcome o = score(t.state());
   CHECK(o.players[carly].section_sums == std::array<int, 3>{14, 11, 15});
@@ -81,13 +64,9 @@ TEST_CASE("T3: adding Cloud 4 to clouds {1, 5} makes the multipliers planet 1, a
 }
 
 TEST_CASE("T4: take Mars 3, Black Hole 1 to the telescope, slot 1 to the notebook, refill 1 and 4", "[stellar][A6]") {
-  Table t;
-  t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
-  t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
-  t.hand(0, {"Black Hole 1", "Venus 2"});
-  t.hand(1, {"Saturn 5", "Moon 5"});
-  t.row({"Asteroid 4", "Black Hole 6/0", "Moon 1", "Mars 3", "Cloud 4"});
-  t.deck({"Jupiter 4", "Cloud 2"});
+  Table t = opening({.hand0 = {"Black Hole 1", "Venus 2"},
+                     .row = {"Asteroid 4", "Black Hole 6/0", "Moon 1", "Mars 3", "Cloud 4"},
+                     .deck_top = {"Jupiter 4", "Cloud 2"}});
   State& s = t.state();
   REQUIRE(check_invariants(s).ok());
   REQUIRE(to_act(s) == 0);
@@ -144,8 +123,7 @@ TEST_CASE("T5: the legal Step 2 actions offer exactly those face-up slots, and e
   Table t;
   t.starters(0, "Mars 3 ◆", "Moon 3 ◆");
   t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
-  t.telescope(0, 4, "Moon 3");
-  t.telescope(0, 6, "Black Hole 1");
+  t.telescope(0, {{4, "Moon 3"}, {6, "Black Hole 1"}});
   const int moon = t.take("Moon 5");
   t.state().players[0].hand = {static_cast<CardId>(moon)};
   t.state().phase = Phase::play;
@@ -163,13 +141,9 @@ TEST_CASE("T5: the legal Step 2 actions offer exactly those face-up slots, and e
 }
 
 TEST_CASE("T6: a 6/0 from hand makes Step 3 use the top of the deck", "[stellar][A6]") {
-  Table t;
-  t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
-  t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
-  t.hand(0, {"Black Hole 6/0", "Venus 2"});
-  t.hand(1, {"Saturn 5", "Moon 5"});
-  t.row({"Asteroid 4", "Moon 6/0", "Moon 1", "Mars 3", "Cloud 4"});
-  t.deck({"Jupiter 4", "Cloud 2", "Asteroid 1"});
+  Table t = opening({.hand0 = {"Black Hole 6/0", "Venus 2"},
+                     .row = {"Asteroid 4", "Moon 6/0", "Moon 1", "Mars 3", "Cloud 4"},
+                     .deck_top = {"Jupiter 4", "Cloud 2", "Asteroid 1"}});
   State& s = t.state();
 
   apply(s, take(s, 3));  // Moon 1
@@ -188,10 +162,8 @@ TEST_CASE("T6: a 6/0 from hand makes Step 3 use the top of the deck", "[stellar]
 
 TEST_CASE("T6: a 6/0 in the telescope adds 6 to its section", "[stellar][A6]") {
   Table t;
-  t.telescope(0, 9, "Black Hole 6/0");
-  t.telescope(0, 10, "Moon 2");
-  t.telescope(1, 9, "Black Hole 5");
-  t.telescope(1, 10, "Moon 2");
+  t.telescope(0, {{9, "Black Hole 6/0"}, {10, "Moon 2"}});
+  t.telescope(1, {{9, "Black Hole 5"}, {10, "Moon 2"}});
   const Outcome o = score(t.state());
   CHECK(o.players[0].section_sums[2] == 8);
   CHECK(o.players[1].section_sums[2] == 7);

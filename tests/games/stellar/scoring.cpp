@@ -18,11 +18,7 @@ namespace {
 
 // The five types, one face-up card each, in telescope slots 1-5 of `seat`.
 void all_five_types(Table& t, int seat) {
-  t.telescope(seat, 1, "Mercury 1");
-  t.telescope(seat, 2, "Moon 1");
-  t.telescope(seat, 3, "Asteroid 1");
-  t.telescope(seat, 4, "Cloud 1");
-  t.telescope(seat, 5, "Black Hole 1");
+  t.telescope(seat, {{1, "Mercury 1"}, {2, "Moon 1"}, {3, "Asteroid 1"}, {4, "Cloud 1"}, {5, "Black Hole 1"}});
 }
 
 // Stars x multiplier summed over the five types (sections and diversity left out).
@@ -136,12 +132,9 @@ TEST_CASE("Section sums: a 6/0 counts 6, a satellite its number, a face-down car
 TEST_CASE("Sections: the strictly higher sum scores 10, a tie scores nothing", "[stellar][A4]") {
   Table t;
   // Top: 5 + 2 = 7 against 3 + 4 = 7, a tie. Middle: 1 against nothing. Bottom: 2 against 4.
-  t.telescope(0, 2, "Saturn 5");
-  t.telescope(0, 3, "Venus 2");
-  t.telescope(1, 2, "Moon 3");
-  t.telescope(1, 3, "Moon 4");
-  t.telescope(0, 6, "Mercury 1");
-  t.telescope(0, 10, "Cloud 2");
+  t.telescope(0, {{2, "Saturn 5"}, {3, "Venus 2"}});
+  t.telescope(1, {{2, "Moon 3"}, {3, "Moon 4"}});
+  t.telescope(0, {{6, "Mercury 1"}, {10, "Cloud 2"}});
   t.telescope(1, 10, "Cloud 4");
 
   const Outcome o = score(t.state());
@@ -164,11 +157,7 @@ TEST_CASE("Diversity: 10 for a face-up card of each of the five types", "[stella
   }
   SECTION("a satellite does not stand in for a type") {
     Table t;
-    t.telescope(0, 1, "Mercury 1");
-    t.telescope(0, 2, "Moon 1");
-    t.telescope(0, 3, "Asteroid 1");
-    t.telescope(0, 4, "Cloud 1");
-    t.telescope(0, 5, "Satellite 1");
+    t.telescope(0, {{1, "Mercury 1"}, {2, "Moon 1"}, {3, "Asteroid 1"}, {4, "Cloud 1"}, {5, "Satellite 1"}});
     CHECK(score(t.state()).players[0].diversity == 0);
   }
 }

@@ -345,28 +345,33 @@ TEST_CASE("Own decks: an empty deck takes its discard pile, with both empty the 
   const int a = to_act(s);
   const int b = 1 - a;
   OwnDecks& own = *s.own;
+  // Seat a's turn: row slot 1 taken, played to the notebook, and Step 3's card placed if one is.
+  const auto play_turn = [&] {
+    apply(s, Action::take(0));
+    apply(s, Action::play_notebook(s.players[idx(a)].hand.front()));
+    if (s.phase == Phase::place) apply(s, legal_actions(s).front());
+  };
+  // Test surgery, not a reachable state: seat a's deck goes into its notebook.
+  const auto deck_a_to_notebook = [&] {
+    auto& notebook = s.players[idx(a)].notebook;
+    notebook.insert(notebook.end(), own.deck[idx(a)].begin(), own.deck[idx(a)].end());
+    own.deck[idx(a)].clear();
+  };
 
   SECTION("its own discard pile is shuffled into a new deck") {
     own.discard[idx(a)] = std::move(own.deck[idx(a)]);
     own.deck[idx(a)].clear();
     const auto b_deck = own.deck[idx(b)];
-    apply(s, Action::take(0));
-    apply(s, Action::play_notebook(s.players[idx(a)].hand.front()));
-    if (s.phase == Phase::place) apply(s, legal_actions(s).front());
+    play_turn();
     CHECK(own.deck[idx(b)] == b_deck);
     CHECK(own.discard[idx(a)].empty());
     for (auto c : s.row) CHECK(c != kNone);
     CHECK(check_invariants(s).ok());
   }
   SECTION("both empty: the other seat's deck") {
-    // Test surgery, not a reachable state: seat a's deck goes into its notebook.
-    auto& notebook = s.players[idx(a)].notebook;
-    notebook.insert(notebook.end(), own.deck[idx(a)].begin(), own.deck[idx(a)].end());
-    own.deck[idx(a)].clear();
+    deck_a_to_notebook();
     const std::size_t b_deck = own.deck[idx(b)].size();
-    apply(s, Action::take(0));
-    apply(s, Action::play_notebook(s.players[idx(a)].hand.front()));
-    if (s.phase == Phase::place) apply(s, legal_actions(s).front());
+    play_turn();
     // Step 3 took row slot n (or the top of a deck); the refill came from seat b's deck.
     for (auto c : s.row) CHECK(c != kNone);
     CHECK(own.deck[idx(a)].empty());
@@ -374,15 +379,11 @@ TEST_CASE("Own decks: an empty deck takes its discard pile, with both empty the 
     CHECK(owner(s, s.row[0]) == b);
   }
   SECTION("both empty, and the other's deck too: the other's discard pile is shuffled in") {
-    auto& notebook = s.players[idx(a)].notebook;
-    notebook.insert(notebook.end(), own.deck[idx(a)].begin(), own.deck[idx(a)].end());
-    own.deck[idx(a)].clear();
+    deck_a_to_notebook();
     own.discard[idx(b)] = std::move(own.deck[idx(b)]);
     own.deck[idx(b)].clear();
     const std::size_t b_cards = own.discard[idx(b)].size();
-    apply(s, Action::take(0));
-    apply(s, Action::play_notebook(s.players[idx(a)].hand.front()));
-    if (s.phase == Phase::place) apply(s, legal_actions(s).front());
+    play_turn();
     for (auto c : s.row) CHECK(c != kNone);
     CHECK(own.discard[idx(b)].empty());
     CHECK(own.deck[idx(b)].size() < b_cards);

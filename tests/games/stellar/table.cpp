@@ -58,23 +58,27 @@ void Table::telescope(int seat, int slot, std::string_view name, Face face) {
   s_.players[idx(seat)].telescope[idx(slot - 1)] = Slot{static_cast<std::int16_t>(take(name)), face == Face::up};
 }
 
+void Table::telescope(int seat, std::initializer_list<std::pair<int, std::string_view>> slot_names) {
+  for (const auto& [slot, name] : slot_names) telescope(seat, slot, name);
+}
+
 void Table::notebook(int seat, std::initializer_list<std::string_view> names) {
   for (auto n : names) s_.players[idx(seat)].notebook.push_back(static_cast<CardId>(take(n)));
 }
 
-void Table::hand(int seat, std::initializer_list<std::string_view> names) {
+void Table::hand(int seat, const CardNames& names) {
   auto& hand = s_.players[idx(seat)].hand;
   for (auto n : names) hand.push_back(static_cast<CardId>(take(n)));
   std::sort(hand.begin(), hand.end());
 }
 
-void Table::row(std::initializer_list<std::string_view> names) {
+void Table::row(const CardNames& names) {
   REQUIRE(names.size() == kRowSlots);
   std::size_t slot = 0;
   for (auto n : names) s_.row[slot++] = n.empty() ? kNone : static_cast<std::int16_t>(take(n));
 }
 
-void Table::deck(std::initializer_list<std::string_view> top_first) {
+void Table::deck(const CardNames& top_first) {
   std::vector<CardId> top;
   for (auto n : top_first) top.push_back(static_cast<CardId>(take(n)));
   s_.deck.clear();
@@ -136,6 +140,22 @@ std::vector<std::string> Table::deck_top(std::size_t n) const {
   std::vector<std::string> out;
   for (auto it = s_.deck.rbegin(); it != s_.deck.rend() && out.size() < n; ++it) out.push_back(name(*it));
   return out;
+}
+
+Table opening(Config config) {
+  Table t(std::move(config));
+  t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
+  t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
+  t.hand(1, {"Saturn 5", "Moon 5"});
+  return t;
+}
+
+Table opening(const Deal& deal, Config config) {
+  Table t = opening(std::move(config));
+  t.hand(0, deal.hand0);
+  t.row(deal.row);
+  t.deck(deal.deck_top);
+  return t;
 }
 
 Action take(const State& s, int row_slot) {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "referee/games/stellar/rules.hpp"
@@ -17,6 +18,9 @@
 namespace arena::stellar::testing {
 
 enum class Face { up, down };
+
+// Card names, in the order a method says.
+using CardNames = std::vector<std::string_view>;
 
 class Table {
  public:
@@ -32,13 +36,15 @@ class Table {
   // Setup as the rulebook does it: `up` face up in telescope slot 1, `kept` into the notebook.
   void starters(int seat, std::string_view up, std::string_view kept);
   void telescope(int seat, int slot, std::string_view name, Face face = Face::up);
+  // Face up, slot by slot: telescope(0, {{2, "Saturn 5"}, {3, "Venus 2"}}).
+  void telescope(int seat, std::initializer_list<std::pair<int, std::string_view>> slot_names);
   void notebook(int seat, std::initializer_list<std::string_view> names);
-  void hand(int seat, std::initializer_list<std::string_view> names);
+  void hand(int seat, const CardNames& names);
   // Row slots 1-5, in order.
-  void row(std::initializer_list<std::string_view> names);
+  void row(const CardNames& names);
   // The named cards on top of the deck (the first name is the top), every card not yet on the
   // table below them, so the state holds all 60 cards.
-  void deck(std::initializer_list<std::string_view> top_first);
+  void deck(const CardNames& top_first);
   // Exactly these cards in the deck (first = top) and these in the discard pile; for the
   // reshuffle rule.
   void deck_only(std::initializer_list<std::string_view> top_first);
@@ -59,6 +65,18 @@ class Table {
   State s_;
   std::vector<bool> used_;
 };
+
+// Round 1, seat 0 to play, as in the rulebook's examples: both starters placed (seat 0 Moon 3 ◆ up
+// and Mars 3 ◆ kept, seat 1 Asteroid 3 ◆ up and Cloud 3 ◆ kept), seat 1 holding Saturn 5 and Moon 5.
+// The test deals seat 0's hand, the row and the deck.
+Table opening(Config config = Config{});
+// The opening with seat 0's hand, the row (slots 1-5) and the deck's top cards dealt.
+struct Deal {
+  CardNames hand0;
+  CardNames row;
+  CardNames deck_top;
+};
+Table opening(const Deal& deal, Config config = Config{});
 
 // Actions by rulebook numbers (row slots 1-5, telescope slots 1-12), each checked (REQUIRE) to
 // be among the legal actions, so a test plays only moves the engine offers.

@@ -14,16 +14,6 @@ using Names = std::vector<std::string>;
 
 namespace {
 
-// Round 1, seat 0 to play: both starters placed, seat 1 holding two cards. The test deals seat
-// 0's hand, the row and the deck.
-Table opening(Config config = Config{}) {
-  Table t(std::move(config));
-  t.starters(0, "Moon 3 ◆", "Mars 3 ◆");
-  t.starters(1, "Asteroid 3 ◆", "Cloud 3 ◆");
-  t.hand(1, {"Saturn 5", "Moon 5"});
-  return t;
-}
-
 // Plays a uniformly random legal action until `stop` holds (or the game ends).
 template <typename Stop>
 void play_until(State& s, std::uint64_t seed, Stop stop) {
@@ -124,10 +114,9 @@ TEST_CASE(
 // ---- A3 Step 3 -----------------------------------------------------------------------------
 
 TEST_CASE("Step 3: a card played to the notebook sends row slot n to the telescope", "[stellar][A3]") {
-  Table t = opening();
-  t.hand(0, {"Venus 2", "Black Hole 1"});
-  t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2"});
+  Table t = opening({.hand0 = {"Venus 2", "Black Hole 1"},
+                     .row = {"Asteroid 4", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"},
+                     .deck_top = {"Saturn 5", "Cloud 2"}});
   State& s = t.state();
 
   apply(s, take(s, 3));  // Moon 1
@@ -143,10 +132,9 @@ TEST_CASE("Step 3: a card played to the notebook sends row slot n to the telesco
 }
 
 TEST_CASE("Step 3: a 6/0 played to the telescope sends the top of the deck to the notebook", "[stellar][A3]") {
-  Table t = opening();
-  t.hand(0, {"Asteroid 6/0", "Venus 2"});
-  t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2", "Moon 2"});
+  Table t = opening({.hand0 = {"Asteroid 6/0", "Venus 2"},
+                     .row = {"Asteroid 4", "Mercury 1", "Moon 1", "Jupiter 4", "Cloud 4"},
+                     .deck_top = {"Saturn 5", "Cloud 2", "Moon 2"}});
   State& s = t.state();
 
   apply(s, take(s, 1));  // Asteroid 4
@@ -158,10 +146,9 @@ TEST_CASE("Step 3: a 6/0 played to the telescope sends the top of the deck to th
 }
 
 TEST_CASE("Step 3: when slot n was emptied in Step 1, the top of the deck is used", "[stellar][A3]") {
-  Table t = opening();
-  t.hand(0, {"Asteroid 2", "Cloud 5"});
-  t.row({"Asteroid 4", "Venus 2", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2"});
+  Table t = opening({.hand0 = {"Asteroid 2", "Cloud 5"},
+                     .row = {"Asteroid 4", "Venus 2", "Moon 1", "Jupiter 4", "Cloud 4"},
+                     .deck_top = {"Saturn 5", "Cloud 2"}});
   State& s = t.state();
 
   apply(s, take(s, 2));  // Venus 2 leaves slot 2 empty
@@ -176,60 +163,44 @@ TEST_CASE("Step 3: when slot n was emptied in Step 1, the top of the deck is use
 
 // ---- A5 S1: a face-down Step 2 card ----------------------------------------------------------
 
-TEST_CASE("S1 (facedown_step3 = three, the default): a face-down card sends row slot 3", "[stellar][S1]") {
-  Table t = opening();
-  REQUIRE(t.state().config.facedown_step3 == FacedownStep3::three);
-  t.hand(0, {"Jupiter 4", "Moon 6/0"});
-  t.row({"Asteroid 4", "Venus 2", "Moon 1", "Mercury 1", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2", "Moon 2"});
-  State& s = t.state();
-
-  SECTION("a face-down Jupiter 4 takes slot 3, not slot 4") {
-    apply(s, take(s, 5));
-    apply(s, play_telescope(s, t.in_hand(0, "Jupiter 4"), 2, Face::down));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Moon 1"});
-    CHECK(s.last_step3_slot == 2);
-  }
-  SECTION("a face-down 6/0 takes slot 3 too, not the top of the deck") {
-    apply(s, take(s, 5));
-    apply(s, play_telescope(s, t.in_hand(0, "Moon 6/0"), 2, Face::down));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Moon 1"});
-    CHECK(s.last_step3_slot == 2);
-  }
-  SECTION("with slot 3 emptied in Step 1, a face-down card takes the top of the deck") {
-    apply(s, take(s, 3));
-    apply(s, play_telescope(s, t.in_hand(0, "Jupiter 4"), 2, Face::down));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Saturn 5"});
-    CHECK(s.last_step3_slot == kNone);
-  }
-  SECTION("a face-up card still uses its printed number") {
-    apply(s, take(s, 5));
-    apply(s, play_telescope(s, t.in_hand(0, "Jupiter 4"), 2, Face::up));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Mercury 1"});
-    CHECK(s.last_step3_slot == 3);
-  }
-}
-
-TEST_CASE("S1 (facedown_step3 = printed): a face-down card uses its printed number", "[stellar][S1]") {
-  Config printed;
-  printed.facedown_step3 = FacedownStep3::printed;
-  Table t = opening(printed);
-  t.hand(0, {"Jupiter 4", "Moon 6/0"});
-  t.row({"Asteroid 4", "Venus 2", "Moon 1", "Mercury 1", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2", "Moon 2"});
-  State& s = t.state();
-
-  SECTION("a face-down Jupiter 4 takes slot 4") {
-    apply(s, take(s, 5));
-    apply(s, play_telescope(s, t.in_hand(0, "Jupiter 4"), 2, Face::down));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Mercury 1"});
-    CHECK(s.last_step3_slot == 3);
-  }
-  SECTION("a face-down 6/0 takes the top of the deck") {
-    apply(s, take(s, 5));
-    apply(s, play_telescope(s, t.in_hand(0, "Moon 6/0"), 2, Face::down));
-    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Saturn 5"});
-    CHECK(s.last_step3_slot == kNone);
+TEST_CASE("S1: a face-down Step 2 card sends row slot 3 (the default) or its printed number", "[stellar][S1]") {
+  REQUIRE(Config{}.facedown_step3 == FacedownStep3::three);
+  // Seat 0 takes row slot `take_slot` in Step 1, then plays `card` to telescope slot 3; Step 3
+  // sends `to_notebook` into the notebook, from row slot `step3_slot` (kNone: the deck's top).
+  struct Case {
+    const char* what;
+    FacedownStep3 rule;
+    int take_slot;
+    const char* card;
+    Face face;
+    const char* to_notebook;
+    int step3_slot;
+  };
+  const auto three = FacedownStep3::three;
+  const auto printed = FacedownStep3::printed;
+  const Case cases[] = {
+      {"three: a face-down Jupiter 4 takes slot 3, not slot 4", three, 5, "Jupiter 4", Face::down, "Moon 1", 2},
+      {"three: a face-down 6/0 takes slot 3 too, not the top of the deck", three, 5, "Moon 6/0", Face::down, "Moon 1",
+       2},
+      {"three: with slot 3 emptied in Step 1, a face-down card takes the top of the deck", three, 3, "Jupiter 4",
+       Face::down, "Saturn 5", kNone},
+      {"three: a face-up card still uses its printed number", three, 5, "Jupiter 4", Face::up, "Mercury 1", 3},
+      {"printed: a face-down Jupiter 4 takes slot 4", printed, 5, "Jupiter 4", Face::down, "Mercury 1", 3},
+      {"printed: a face-down 6/0 takes the top of the deck", printed, 5, "Moon 6/0", Face::down, "Saturn 5", kNone},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    Config config;
+    config.facedown_step3 = c.rule;
+    Table t = opening({.hand0 = {"Jupiter 4", "Moon 6/0"},
+                       .row = {"Asteroid 4", "Venus 2", "Moon 1", "Mercury 1", "Cloud 4"},
+                       .deck_top = {"Saturn 5", "Cloud 2", "Moon 2"}},
+                      config);
+    State& s = t.state();
+    apply(s, take(s, c.take_slot));
+    apply(s, play_telescope(s, t.in_hand(0, c.card), 2, c.face));
+    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", c.to_notebook});
+    CHECK(s.last_step3_slot == c.step3_slot);
   }
 }
 
@@ -239,10 +210,10 @@ TEST_CASE(
     "S2: a satellite taken in Step 1 offers the opponent a refresh at the start of its "
     "next turn",
     "[stellar][S2]") {
-  Table t = opening();
-  t.hand(0, {"Venus 2", "Black Hole 1"});
-  t.row({"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2", "Moon 2", "Asteroid 1", "Black Hole 5", "Mercury 1", "Cloud 1"});
+  Table t =
+      opening({.hand0 = {"Venus 2", "Black Hole 1"},
+               .row = {"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"},
+               .deck_top = {"Saturn 5", "Cloud 2", "Moon 2", "Asteroid 1", "Black Hole 5", "Mercury 1", "Cloud 1"}});
   State& s = t.state();
 
   apply(s, take(s, 2));  // Satellite 2 into seat 0's hand
@@ -312,27 +283,20 @@ TEST_CASE(
   CHECK(s.discard.empty());
 }
 
-TEST_CASE("S2: a satellite reaching the tableau in Step 3 offers no refresh", "[stellar][S2]") {
-  Table t = opening();
-  t.hand(0, {"Venus 2", "Black Hole 1"});
-  t.row({"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2"});
+TEST_CASE("S2: no refresh for a satellite reaching the tableau in Step 3, nor when the opponent has no turn left",
+          "[stellar][S2]") {
+  Table t = opening({.hand0 = {"Venus 2", "Black Hole 1"},
+                     .row = {"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"},
+                     .deck_top = {"Saturn 5", "Cloud 2"}});
   State& s = t.state();
 
-  apply(s, take(s, 5));
-  apply(s, play_telescope(s, t.in_hand(0, "Venus 2"), 2, Face::up));  // slot 2: Satellite 2
-  CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Satellite 2"});
-  CHECK(s.phase == Phase::take);
-  CHECK_FALSE(s.refresh_pending);
-}
-
-TEST_CASE("S2: no refresh when the opponent has no turn left", "[stellar][S2]") {
-  Table t = opening();
-  t.hand(0, {"Venus 2", "Black Hole 1"});
-  t.row({"Asteroid 4", "Satellite 2", "Moon 1", "Jupiter 4", "Cloud 4"});
-  t.deck({"Saturn 5", "Cloud 2"});
-  State& s = t.state();
-
+  SECTION("a satellite reaching the tableau in Step 3") {
+    apply(s, take(s, 5));
+    apply(s, play_telescope(s, t.in_hand(0, "Venus 2"), 2, Face::up));  // slot 2: Satellite 2
+    CHECK(t.names(s.players[0].notebook) == Names{"Mars 3 ◆", "Satellite 2"});
+    CHECK(s.phase == Phase::take);
+    CHECK_FALSE(s.refresh_pending);
+  }
   SECTION("a satellite taken by the first player of round 11 is offered to the second") {
     s.turn = 20;
     REQUIRE(to_act(s) == 0);
@@ -355,38 +319,33 @@ TEST_CASE("S2: no refresh when the opponent has no turn left", "[stellar][S2]") 
 
 // ---- A5 S4: information -----------------------------------------------------------------------
 
-TEST_CASE("S4: a card played face down from hand shows its face to its owner only", "[stellar][S4]") {
-  Table t = opening();
-  t.hand(0, {"Jupiter 4", "Venus 2"});
-  t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"});
-  t.deck({"Cloud 2", "Moon 2"});
+TEST_CASE("S3/S4: a card face down in the telescope shows its face to who saw it: its owner, or both for Step 3's",
+          "[stellar][S4]") {
+  Table t = opening({.hand0 = {"Jupiter 4", "Venus 2"},
+                     .row = {"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"},
+                     .deck_top = {"Cloud 2", "Moon 2"}});
   State& s = t.state();
   apply(s, take(s, 5));
-  const int jupiter = t.in_hand(0, "Jupiter 4");
-  apply(s, play_telescope(s, jupiter, 7, Face::down));
 
-  const auto mine = arena::stellar::view(s, 0)["players"][0]["telescope"][6];
-  const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
-  CHECK(mine["face"] == "down");
-  CHECK(mine["card"]["id"] == jupiter);
-  CHECK(theirs == nlohmann::json{{"face", "down"}});
-  // What is public: the row slot Step 3 took (slot 3 for a face-down card, docs/games/stellar.md).
-  CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
-}
-
-TEST_CASE("S3/S4: a Step 3 card placed face down keeps the face both players saw", "[stellar][S4]") {
-  Table t = opening();
-  t.hand(0, {"Jupiter 4", "Venus 2"});
-  t.row({"Asteroid 4", "Mercury 1", "Moon 1", "Saturn 5", "Cloud 4"});
-  t.deck({"Cloud 2", "Moon 2"});
-  State& s = t.state();
-  apply(s, take(s, 5));
-  // Venus 2 to the notebook: row slot 2 (Mercury 1, public) comes to the telescope, face down.
-  apply(s, play_notebook(s, t.in_hand(0, "Venus 2")));
-  apply(s, place(s, 7, Face::down));
-  const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
-  CHECK(theirs["face"] == "down");
-  CHECK(theirs["card"]["name"] == "Mercury 1");
+  SECTION("played face down from hand: its owner only") {
+    const int jupiter = t.in_hand(0, "Jupiter 4");
+    apply(s, play_telescope(s, jupiter, 7, Face::down));
+    const auto mine = arena::stellar::view(s, 0)["players"][0]["telescope"][6];
+    const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
+    CHECK(mine["face"] == "down");
+    CHECK(mine["card"]["id"] == jupiter);
+    CHECK(theirs == nlohmann::json{{"face", "down"}});
+    // What is public: the row slot Step 3 took (slot 3 for a face-down card, docs/games/stellar.md).
+    CHECK(arena::stellar::view(s, 1)["last_step3_slot"] == 3);
+  }
+  SECTION("a Step 3 card placed face down keeps the face both players saw") {
+    // Venus 2 to the notebook: row slot 2 (Mercury 1, public) comes to the telescope, face down.
+    apply(s, play_notebook(s, t.in_hand(0, "Venus 2")));
+    apply(s, place(s, 7, Face::down));
+    const auto theirs = arena::stellar::view(s, 1)["players"][0]["telescope"][6];
+    CHECK(theirs["face"] == "down");
+    CHECK(theirs["card"]["name"] == "Mercury 1");
+  }
 }
 
 // ---- A3 deck -------------------------------------------------------------------------------
