@@ -34,10 +34,6 @@ namespace {
 const std::string kHostileAuthor = "<img src=x onerror=alert(1)>";
 const std::string kHostileLog = "<script>alert(\"log\")</script>";
 
-std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
-}
-
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
