@@ -60,8 +60,8 @@ Result<BookDeal> book_deal(const json& value, std::string_view where) {
 Status check_count(std::size_t count, std::string_view name) {
   if (count == 0) return fail(fmt::format("{} holds no deal", name));
   if (!bounds::kDeals.contains(count))
-    return fail(fmt::format("{}: {}", name, bounds::out_of_range("its number of deals", std::to_string(count),
-                                                                 bounds::kDeals)));
+    return fail(fmt::format("{}: {}", name,
+                            bounds::out_of_range("its number of deals", std::to_string(count), bounds::kDeals)));
   return {};
 }
 
@@ -106,7 +106,7 @@ Result<DealBook> parse_deal_book(std::string_view text, std::string_view name) {
   DealBook book;
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '[') {  // one JSON array
-    auto list = parse_json_text(text, name);  // "NAME is not valid JSON: line 3, column 14: ..."
+    auto list = parse_json_text(text, name);                    // "NAME is not valid JSON: line 3, column 14: ..."
     if (!list) return fail(list.error());
     auto deals = deals_from_json(*list, name);
     if (!deals) return fail(deals.error());
@@ -127,8 +127,8 @@ Result<DealBook> parse_deal_book(std::string_view text, std::string_view name) {
     try {
       value = json::parse(line);
     } catch (const json::parse_error& e) {
-      return fail(fmt::format("{} is not valid JSON Lines: line {}, column {}: {}", name, line_no, e.byte,
-                              parse_reason(e)));
+      return fail(
+          fmt::format("{} is not valid JSON Lines: line {}, column {}: {}", name, line_no, e.byte, parse_reason(e)));
     }
     auto deal = book_deal(value, fmt::format("{}, line {}", name, line_no));
     if (!deal) return fail(deal.error());

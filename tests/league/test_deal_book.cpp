@@ -60,12 +60,15 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> book_seeds(const league::Le
   return out;
 }
 
-fs::path book_dir(const std::string& name) { return testing::fresh_dir("deal_book", name); }
+fs::path book_dir(const std::string& name) {
+  return testing::fresh_dir("deal_book", name);
+}
 
 }  // namespace
 
 TEST_CASE("a deal book is read exactly: seeds as numbers or decimal text, JSON or JSON Lines", "[deal_book]") {
-  const auto lines = book_of("12\n\n\"18446744073709551615\"\n{\"seed\": 7, \"config\": {\"facedown_step3\": \"printed\"}}\n");
+  const auto lines =
+      book_of("12\n\n\"18446744073709551615\"\n{\"seed\": 7, \"config\": {\"facedown_step3\": \"printed\"}}\n");
   REQUIRE(lines.deals.size() == 3);
   CHECK(lines.deals[0].seed == 12);
   CHECK(lines.deals[1].seed == UINT64_MAX);
@@ -84,13 +87,14 @@ TEST_CASE("a deal book is read exactly: seeds as numbers or decimal text, JSON o
     const char* text;
     const char* says;
   };
-  for (const Bad& b : {Bad{"1\n{\"seed\": 3,\n", "line 2, column 12"}, Bad{"[1, 2,, 3]", "line 1, column 7"},
-                       Bad{"1\n\"18446744073709551616\"\n", "line 2: seed \"18446744073709551616\" is not a whole number"},
-                       Bad{"[-1]", "deal 1: seed -1 is not a whole number in 0..18446744073709551615"},
-                       Bad{"[1.5]", "seed 1.5 is not"}, Bad{"\"12a\"", "seed \"12a\" is not"},
-                       Bad{"\n \n", "holds no deal"}, Bad{"[]", "holds no deal"},
-                       Bad{"{\"seed\": 1, \"cfg\": {}}", "unknown key \"cfg\""}, Bad{"{\"config\": {}}", "no \"seed\""},
-                       Bad{"{\"seed\": 1, \"config\": 3}", "\"config\" must be a JSON object"}}) {
+  for (const Bad& b :
+       {Bad{"1\n{\"seed\": 3,\n", "line 2, column 12"}, Bad{"[1, 2,, 3]", "line 1, column 7"},
+        Bad{"1\n\"18446744073709551616\"\n", "line 2: seed \"18446744073709551616\" is not a whole number"},
+        Bad{"[-1]", "deal 1: seed -1 is not a whole number in 0..18446744073709551615"},
+        Bad{"[1.5]", "seed 1.5 is not"}, Bad{"\"12a\"", "seed \"12a\" is not"}, Bad{"\n \n", "holds no deal"},
+        Bad{"[]", "holds no deal"}, Bad{"{\"seed\": 1, \"cfg\": {}}", "unknown key \"cfg\""},
+        Bad{"{\"config\": {}}", "no \"seed\""},
+        Bad{"{\"seed\": 1, \"config\": 3}", "\"config\" must be a JSON object"}}) {
     auto book = league::parse_deal_book(b.text, "the test book");
     INFO(b.text);
     REQUIRE_FALSE(book.ok());
@@ -120,15 +124,15 @@ TEST_CASE("a shuffled book's order is a permutation that depends on the league s
 }
 
 TEST_CASE("two leagues with one book and different league seeds play the same deals", "[deal_book][league]") {
-  const auto book =
-      book_of(fmt::format("12345\n\"{}\"\n{{\"seed\": 7, \"config\": {{\"facedown_step3\": \"printed\"}}}}\n", kBigSeed));
+  const auto book = book_of(
+      fmt::format("12345\n\"{}\"\n{{\"seed\": 7, \"config\": {{\"facedown_step3\": \"printed\"}}}}\n", kBigSeed));
   auto first = league::run(book_spec(book, 1), testing::league_options(book_dir("first")));
   REQUIRE(first.ok());
   auto second = league::run(book_spec(book, 99, 1), testing::league_options(book_dir("second")));
   REQUIRE(second.ok());
   // 3 deals x 2 legs (duplicate), in the book's order: both legs of a deal share its seed.
-  const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected = {{0, 12345}, {1, 12345}, {2, kBigSeed},
-                                                                         {3, kBigSeed}, {4, 7},      {5, 7}};
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected = {{0, 12345},    {1, 12345}, {2, kBigSeed},
+                                                                         {3, kBigSeed}, {4, 7},     {5, 7}};
   CHECK(book_seeds(*first) == expected);
   CHECK(book_seeds(*second) == expected);
   // The deal's own config over the league's, in the replay.
@@ -184,12 +188,12 @@ TEST_CASE("a book league interrupted resumes with the recorded book; a changed b
                                     part.string(), (part.parent_path() / "changed.jsonl").string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("the deal book differs: deal 3 of the book has seed 34 here, 33 there"));
-  c = testing::run(fmt::format("{} league --out {} --resume --sandbox none --deals-order shuffled 2>&1", referee,
-                               part.string()));
+  c = testing::run(
+      fmt::format("{} league --out {} --resume --sandbox none --deals-order shuffled 2>&1", referee, part.string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("deals order shuffled here, file there"));
-  c = testing::run(fmt::format("{} league --out {} --resume --sandbox none --rating-interval 0 2>&1", referee,
-                               part.string()));
+  c = testing::run(
+      fmt::format("{} league --out {} --resume --sandbox none --rating-interval 0 2>&1", referee, part.string()));
   INFO(c.out);
   CHECK(c.exit_code == 0);
   auto journal = league::read_journal(part / "results.jsonl");
@@ -243,15 +247,15 @@ TEST_CASE("referee league --deals-file: a league file's book, and bad books refu
     CHECK_THAT(c.out, Contains(b.says));
     CHECK_FALSE(fs::exists(dir / ("out-" + b.name)));
   }
-  c = testing::run(fmt::format("{} league {} --deals-order shuffled --out {} 2>&1", referee, bots,
-                               (dir / "out-order").string()));
+  c = testing::run(
+      fmt::format("{} league {} --deals-order shuffled --out {} 2>&1", referee, bots, (dir / "out-order").string()));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("--deals-order needs a deal book"));
   // An inline "deals" list with a "deals_file" too is one book too many.
-  std::ofstream(dir / "both.json") << json{{"bots", {testing::random_bot(), testing::greedy_bot()}},
-                                           {"deals", {1, 2}},
-                                           {"deals_file", "books/real.jsonl"}}
-                                          .dump();
+  std::ofstream(dir / "both.json") << json{
+      {"bots", {testing::random_bot(), testing::greedy_bot()}},
+      {"deals", {1, 2}},
+      {"deals_file", "books/real.jsonl"}}.dump();
   c = testing::run(
       fmt::format("{} league {} --out {} 2>&1", referee, (dir / "both.json").string(), (dir / "out-both").string()));
   CHECK(c.exit_code == 2);

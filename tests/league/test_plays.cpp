@@ -41,9 +41,10 @@ TEST_CASE("ready.games is read strictly and says which games and seat counts a b
   CHECK(protocol::check_plays(*ready, "stella_quest", 4).ok());
   auto refused = protocol::check_plays(*ready, "interstellar", 2);
   REQUIRE_FALSE(refused.ok());
-  CHECK(refused.error() == "does not play interstellar with 2 seats: it lists stella_quest (any seats), stellar (2 seats)");
-  auto seats = protocol::check_plays(*protocol::read_ready(plays_ready({{{"name", "stella_quest"}, {"seats", {3, 4}}}})),
-                                     "stella_quest", 2);
+  CHECK(refused.error() ==
+        "does not play interstellar with 2 seats: it lists stella_quest (any seats), stellar (2 seats)");
+  auto seats = protocol::check_plays(
+      *protocol::read_ready(plays_ready({{{"name", "stella_quest"}, {"seats", {3, 4}}}})), "stella_quest", 2);
   REQUIRE_FALSE(seats.ok());
   CHECK(seats.error() == "does not play stella_quest with 2 seats: it lists stella_quest (3 or 4 seats)");
   // A bot that lists nothing plays anything.
@@ -56,12 +57,13 @@ TEST_CASE("ready.games is read strictly and says which games and seat counts a b
     json games;
     const char* says;
   };
-  for (const Bad& b : {Bad{json::array(), "\"games\" must be an array of 1 to 64 games"},
-                       Bad{"stellar", "\"games\" must be an array"}, Bad{{""}, "a game is a name of 1 to 64 bytes"},
-                       Bad{{3}, "a game is a name"}, Bad{{{{"seats", {2}}}}, "a game without \"name\""},
-                       Bad{{{{"name", "stellar"}, {"seats", {0}}}}, "a seat count must be a whole number in 1..64, not 0"},
-                       Bad{{{{"name", "stellar"}, {"seats", json::array()}}}, "\"seats\" must be an array of 1 to 64"},
-                       Bad{{{{"name", "stellar"}, {"tables", 2}}}, "unknown"}}) {
+  for (const Bad& b :
+       {Bad{json::array(), "\"games\" must be an array of 1 to 64 games"}, Bad{"stellar", "\"games\" must be an array"},
+        Bad{{""}, "a game is a name of 1 to 64 bytes"}, Bad{{3}, "a game is a name"},
+        Bad{{{{"seats", {2}}}}, "a game without \"name\""},
+        Bad{{{{"name", "stellar"}, {"seats", {0}}}}, "a seat count must be a whole number in 1..64, not 0"},
+        Bad{{{{"name", "stellar"}, {"seats", json::array()}}}, "\"seats\" must be an array of 1 to 64"},
+        Bad{{{{"name", "stellar"}, {"tables", 2}}}, "unknown"}}) {
     auto r = protocol::read_ready(plays_ready(b.games));
     INFO(b.games.dump());
     REQUIRE_FALSE(r.ok());
@@ -99,7 +101,8 @@ TEST_CASE("referee play: a bot that lists another game is refused at the handsha
   CHECK(found);
   // One that lists the game with this seat count plays it.
   c = testing::run(fmt::format("{} play --game stellar --seed 5 --sandbox none --bot {} --bot {} --out {} 2>&1",
-                               referee, match::shell_quote(plays_bot(R"(["stella_quest",{"name":"stellar","seats":[2]}])")),
+                               referee,
+                               match::shell_quote(plays_bot(R"(["stella_quest",{"name":"stellar","seats":[2]}])")),
                                testing::random_bot(), (dir / "played").string()));
   INFO(c.out);
   CHECK(c.exit_code == 0);
@@ -124,7 +127,8 @@ TEST_CASE("referee league and validate stop at once on a bot that does not play 
 
   // A bot that lists the game plays the league to its end.
   const std::string plays_stellar = match::shell_quote(plays_bot(R"(["stellar"])"));
-  c = testing::run(fmt::format("{} league --game stellar --deals 2 --seed 1 -j 2 --sandbox none --rating-interval 0 "
+  c =
+      testing::run(fmt::format("{} league --game stellar --deals 2 --seed 1 -j 2 --sandbox none --rating-interval 0 "
                                "--bot {} --bot {} --out {} 2>&1",
                                referee, plays_stellar, testing::random_bot(), (dir / "plays").string()));
   INFO(c.out);

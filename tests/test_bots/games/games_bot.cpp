@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
       const json ready = {{"type", "ready"}, {"protocol", 2}, {"name", "games_bot"}, {"games", games}};
       std::cout << ready.dump() << std::endl;
     } else if (type == "request") {
-      const json action = {
-          {"type", "action"}, {"protocol", 2}, {"id", m.at("id")}, {"action", m.at("legal").at(0)}};
+      const json action = {{"type", "action"}, {"protocol", 2}, {"id", m.at("id")}, {"action", m.at("legal").at(0)}};
       std::cout << action.dump() << std::endl;
     } else if (type == "game_over") {
       break;
