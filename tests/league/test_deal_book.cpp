@@ -156,7 +156,7 @@ TEST_CASE("two leagues with one book and different league seeds play the same de
   }
 }
 
-TEST_CASE("a book league interrupted resumes with the recorded book; a changed book is refused",
+TEST_CASE("a book league interrupted resumes with the recorded book, and a changed book is refused",
           "[deal_book][league]") {
   const auto book = book_of("[11, 22, 33, 44]");
   const auto spec = book_spec(book, 3, 1);
