@@ -261,3 +261,26 @@ TEST_CASE("referee league --deals-file: a league file's book, and bad books refu
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("give one deal book"));
 }
+
+TEST_CASE("a league file's inline deals list is a deal book; a numeric deals beside a book must agree", "[deal_book]") {
+  auto spec =
+      league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals": [5, "6"], "deals_order": "shuffled"})"));
+  REQUIRE(spec.ok());
+  REQUIRE(spec->book);
+  CHECK(spec->book->order == league::DealOrder::shuffled);
+  CHECK(spec->book->deals == std::vector<league::BookDeal>{{5, nullptr}, {6, nullptr}});
+  // league.json's form: "deals" the count, "deal_book" the deals.
+  auto recorded = league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals": 2, "deal_book": [5, 6]})"));
+  REQUIRE(recorded.ok());
+  CHECK(recorded->book->deals.size() == 2);
+  auto conflict = league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals": 3, "deal_book": [5, 6]})"));
+  REQUIRE_FALSE(conflict.ok());
+  CHECK_THAT(conflict.error(), Contains("\"deals\": 3 conflicts with") && Contains("holds 2 deals"));
+  auto no_book = league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals_order": "shuffled"})"));
+  REQUIRE_FALSE(no_book.ok());
+  CHECK_THAT(no_book.error(), Contains("\"deals_order\" needs a deal book"));
+  // league.json (read without a folder) never reads a file.
+  auto file = league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals_file": "x.jsonl"})"));
+  REQUIRE_FALSE(file.ok());
+  CHECK_THAT(file.error(), Contains("\"deals_file\" is for a league file"));
+}
