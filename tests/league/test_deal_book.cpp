@@ -262,7 +262,8 @@ TEST_CASE("referee league --deals-file: a league file's book, and bad books refu
   CHECK_THAT(c.out, Contains("give one deal book"));
 }
 
-TEST_CASE("a league file's inline deals list is a deal book; a numeric deals beside a book must agree", "[deal_book]") {
+TEST_CASE("a league file's inline deals list is a deal book, and a numeric deals beside a book must agree",
+          "[deal_book]") {
   auto spec =
       league::spec_from_json(json::parse(R"({"bots": ["a", "b"], "deals": [5, "6"], "deals_order": "shuffled"})"));
   REQUIRE(spec.ok());
