@@ -1,6 +1,7 @@
 #include "protocol/codec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <vector>
@@ -184,19 +185,79 @@ json game_over(const json& result, int version) {
   return {{"type", "game_over"}, {"protocol", version}, {"result", result}};
 }
 
+namespace {
+
+constexpr std::size_t kMaxGamesListed = 64;
+constexpr std::size_t kMaxGameName = 64;
+constexpr int kMaxSeatsListed = 64;
+
+// ready.games: ["stellar", {"name": "stella_quest", "seats": [3, 4]}, ...].
+Result<std::vector<GameSupport>> read_games(const json& list) {
+  if (!list.is_array() || list.empty() || list.size() > kMaxGamesListed)
+    return fail(fmt::format("\"games\" must be an array of 1 to {} games", kMaxGamesListed));
+  std::vector<GameSupport> games;
+  for (const json& entry : list) {
+    GameSupport g;
+    const json* name = &entry;
+    if (entry.is_object()) {
+      if (auto st = only_keys(entry, {"name", "seats"}); !st) return fail("\"games\": " + st.error());
+      const auto it = entry.find("name");
+      if (it == entry.end()) return fail(std::string("\"games\": a game without \"name\""));
+      name = &*it;
+      if (const auto seats = entry.find("seats"); seats != entry.end()) {
+        if (!seats->is_array() || seats->empty() || seats->size() > static_cast<std::size_t>(kMaxSeatsListed))
+          return fail(fmt::format("\"games\": \"seats\" must be an array of 1 to {} seat counts", kMaxSeatsListed));
+        for (const json& n : *seats) {
+          if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > kMaxSeatsListed)
+            return fail(fmt::format("\"games\": a seat count must be a whole number in 1..{}, not {}", kMaxSeatsListed,
+                                    to_line(n)));
+          g.seats.push_back(n.get<int>());
+        }
+      }
+    }
+    if (!name->is_string() || name->get<std::string>().empty() || name->get<std::string>().size() > kMaxGameName)
+      return fail(fmt::format("\"games\": a game is a name of 1 to {} bytes or {{\"name\", \"seats\"}}, not {}",
+                              kMaxGameName, to_line(*name)));
+    g.name = name->get<std::string>();
+    games.push_back(std::move(g));
+  }
+  return games;
+}
+
+}  // namespace
+
+Status check_plays(const Ready& ready, std::string_view game, int seats) {
+  if (!ready.games) return {};
+  for (const GameSupport& g : *ready.games) {
+    if (g.name == game && (g.seats.empty() || std::find(g.seats.begin(), g.seats.end(), seats) != g.seats.end()))
+      return {};
+  }
+  std::vector<std::string> listed;
+  for (const GameSupport& g : *ready.games) {
+    listed.push_back(g.seats.empty() ? fmt::format("{} (any seats)", g.name)
+                                     : fmt::format("{} ({} seats)", g.name, fmt::join(g.seats, " or ")));
+  }
+  return fail(fmt::format("does not play {} with {} seats: it lists {}", game, seats, fmt::join(listed, ", ")));
+}
+
 Result<Ready> read_ready(const json& m) {
   if (auto st = check_header(m, "ready", 0); !st) return fail(st.error());
   Ready ready;
   ready.protocol = m.at("protocol").get<int>();
   // "reuse" exists from version 2 on: in a version-1 ready it is an unknown field, as before.
   if (ready.protocol >= 2) {
-    if (auto st = only_keys(m, {"type", "protocol", "name", "version", "reuse"}); !st) return fail(st.error());
+    if (auto st = only_keys(m, {"type", "protocol", "name", "version", "reuse", "games"}); !st) return fail(st.error());
   } else if (auto st = only_keys(m, {"type", "protocol", "name", "version"}); !st) {
     return fail(st.error());
   }
   if (auto reuse = m.find("reuse"); reuse != m.end()) {
     if (!reuse->is_boolean()) return fail(std::string("\"reuse\" must be true or false"));
     ready.reuse = reuse->get<bool>();
+  }
+  if (auto games = m.find("games"); games != m.end()) {
+    auto listed = read_games(*games);
+    if (!listed) return fail(listed.error());
+    ready.games = std::move(listed).value();
   }
   auto name = m.find("name");
   if (name == m.end() || !name->is_string() || name->get<std::string>().empty() ||

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "referee/core/result.hpp"
 
@@ -72,12 +73,27 @@ std::string request_line(int version, std::int64_t id, int seat, std::string_vie
 
 // ---- bot -> referee ----------------------------------------------------------------------
 
+// A game a bot says it plays (ready.games, version 2): the game's name, and the seat counts it
+// plays it with (empty: any).
+struct GameSupport {
+  std::string name;
+  std::vector<int> seats;
+  bool operator==(const GameSupport&) const = default;
+};
+
 struct Ready {
   std::string name;
   std::string version;  // may be empty
   int protocol = 1;     // the version the bot chose, 1 or 2
   bool reuse = false;   // version 2: the bot plays further matches after game_over (a new hello)
+  // Version 2, optional: the games the bot plays; none: it says nothing (it is given any game).
+  std::optional<std::vector<GameSupport>> games;
 };
+
+// Whether a bot whose ready is `ready` plays `game` with `seats` seats: always when its ready
+// lists no games; else an error that says what it lists ("does not play stella_quest with 3
+// seats: it lists stellar (2 seats), stella_quest (any seats)"), an unsupported_game fault.
+Status check_plays(const Ready& ready, std::string_view game, int seats);
 
 struct ActionReply {
   std::int64_t id = 0;

@@ -30,9 +30,10 @@ enum Exit : int {
   kInternal = 3,
   kDiverged = 4,
   kBadReplay = 5,
-  kSprtH0 = 6,         // league --fail-on sprt-h0: the SPRT accepted H0
-  kEloBelow = 7,       // league --fail-on elo-below=X: the first bot's Elo is below X
-  kInterrupted = 130,  // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
+  kSprtH0 = 6,           // league --fail-on sprt-h0: the SPRT accepted H0
+  kEloBelow = 7,         // league --fail-on elo-below=X: the first bot's Elo is below X
+  kUnsupportedGame = 8,  // a bot's ready lists the games it plays, not this one (play, league, validate)
+  kInterrupted = 130,    // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
 
 // A command of `referee` (main.cpp's table): its add function binds its options to `command`,

@@ -102,6 +102,17 @@ Result<league::LeagueFlags> league_flags(const CLI::App& cmd, const LeagueArgs& 
   }
   if (given("--seats")) f.seats = a.seats;
   if (given("--deals")) f.deals = a.deals;
+  if (given("--deals-file")) {
+    auto book = league::read_deal_book(a.deals_file);
+    if (!book) return fail(book.error());
+    f.book = std::move(book).value();
+    f.book_name = fmt::format("the deal book {}", a.deals_file);
+  }
+  if (given("--deals-order")) {
+    auto order = league::parse_deal_order(a.deals_order);
+    if (!order) return fail(fmt::format("--deals-order: {}", order.error()));
+    f.deals_order = *order;
+  }
   f.no_duplicate = a.no_duplicate;
   if (given("--concurrency")) f.concurrency = a.concurrency;
   if (given("--seed")) f.seed = a.seed;
@@ -133,7 +144,7 @@ Result<std::optional<league::LeagueSpec>> user_league_file(const std::string& fi
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   auto j = league::parse_json_text(text, fmt::format("the league file {}", file));
   if (!j) return fail(j.error());
-  auto spec = league::spec_from_json(*j);
+  auto spec = league::spec_from_json(*j, fs::path(file).parent_path());  // its "deals_file" beside it
   if (!spec) return fail(spec.error());
   return std::optional<league::LeagueSpec>(std::move(spec).value());
 }
@@ -183,6 +194,11 @@ RunCommand add_league(CLI::App& command) {
   l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
   l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));
   l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(within(bounds::kDeals));
+  l->add_option("--deals-file", a.deals_file,
+                "A deal book: a JSON array or JSON Lines of deals (a seed, or {\"seed\", \"config\"}), played by "
+                "every pairing; the deals per pairing are its deals (docs/league.md)");
+  l->add_option("--deals-order", a.deals_order,
+                "The deal book's order: file (default) or shuffled (by the league seed alone)");
   l->add_flag("--no-duplicate", a.no_duplicate, "Play each deal once instead of once per seat rotation");
   l->add_option("--concurrency,-j", a.concurrency, "Matches at once (default: the number of cores)")
       ->check(within(bounds::kConcurrency));
@@ -387,6 +403,11 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   if (!outcome) {
     say("referee league: {}\n", terminal_safe(outcome.error()));
     return kUsage;
+  }
+  if (!outcome->refused.empty()) {  // before 50 of its matches are recorded as faults
+    say("referee league: {}; stopped after {} of {} matches (the journal is kept: --resume once the bot plays it)\n",
+        terminal_safe(outcome->refused), outcome->journaled, outcome->total);
+    return kUnsupportedGame;
   }
   league::LeagueFacts facts;
   facts.folder = a.out;

@@ -22,6 +22,8 @@ struct LeagueArgs {
   std::string format;
   int seats = 0;
   std::uint64_t deals = 0;
+  std::string deals_file;   // a deal book (docs/league.md, "Deal books")
+  std::string deals_order;  // "file" or "shuffled"
   bool no_duplicate = false;
   int concurrency = 0;
   std::uint64_t seed = 0;

@@ -188,6 +188,7 @@ int run_play(const PlayArgs& a) {
   }
   if (result->end == match::End::error) return kInternal;  // the replay could not be written
   if (result->end == match::End::interrupted) return interrupted_exit_code(stop_signal().signal());
+  if (result->fault && result->fault->kind == match::FaultKind::unsupported_game) return kUnsupportedGame;
   return result->end == match::End::fault ? kBotFault : kFinished;
 }
 

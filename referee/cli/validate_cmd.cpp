@@ -168,7 +168,14 @@ void print_handshake(const json& h) {
         h.at("protocol").get<int>(), h.at("ready_ms").get<double>(), h.at("init_ms").get<std::int64_t>(),
         h.value("exited_at_eof", true) ? "" : "; note: it did not exit when its input closed (it was killed)");
   } else {
-    say("handshake: FAILED ({}); no matches played\n", h.at("fault").at("kind").get<std::string>());
+    const json& f = h.at("fault");
+    const std::string kind = f.at("kind").get<std::string>();
+    if (kind == enum_name(match::FaultKind::unsupported_game)) {  // what it plays, from its own ready
+      say("handshake: FAILED ({}: it {}); no matches played\n", kind,
+          terminal_safe(f.at("message").get<std::string>()));
+    } else {
+      say("handshake: FAILED ({}); no matches played\n", kind);
+    }
   }
 }
 
@@ -316,6 +323,8 @@ int run_validate(const ValidateArgs& a) {
     if (auto st = files::share(paths); !st) return usage(fmt::format("--share-output: {}", st.error()));
   }
   if (t.interrupted) return interrupted_exit_code(stop_signal().signal());
+  if (const json& f = handshake.at("fault"); f.is_object() && f.value("kind", "") == "unsupported_game")
+    return kUnsupportedGame;
   return verdict == "PASS" ? kFinished : kBotFault;
 }
 

@@ -109,6 +109,9 @@ Handshake probe_handshake(const HandshakeSetup& s) {
         fault(replay::FaultKind::malformed, parsed.error(), r.line);
       } else if (auto ready = protocol::read_ready(*parsed); !ready) {
         fault(replay::FaultKind::malformed, "handshake: " + ready.error(), r.line);
+      } else if (auto plays = protocol::check_plays(*ready, s.game->info().name, s.seats); !plays) {
+        h.ready = *ready;
+        fault(replay::FaultKind::unsupported_game, plays.error(), r.line);
       } else {
         h.ready = *ready;
       }

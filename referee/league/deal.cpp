@@ -73,7 +73,7 @@ Result<std::optional<PlayedMatch>> play_match(const MatchSetup& setup, const std
                                               KeptBots& kept) {
   match::Options o;
   o.game = setup.game;
-  o.config = setup.config;
+  o.config = m.config.is_null() ? setup.config : m.config;
   o.seed = m.seed;
   for (int b : m.seat_bots) o.bots.push_back(bots.at(static_cast<std::size_t>(b)));  // its deck moves with it
   o.sandbox = setup.sandbox;

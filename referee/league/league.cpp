@@ -298,7 +298,7 @@ class Runner {
       interrupted_ = true;
       return true;
     }
-    return sprt_stop_.load() || interrupted_.load();
+    return sprt_stop_.load() || interrupted_.load() || refused_.load();
   }
 
   // Plays a match (deal.hpp); nullopt when it was not played to its end: interrupted, or a set-up
@@ -313,6 +313,17 @@ class Runner {
     }
     if (!*played) {
       interrupted_ = true;
+      return std::nullopt;
+    }
+    const auto& fault = (*played)->record.fault;
+    if (fault && fault->kind == replay::FaultKind::unsupported_game) {  // not journaled: the league stops
+      std::lock_guard lock(mu_);
+      if (outcome_.refused.empty()) {
+        const std::string& bot =
+            spec_.bots[static_cast<std::size_t>(m.seat_bots[static_cast<std::size_t>(fault->seat)])].name;
+        outcome_.refused = fmt::format("bot {} {}", bot, fault->message);
+      }
+      refused_ = true;
       return std::nullopt;
     }
     return std::move((*played)->record);
@@ -346,6 +357,7 @@ class Runner {
   std::atomic<std::uint64_t> next_deal_{0};
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
+  std::atomic<bool> refused_{false};  // a bot does not play the league's game (outcome_.refused)
   std::mutex mu_;
   std::unique_ptr<std::ostream> journal_;  // results.jsonl, appended (files::open_private)
   LeagueOutcome outcome_;

@@ -25,6 +25,7 @@
 #include "referee/core/result.hpp"
 #include "referee/core/stop.hpp"
 #include "referee/games/game.hpp"
+#include "referee/league/deal_book.hpp"
 #include "referee/league/journal.hpp"
 #include "referee/league/record.hpp"
 #include "referee/league/seeds.hpp"
@@ -69,10 +70,15 @@ struct LeagueSpec {
   protocol::Limits limits;
   double time_scale = 1.0;
   std::optional<SprtConfig> sprt;  // two-bot leagues only
+  // A deal book (deal_book.hpp): its deals replace the seeds derived from the league seed, and
+  // their number is the deals per pairing.
+  std::optional<DealBook> book;
 };
 
-// Reads a league file's JSON (docs/league.md); unknown keys are refused.
-Result<LeagueSpec> spec_from_json(const json& j);
+// Reads a league file's JSON (docs/league.md); unknown keys are refused. `book_dir`: the folder a
+// "deals_file" is relative to (a user's league file's); none: "deals_file" is refused (league.json
+// records the book itself, "deal_book").
+Result<LeagueSpec> spec_from_json(const json& j, const std::optional<std::filesystem::path>& book_dir = std::nullopt);
 json to_json(const LeagueSpec& spec);
 // The CPUs this process may run on: its affinity mask (a container's or a batch scheduler's
 // allocation, `taskset`), not the machine's; the default concurrency.
@@ -88,6 +94,7 @@ struct Scheduled {
   int leg = 0;
   std::uint64_t seed = 0;
   std::vector<int> seat_bots;  // bot index per seat
+  json config;                 // a deal book's deal's own config; null: the league's
 };
 
 class Schedule {
@@ -194,7 +201,11 @@ struct LeagueOutcome {
   // With an SPRT: the test covers the matches with index below this (whole blocks of deals,
   // sprt_tally.hpp); matches journaled after it are not counted in the standings either.
   std::uint64_t sprt_counted_matches = 0;
-  std::string error;       // a journal write error, if any (the league stopped)
+  std::string error;  // a journal write error, if any (the league stopped)
+  // A bot's ready lists the games it plays, and not the league's (an unsupported_game fault): the
+  // league stopped at that match, which is not journaled; "bot NAME does not play GAME with N
+  // seats: it lists ...". Empty otherwise.
+  std::string refused;
   std::uint64_t seed = 0;  // the league seed in force (drawn, given or journaled)
   SeedScheme seed_scheme = SeedScheme::keyed_v1;
 };

@@ -29,13 +29,15 @@ struct FlagOf {
   std::string_view flag;
   bool (*given)(const LeagueFlags&);
 };
-constexpr std::array<FlagOf, 14> kFlags = {{
+constexpr std::array<FlagOf, 16> kFlags = {{
     {"game", "--game", [](const LeagueFlags& f) { return f.game.has_value(); }},
     {"config", "--config", [](const LeagueFlags& f) { return f.config.has_value(); }},
     {"bots", "--bot", [](const LeagueFlags& f) { return !f.bots.empty() || !f.address_space_mb.empty(); }},
     {"format", "--format", [](const LeagueFlags& f) { return f.format.has_value(); }},
     {"seats", "--seats", [](const LeagueFlags& f) { return f.seats.has_value(); }},
     {"deals", "--deals", [](const LeagueFlags& f) { return f.deals.has_value(); }},
+    {"deal_book", "--deals-file", [](const LeagueFlags& f) { return f.book.has_value(); }},
+    {"deals_order", "--deals-order", [](const LeagueFlags& f) { return f.deals_order.has_value(); }},
     {"duplicate", "--no-duplicate", [](const LeagueFlags& f) { return f.no_duplicate; }},
     {"seed", "--seed", [](const LeagueFlags& f) { return f.seed.has_value(); }},
     {"init_ms", "--init-ms", [](const LeagueFlags& f) { return f.init_ms.has_value(); }},
@@ -137,6 +139,22 @@ Status check_same_league(LeagueSpec& spec, const LeagueFile& recorded, const Sou
     j->erase("concurrency");
   }
   std::string differences;
+  // The deal book by its first difference (its deals, not the file they were read from); the
+  // number of deals is the book's.
+  if (spec.book || recorded.spec.book) {
+    std::string book = !recorded.spec.book ? std::string("a deal book here, none there")
+                       : !spec.book        ? std::string("no deal book here, one there")
+                                           : book_difference(*spec.book, *recorded.spec.book);
+    const json book_json = mine.value("deal_book", json());
+    if (!book.empty() && source && source("deal_book", book_json).empty() &&
+        source("deals_order", mine.value("deals_order", json())).empty()) {
+      book.clear();  // a setting the caller does not ask about
+    }
+    if (!book.empty()) differences = "the deal book differs: " + book;
+    for (json* j : {&mine, &theirs}) {
+      for (const char* key : {"deal_book", "deals_order", "deals"}) j->erase(key);
+    }
+  }
   for (const auto& [key, value] : mine.items()) {
     const json there = theirs.value(key, json());
     if (value == there) continue;
@@ -158,6 +176,24 @@ Result<League> apply_flags(const LeagueFlags& f, const std::optional<LeagueSpec>
   if (f.format) spec.format = *f.format;
   if (f.seats) spec.seats = *f.seats;
   if (f.deals) spec.deals = *f.deals;
+  if (f.book) {  // the file's deals, in the order the league file gave for its own book, if any
+    const DealOrder order = spec.book ? spec.book->order : DealOrder::file;
+    spec.book = *f.book;
+    spec.book->order = order;
+  }
+  if (f.deals_order) {
+    if (!spec.book)
+      return fail(
+          std::string("--deals-order needs a deal book: --deals-file FILE, or \"deals_file\" or a \"deals\" "
+                      "list in the league file"));
+    spec.book->order = *f.deals_order;
+  }
+  if (f.deals && spec.book && *f.deals != spec.book->deals.size()) {
+    return fail(
+        fmt::format("--deals {} conflicts with {}, which holds {} deals (the book gives the deals per pairing: "
+                    "drop --deals)",
+                    *f.deals, f.book ? f.book_name : std::string("the league's deal book"), spec.book->deals.size()));
+  }
   if (f.no_duplicate) spec.duplicate = false;
   if (f.concurrency) spec.concurrency = *f.concurrency;
   if (f.seed) spec.seed = *f.seed;

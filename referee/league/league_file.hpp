@@ -45,6 +45,9 @@ struct LeagueFlags {
   std::optional<Format> format;
   std::optional<int> seats;
   std::optional<std::uint64_t> deals;
+  std::optional<DealBook> book;          // --deals-file, read
+  std::string book_name;                 // "the deal book FILE", for messages
+  std::optional<DealOrder> deals_order;  // --deals-order
   bool no_duplicate = false;
   std::optional<int> concurrency;
   std::optional<std::uint64_t> seed;

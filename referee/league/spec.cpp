@@ -51,6 +51,51 @@ std::vector<int> unrank(std::uint64_t g, int n, int k) {
   return out;
 }
 
+// The league file's deal book: "deals_file" (relative to `book_dir`), an inline "deals" list or
+// league.json's "deal_book", one of them, and "deals_order"; `deals` is what "deals" gave as a
+// number (1 when not given), refused when it is not the book's number of deals.
+Result<std::optional<DealBook>> book_of_league_file(const json& j, const std::optional<fs::path>& book_dir,
+                                                    std::uint64_t deals) {
+  const bool listed = j.contains("deals") && j.at("deals").is_array();
+  const int sources =
+      static_cast<int>(listed) + static_cast<int>(j.contains("deals_file")) + static_cast<int>(j.contains("deal_book"));
+  if (sources > 1)
+    return fail(std::string("league: give one deal book: \"deals_file\", a \"deals\" list or \"deal_book\""));
+  std::optional<DealBook> book;
+  std::string name;
+  if (listed || j.contains("deal_book")) {
+    const char* key = listed ? "deals" : "deal_book";
+    name = fmt::format("league: \"{}\"", key);
+    auto list = deals_from_json(j.at(key), name);
+    if (!list) return fail(list.error());
+    book = DealBook{std::move(list).value(), DealOrder::file};
+  } else if (const auto file = j.find("deals_file"); file != j.end()) {
+    if (!book_dir)
+      return fail(std::string("league: \"deals_file\" is for a league file (league.json records \"deal_book\")"));
+    if (!file->is_string()) return fail(std::string("league: \"deals_file\" must be a file name"));
+    const fs::path path = *book_dir / file->get<std::string>();  // an absolute name stays as it is
+    auto read = read_deal_book(path);
+    if (!read) return fail(read.error());
+    book = std::move(read).value();
+    name = fmt::format("the deal book {}", path.string());
+  }
+  if (const auto order = j.find("deals_order"); order != j.end()) {
+    if (!book)
+      return fail(std::string("league: \"deals_order\" needs a deal book (\"deals_file\" or a \"deals\" list)"));
+    if (!order->is_string()) return fail(std::string("league: \"deals_order\" must be \"file\" or \"shuffled\""));
+    auto parsed = parse_deal_order(order->get<std::string>());
+    if (!parsed) return fail(fmt::format("league: {}", parsed.error()));
+    book->order = *parsed;
+  }
+  if (book && !listed && j.contains("deals") && deals != book->deals.size()) {
+    return fail(
+        fmt::format("league: \"deals\": {} conflicts with {}, which holds {} deals (the book gives the deals "
+                    "per pairing: drop \"deals\")",
+                    deals, name, book->deals.size()));
+  }
+  return book;
+}
+
 }  // namespace
 
 std::string_view format_name(Format f) {
@@ -71,11 +116,11 @@ int usable_cpus() {
 
 // ---- the spec ------------------------------------------------------------------------------
 
-Result<LeagueSpec> spec_from_json(const json& j) {
+Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& book_dir) {
   if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
   if (auto st = only_keys(j,
                           {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                           "seed_scheme", "limits", "time_scale", "sprt"},
+                           "seed_scheme", "limits", "time_scale", "sprt", "deals_file", "deals_order", "deal_book"},
                           "league");
       !st) {
     return fail(st.error());
@@ -112,11 +157,17 @@ Result<LeagueSpec> spec_from_json(const json& j) {
     auto format = parse_format(j.value("format", std::string(format_name(s.format))));
     if (!format) return fail(fmt::format("league: {}", format.error()));
     s.format = *format;
+    const bool deals_listed = j.contains("deals") && j.at("deals").is_array();  // an inline deal book
     for (const Status& st : {read_whole(j, "league", "seats", bounds::kSeats, s.seats),
-                             read_whole(j, "league", "deals", bounds::kDeals, s.deals),
+                             deals_listed ? Status{} : read_whole(j, "league", "deals", bounds::kDeals, s.deals),
                              read_whole(j, "league", "concurrency", bounds::kConcurrency, s.concurrency),
                              read_real(j, "league", "time_scale", bounds::kTimeScale, s.time_scale)}) {
       if (!st) return fail(st.error());
+    }
+    if (auto book = book_of_league_file(j, book_dir, s.deals); !book) {
+      return fail(book.error());
+    } else {
+      s.book = std::move(book).value();
     }
     if (j.contains("duplicate")) s.duplicate = j.at("duplicate").get<bool>();
     if (j.contains("seed")) {  // a whole number 0..2^64-1: -1 or 1.5 is refused, not wrapped or cut
@@ -190,6 +241,10 @@ json to_json(const LeagueSpec& s) {
             {"sprt", nullptr}};
   if (s.seed) j["seed"] = *s.seed;
   if (s.seed_scheme) j["seed_scheme"] = enum_name(*s.seed_scheme);
+  if (s.book) {
+    j["deal_book"] = to_json(s.book->deals);
+    j["deals_order"] = enum_name(s.book->order);
+  }
   if (s.sprt)
     j["sprt"] = {{"elo0", s.sprt->elo0}, {"elo1", s.sprt->elo1}, {"alpha", s.sprt->alpha}, {"beta", s.sprt->beta}};
   return j;
@@ -231,6 +286,18 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
     if (b.address_space_mb && !bounds::kAddressSpaceMb.contains(*b.address_space_mb)) {
       return fail(bounds::out_of_range(fmt::format("address_space_mb of {}", b.name),
                                        std::to_string(*b.address_space_mb), bounds::kAddressSpaceMb));
+    }
+  }
+  if (s.book) {  // the book gives the deals per pairing, and each deal's config over the league's
+    s.deals = s.book->deals.size();
+    for (std::size_t i = 0; i < s.book->deals.size(); ++i) {
+      json& deal_config = s.book->deals[i].config;
+      if (deal_config.is_null()) continue;
+      json merged = s.config.is_null() ? json::object() : s.config;
+      merged.merge_patch(deal_config);
+      auto normal = game->normalize_config(merged);
+      if (!normal) return fail(fmt::format("deal {} of the deal book: config: {}", i + 1, normal.error()));
+      deal_config = *normal;
     }
   }
   if (!bounds::kDeals.contains(s.deals))
@@ -296,7 +363,14 @@ Scheduled Schedule::at(std::uint64_t index) const {
   const std::uint64_t g = rest % groups_;
   const std::uint64_t round = rest / groups_;
   m.deal = round * groups_ + g;
-  m.seed = deal_seed(spec_.seed_scheme.value_or(SeedScheme::keyed_v1), spec_.seed.value(), m.deal);
+  if (spec_.book) {  // the book's deal of this round, in its order
+    const auto& deals = spec_.book->deals;
+    const BookDeal& d = deals[book_position(spec_.book->order, spec_.seed.value(), round, deals.size())];
+    m.seed = d.seed;
+    m.config = d.config;
+  } else {
+    m.seed = deal_seed(spec_.seed_scheme.value_or(SeedScheme::keyed_v1), spec_.seed.value(), m.deal);
+  }
   const std::vector<int> bots = group(g);
   const auto k = static_cast<std::uint64_t>(spec_.seats);
   // Duplicate deals rotate seats by leg; single deals rotate by round, so seats stay fair.

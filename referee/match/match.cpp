@@ -221,6 +221,10 @@ class Match {
         record_fault(s, FaultKind::malformed, 0, "handshake: " + ready.error(), message->line);
         return;
       }
+      if (auto st = protocol::check_plays(*ready, game_.info().name, static_cast<int>(seats_.size())); !st) {
+        record_fault(s, FaultKind::unsupported_game, 0, st.error(), message->line);
+        return;
+      }
       if (!s.name_given) s.report.name = ready->name;
       s.report.version = ready->version;
       s.protocol = ready->protocol;

@@ -32,7 +32,9 @@ enum class End { finished, fault, interrupted, error };
 
 // Faults are classified in this order (docs/protocol.md): timeout, malformed, illegal, crash,
 // output_limit.
-enum class FaultKind { timeout, malformed, illegal, crash, output_limit };
+// unsupported_game: the bot's ready lists the games it plays (protocol 2), and not this match's game
+// with its seat count; a handshake fault, after every other kind.
+enum class FaultKind { timeout, malformed, illegal, crash, output_limit, unsupported_game };
 
 // When the fault happened: the bot could not be started (spawn), during the hello/ready exchange
 // (handshake), a kept process spoke between two matches (between_matches), or in a decision.
@@ -125,12 +127,13 @@ struct EnumNames<replay::End> {
 
 template <>
 struct EnumNames<replay::FaultKind> {
-  static constexpr std::array<std::pair<replay::FaultKind, std::string_view>, 5> table{
+  static constexpr std::array<std::pair<replay::FaultKind, std::string_view>, 6> table{
       {{replay::FaultKind::timeout, "timeout"},
        {replay::FaultKind::malformed, "malformed"},
        {replay::FaultKind::illegal, "illegal"},
        {replay::FaultKind::crash, "crash"},
-       {replay::FaultKind::output_limit, "output_limit"}}};
+       {replay::FaultKind::output_limit, "output_limit"},
+       {replay::FaultKind::unsupported_game, "unsupported_game"}}};
 };
 
 template <>

@@ -30,6 +30,8 @@ Status check_fault(const Replay& replay, const FinalResult& r, const games::Game
   const Fault& f = *r.fault;
   const std::int64_t next_request = static_cast<std::int64_t>(replay.steps.size()) + 1;
   if (f.phase == FaultPhase::decision) {
+    if (f.kind == FaultKind::unsupported_game)
+      return fail(std::string("result.fault.kind: unsupported_game is a handshake fault, not a decision's"));
     if (f.request_id != next_request)
       return fail(fmt::format("result.fault.request_id: a decision fault after {} steps is request {}, not {}",
                               replay.steps.size(), next_request, f.request_id));
@@ -53,6 +55,9 @@ Status check_fault(const Replay& replay, const FinalResult& r, const games::Game
     return fail(fmt::format("result.fault.request_sent: a {} fault has no request", enum_name(f.phase)));
   if (f.kind == FaultKind::illegal)
     return fail(fmt::format("result.fault.kind: only a decision can be illegal, not a {} fault", enum_name(f.phase)));
+  if (f.kind == FaultKind::unsupported_game && f.phase != FaultPhase::handshake)
+    return fail(
+        fmt::format("result.fault.kind: a bot refuses a game in its ready, not in a {} fault", enum_name(f.phase)));
   if (f.phase == FaultPhase::spawn && f.kind != FaultKind::crash)
     return fail(fmt::format("result.fault.kind: a bot that could not start is a crash, not {}", enum_name(f.kind)));
   if (f.phase == FaultPhase::between_matches && f.kind != FaultKind::malformed)

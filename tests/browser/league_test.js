@@ -51,6 +51,19 @@ referee(['html', A], 0);
 const bPage = path.join(B, 'page', 'b.html');
 fs.mkdirSync(path.dirname(bPage));
 referee(['html', B, '--match-pages', '1', '--out', bPage], 0);
+// C: a league whose seed and whose one deal's seed (from a deal book) are above 2^53, where a
+// JavaScript number would round them: the pages must show both exactly, as the journal's text.
+const C = path.join(dir, 'c');
+const LEAGUE_SEED = '18446744073709551557';
+const DEAL_SEED = '9007199254740993';  // 2^53 + 1: the first whole number a double cannot hold
+const book = path.join(dir, 'deals.jsonl');
+fs.writeFileSync(book, '"' + DEAL_SEED + '"\n');
+referee(['league', '--time-scale', '10', '--seed', LEAGUE_SEED, '--deals-file', book, '--out', C,
+  '--bot', args.greedy, '--name', 'greedy', '--bot', args.random, '--name', 'random'], 0);
+referee(['html', C], 0);
+// The journal's decimal seeds, read as text (JSON.parse would round them).
+const journalSeedsC = fs.readFileSync(path.join(C, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+  .map((l) => /"seed":(\d+)/.exec(l)[1]);
 const standingsA = JSON.parse(fs.readFileSync(path.join(A, 'standings.json'), 'utf8'));
 const journalA = fs.readFileSync(path.join(A, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
 
@@ -155,6 +168,21 @@ const consoleErrors = [];
       const r = childProcess.spawnSync(args.referee, ['html', path.join(A, 'replays')], { encoding: 'utf8' });
       assert.strictEqual(r.status, 2);
       assert.ok(r.stderr.includes('wants a replay file'), r.stderr);
+    });
+    await check('seeds above 2^53 are shown exactly: the league seed and each match\'s (a deal book\'s) seed', async () => {
+      assert.deepStrictEqual(journalSeedsC, [DEAL_SEED, DEAL_SEED]);  // both legs of the book's deal
+      const pc = await open(path.join(C, 'league.html'));
+      assert.ok((await ids(pc, 'league-meta').textContent()).includes('league seed ' + LEAGUE_SEED),
+        await ids(pc, 'league-meta').textContent());
+      const hrefs = await ids(pc, 'match-page').evaluateAll((as) => as.map((a) => a.href));
+      assert.strictEqual(hrefs.length, journalSeedsC.length);
+      for (let i = 0; i < hrefs.length; ++i) {
+        const viewer = await open(url.fileURLToPath(hrefs[i]));
+        const title = await viewer.locator('#match-title').textContent();
+        assert.ok(title.endsWith('seed ' + journalSeedsC[i]), title);
+        await viewer.close();
+      }
+      await pc.close();
     });
     await check('no request left the file system, no console error', async () => {
       assert.ok(requests.length >= journalA.length);

@@ -47,6 +47,21 @@ for game in $("$referee" games | awk '{print $1}'); do
 done
 ! find "$root" -name '*test*' -o -name 'bench_*' -o -name 'hostile_bot' | grep -q . || fail "the package holds test programs"
 
+# The starter kits (sample_bots/starter/): their sources and READMEs, the built C++ kit; the installed
+# READMEs name the installed paths, never the checkout's.
+kits="$root/usr/share/stellar-arena/starter"
+for f in "$kits/README.md" "$kits/cpp/README.md" "$kits/cpp/bot.cpp" "$kits/python/README.md" "$kits/python/bot.py" \
+         "$kits/javascript/README.md" "$kits/javascript/bot.js" "$root/usr/libexec/stellar-arena/starter/starter_cpp"; do
+  [ -e "$f" ] || fail "the package lacks ${f#"$root"}"
+done
+for readme in "$kits/README.md" "$kits"/*/README.md; do
+  ! grep -nE '(^|[ "`(])(build/|sample_bots/starter/|\.\./\.\./)' "$readme" || fail "${readme#"$root"} names a checkout path"
+done
+grep -q '/usr/bin/referee validate "python3 /usr/share/stellar-arena/starter/python/bot.py"' "$kits/README.md" ||
+  fail "the installed starter README does not name the installed referee and kit"
+grep -q '/usr/libexec/stellar-arena/starter/starter_cpp' "$kits/cpp/README.md" ||
+  fail "the installed C++ kit README does not name the installed kit"
+
 "$referee" --version
 # Generous limits: the machine may be busy with the rest of the suite.
 "$referee" play --bot "$bots/greedy_bot" --bot "/usr/bin/python3 $bots/random_bot.py" --seed 3 --time-scale 10 \
@@ -59,6 +74,15 @@ done
 "$referee" validate "$bots/random_bot" --games 1 --seed 5 --time-scale 10 --out "$out/validate" >"$out/validate.log" 2>&1 ||
   { cat "$out/validate.log" >&2; fail "validate with the installed sample bots"; }
 grep -q "vs greedy_bot as seat 1" "$out/validate.log" || { cat "$out/validate.log" >&2; fail "validate did not play the installed greedy_bot"; }
+
+# A kit from its installed place, against the installed referee: the Python kit validates, the C++
+# kit plays (and its replay verifies).
+"$referee" validate "/usr/bin/python3 $kits/python/bot.py" --games 1 --seed 6 --time-scale 10 --out "$out/validate-kit" \
+  >"$out/validate-kit.log" 2>&1 || { cat "$out/validate-kit.log" >&2; fail "validate the installed Python starter kit"; }
+grep -q "^PASS" "$out/validate-kit.log" || { cat "$out/validate-kit.log" >&2; fail "the installed Python kit did not PASS"; }
+"$referee" play --game stella_quest --bot "$root/usr/libexec/stellar-arena/starter/starter_cpp" --bot "$bots/random_bot" \
+  --seed 7 --time-scale 10 --out "$out/logs" --replay "$out/kit.jsonl" >/dev/null || fail "play the installed C++ starter kit"
+"$referee" verify "$out/kit.jsonl"
 
 # The rules library (docs/library.md): the Python module imports and plays from the unpacked
 # tree, and a C++ program finds the library with find_package and links it.
@@ -95,4 +119,4 @@ cmake -S "$consumer" -B "$consumer/build" -DCMAKE_PREFIX_PATH="$root/usr" >"$out
   cmake --build "$consumer/build" >>"$out/consumer.log" 2>&1 || { cat "$out/consumer.log" >&2; fail "a C++ program with find_package(stellar_arena)"; }
 "$consumer/build/consumer" || fail "the C++ program linked with the installed library"
 
-echo "OK: the package installs, plays, verifies and validates; its rules library builds into a program and imports in Python"
+echo "OK: the package installs, plays, verifies and validates (its starter kits too); its rules library builds into a program and imports in Python"
