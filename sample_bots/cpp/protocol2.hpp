@@ -137,6 +137,8 @@ class Fields {
     }
     return {};
   }
+  // Every member in the line's order: (key without its quotes, raw value).
+  const std::vector<std::pair<std::string_view, std::string_view>>& members() const { return members_; }
 
  private:
   std::vector<std::pair<std::string_view, std::string_view>> members_;
