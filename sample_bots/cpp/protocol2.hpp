@@ -30,8 +30,10 @@
 // sent as its raw text, unparsed. The referee's lines are valid JSON: these readers do not
 // validate what they skip (json::parse a value that you use as more than text).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
@@ -61,16 +63,28 @@ inline std::size_t skip_space(std::string_view s, std::size_t i) {
   while (i < s.size() && space(s[i])) ++i;
   return i;
 }
-// Past the string whose opening quote is at `i`; npos when it does not end.
+// Past the string whose opening quote is at `i`; npos when it does not end. memchr finds each
+// quote; one preceded by an odd run of backslashes is escaped.
 inline std::size_t skip_string(std::string_view s, std::size_t i) {
-  for (++i; i < s.size(); ++i) {
-    if (s[i] == '\\') {
-      ++i;
-    } else if (s[i] == '"') {
-      return i + 1;
-    }
+  for (++i; i < s.size();) {
+    const void* found = std::memchr(s.data() + i, '"', s.size() - i);
+    if (found == nullptr) break;
+    const std::size_t quote = static_cast<std::size_t>(static_cast<const char*>(found) - s.data());
+    std::size_t run = quote;
+    while (run > i && s[run - 1] == '\\') --run;
+    if ((quote - run) % 2 == 0) return quote + 1;
+    i = quote + 1;
   }
   return std::string_view::npos;
+}
+// The characters that matter inside an object or array: quotes and brackets.
+inline bool structural(char c) {
+  static constexpr auto kTable = [] {
+    std::array<bool, 256> t{};
+    for (const char k : {'"', '{', '}', '[', ']'}) t[static_cast<unsigned char>(k)] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
 }
 // Past the value that starts at `i` (a string, an object or array with everything inside it, or a
 // number, true, false or null); npos when the text ends first.
@@ -88,7 +102,7 @@ inline std::size_t skip_value(std::string_view s, std::size_t i) {
       }
       if (c == '{' || c == '[') ++depth;
       if ((c == '}' || c == ']') && --depth == 0) return i + 1;
-      ++i;
+      for (++i; i < s.size() && !structural(s[i]);) ++i;
     }
     return std::string_view::npos;
   }
