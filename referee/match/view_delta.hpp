@@ -9,6 +9,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sample_bots/cpp/protocol2.hpp"
@@ -24,12 +25,17 @@ class ViewDelta {
   void write(std::string_view view, std::string& delta, std::string& removed);
 
  private:
-  // The previous view and this one, alternately (views into text_ stay valid: it is not moved).
-  std::array<std::string, 2> text_;
-  std::array<protocol2::Fields, 2> fields_;
-  std::array<std::vector<std::string_view>, 2> players_;
-  std::array<std::vector<protocol2::Fields>, 2> player_fields_;
-  std::array<bool, 2> seat_objects_{};  // "players" is a list of objects
+  using Members = std::vector<std::pair<std::string_view, std::string_view>>;  // key, raw value
+  // One view split into its members, and its "players" entries into theirs (views into `text`,
+  // which is never moved once written).
+  struct Split {
+    std::string text;
+    Members top;
+    std::vector<Members> seats;
+    bool seat_objects = false;  // "players" is a list of objects, all read into `seats`
+    bool read(std::string_view view);
+  };
+  std::array<Split, 2> views_;  // the previous view and this one, alternately
   std::size_t cur_ = 0;
   bool have_previous_ = false;
 };
