@@ -79,7 +79,7 @@ TEST_CASE("views rebuilt from deltas are the views, in whole random games of eve
   }
 }
 
-TEST_CASE("a member that vanishes is named in view_removed; a players list of another length comes whole",
+TEST_CASE("a member that vanishes is named in view_removed, and a players list of another length comes whole",
           "[view_delta]") {
   match::ViewDelta delta;
   json held;
