@@ -169,15 +169,18 @@ json request(std::int64_t id, int seat, const json& view, const json& legal, std
 }
 
 std::string request_line(int version, std::int64_t id, int seat, std::string_view view_line,
-                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms) {
+                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms, bool view_delta,
+                         std::string_view removed_line) {
   // Keys in the order nlohmann's dump writes them (sorted), so both forms are identical.
   std::string line;
-  line.reserve(view_line.size() + legal_line.size() + 128);
+  line.reserve(view_line.size() + legal_line.size() + removed_line.size() + 128);
   fmt::format_to(std::back_inserter(line), R"({{"bank_ms":{},"id":{},"legal":)", bank_ms, id);
   line.append(legal_line);
-  fmt::format_to(std::back_inserter(line), R"(,"protocol":{},"seat":{},"time_left_ms":{},"type":"request","view":)",
-                 version, seat, time_left_ms);
-  line.append(view_line).push_back('}');
+  fmt::format_to(std::back_inserter(line), R"(,"protocol":{},"seat":{},"time_left_ms":{},"type":"request",)", version,
+                 seat, time_left_ms);
+  line.append(view_delta ? R"("view_delta":)" : R"("view":)").append(view_line);
+  if (!removed_line.empty()) line.append(R"(,"view_removed":)").append(removed_line);
+  line.push_back('}');
   return line;
 }
 
@@ -246,13 +249,19 @@ Result<Ready> read_ready(const json& m) {
   ready.protocol = m.at("protocol").get<int>();
   // "reuse" exists from version 2 on: in a version-1 ready it is an unknown field, as before.
   if (ready.protocol >= 2) {
-    if (auto st = only_keys(m, {"type", "protocol", "name", "version", "reuse", "games"}); !st) return fail(st.error());
+    if (auto st = only_keys(m, {"type", "protocol", "name", "version", "reuse", "view_delta", "games"}); !st) {
+      return fail(st.error());
+    }
   } else if (auto st = only_keys(m, {"type", "protocol", "name", "version"}); !st) {
     return fail(st.error());
   }
   if (auto reuse = m.find("reuse"); reuse != m.end()) {
     if (!reuse->is_boolean()) return fail(std::string("\"reuse\" must be true or false"));
     ready.reuse = reuse->get<bool>();
+  }
+  if (auto delta = m.find("view_delta"); delta != m.end()) {
+    if (!delta->is_boolean()) return fail(std::string("\"view_delta\" must be true or false"));
+    ready.view_delta = delta->get<bool>();
   }
   if (auto games = m.find("games"); games != m.end()) {
     auto listed = read_games(*games);

@@ -68,8 +68,11 @@ json request(std::int64_t id, int seat, const json& view, const json& legal, std
 json game_over(const json& result, int version = kVersion);
 // request() as one line, from a view and a legal list already serialised as JSON text (the match
 // writes them straight from the game state). Byte for byte the same line as to_line(request(...)).
+// For a bot that chose view deltas (Ready::view_delta), `view_line` is the delta, sent as
+// "view_delta", and `removed_line` (when not empty) the "view_removed" array.
 std::string request_line(int version, std::int64_t id, int seat, std::string_view view_line,
-                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms);
+                         std::string_view legal_line, std::int64_t time_left_ms, std::int64_t bank_ms,
+                         bool view_delta = false, std::string_view removed_line = {});
 
 // ---- bot -> referee ----------------------------------------------------------------------
 
@@ -83,9 +86,10 @@ struct GameSupport {
 
 struct Ready {
   std::string name;
-  std::string version;  // may be empty
-  int protocol = 1;     // the version the bot chose, 1 or 2
-  bool reuse = false;   // version 2: the bot plays further matches after game_over (a new hello)
+  std::string version;      // may be empty
+  int protocol = 1;         // the version the bot chose, 1 or 2
+  bool reuse = false;       // version 2: the bot plays further matches after game_over (a new hello)
+  bool view_delta = false;  // version 2: requests carry what changed in the view ("view_delta")
   // Version 2, optional: the games the bot plays; none: it says nothing (it is given any game).
   std::optional<std::vector<GameSupport>> games;
 };

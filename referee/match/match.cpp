@@ -13,6 +13,7 @@
 #include "referee/games/game.hpp"
 #include "referee/match/hello_lines.hpp"
 #include "referee/match/stderr_capture.hpp"
+#include "referee/match/view_delta.hpp"
 #include "referee/replay/replay.hpp"
 
 namespace arena::match {
@@ -58,12 +59,13 @@ struct Seat_ {
   std::unique_ptr<BotProcess> process;
   SeatReport report;
   double bank_ms = 0;
-  double cpu_mark = -1;         // the bot's CPU time when it last answered
-  int protocol = 1;             // the version it chose in its ready
-  KeptBot* kept = nullptr;      // league --reuse: where its process comes from and goes back to
-  bool reusable = false;        // its ready chose protocol 2 and said "reuse": true
-  bool keep = false;            // decided at the end: the process goes back to `kept`
-  bool freeze_at_once = false;  // stopped whenever another seat is asked (not lazily)
+  double cpu_mark = -1;              // the bot's CPU time when it last answered
+  int protocol = 1;                  // the version it chose in its ready
+  KeptBot* kept = nullptr;           // league --reuse: where its process comes from and goes back to
+  bool reusable = false;             // its ready chose protocol 2 and said "reuse": true
+  bool keep = false;                 // decided at the end: the process goes back to `kept`
+  bool freeze_at_once = false;       // stopped whenever another seat is asked (not lazily)
+  std::unique_ptr<ViewDelta> delta;  // its ready chose view deltas: what it was sent last
 };
 
 class Match {
@@ -230,6 +232,7 @@ class Match {
       s.protocol = ready->protocol;
       s.report.protocol = ready->protocol;
       s.reusable = ready->protocol >= 2 && ready->reuse;
+      if (ready->protocol >= 2 && ready->view_delta) s.delta = std::make_unique<ViewDelta>();
       // Frozen as soon as it is ready: it cannot think while the others start either.
       if (o_.sandbox.freeze_idle) s.process->freeze(true);
     }
@@ -284,10 +287,15 @@ class Match {
       legal_text_.clear();
       state_->write_legal(legal_text_);
       const std::string v1_view = s.protocol == 1 ? games::dump_line(state_->view(s.seat)) : std::string();
+      if (s.delta) s.delta->write(view_text_, delta_text_, removed_text_);
+      const std::string_view sent_view = s.protocol == 1 ? std::string_view(v1_view)
+                                         : s.delta       ? std::string_view(delta_text_)
+                                                         : std::string_view(view_text_);
       const double allowed = static_cast<double>(limits_.decision_ms) + s.bank_ms;
-      request_ = protocol::request_line(
-          s.protocol, request_id, s.seat, s.protocol == 1 ? std::string_view(v1_view) : std::string_view(view_text_),
-          legal_text_, static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms));
+      request_ =
+          protocol::request_line(s.protocol, request_id, s.seat, sent_view, legal_text_,
+                                 static_cast<std::int64_t>(allowed), static_cast<std::int64_t>(s.bank_ms),
+                                 s.delta != nullptr, s.delta ? std::string_view(removed_text_) : std::string_view());
       if (o_.sandbox.freeze_idle) {
         // The bots to stop at once stop before this one is asked (a no-op for those already
         // stopped); the others are stopped if this turn lasts freeze_after (read_reply). A bot that
@@ -538,8 +546,9 @@ class Match {
   std::unique_ptr<games::GameState> state_;
   std::shared_ptr<const std::vector<std::string>> hellos_;  // per seat, with its card table (hello_lines.hpp)
   protocol::Limits limits_;
-  std::string view_text_, legal_text_;  // the request's parts, reused from one decision to the next
-  std::string request_;                 // the last request line sent
+  std::string view_text_, legal_text_;     // the request's parts, reused from one decision to the next
+  std::string delta_text_, removed_text_;  // a view-delta bot's view (ViewDelta::write)
+  std::string request_;                    // the last request line sent
   std::unique_ptr<replay::Writer> writer_;
   std::vector<Seat_> seats_;
   Deadline init_deadline_{};

@@ -30,6 +30,7 @@
 // sent as its raw text, unparsed. The referee's lines are valid JSON: these readers do not
 // validate what they skip (json::parse a value that you use as more than text).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -61,7 +62,8 @@ inline std::size_t skip_space(std::string_view s, std::size_t i) {
   while (i < s.size() && space(s[i])) ++i;
   return i;
 }
-// Past the string whose opening quote is at `i`; npos when it does not end.
+// Past the string whose opening quote is at `i`; npos when it does not end. (A plain loop: the
+// protocol's strings are short, shorter than a memchr call is worth.)
 inline std::size_t skip_string(std::string_view s, std::size_t i) {
   for (++i; i < s.size(); ++i) {
     if (s[i] == '\\') {
@@ -71,6 +73,15 @@ inline std::size_t skip_string(std::string_view s, std::size_t i) {
     }
   }
   return std::string_view::npos;
+}
+// The characters that matter inside an object or array: quotes and brackets.
+inline bool structural(char c) {
+  static constexpr auto kTable = [] {
+    std::array<bool, 256> t{};
+    for (const char k : {'"', '{', '}', '[', ']'}) t[static_cast<unsigned char>(k)] = true;
+    return t;
+  }();
+  return kTable[static_cast<unsigned char>(c)];
 }
 // Past the value that starts at `i` (a string, an object or array with everything inside it, or a
 // number, true, false or null); npos when the text ends first.
@@ -88,13 +99,55 @@ inline std::size_t skip_value(std::string_view s, std::size_t i) {
       }
       if (c == '{' || c == '[') ++depth;
       if ((c == '}' || c == ']') && --depth == 0) return i + 1;
-      ++i;
+      for (++i; i < s.size() && !structural(s[i]);) ++i;
     }
     return std::string_view::npos;
   }
   const std::size_t start = i;
   while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !space(s[i])) ++i;
   return i > start ? i : std::string_view::npos;
+}
+
+// Reads the object or array (`open`, `close`: its brackets) that starts at `i`: `entry(at)` is
+// called with where each entry starts and returns where it ends (npos: stop). Returns past the
+// closing bracket, or npos.
+template <typename Entry>
+std::size_t entries(std::string_view s, std::size_t i, char open, char close, Entry&& entry) {
+  if (i >= s.size() || s[i] != open) return std::string_view::npos;
+  i = skip_space(s, i + 1);
+  if (i < s.size() && s[i] == close) return i + 1;
+  for (;;) {
+    const std::size_t end = entry(i);
+    if (end == std::string_view::npos) return end;
+    i = skip_space(s, end);
+    if (i < s.size() && s[i] == ',') {
+      i = skip_space(s, i + 1);
+      continue;
+    }
+    return i < s.size() && s[i] == close ? i + 1 : std::string_view::npos;
+  }
+}
+
+// Reads the object that starts at `i`: `member(key, at)` is called for each member with its key
+// (without quotes) and where its value starts, and returns where the value ends (npos: stop).
+// Returns past the closing '}', or npos when this is not an object.
+template <typename Member>
+std::size_t object_members(std::string_view s, std::size_t i, Member&& member) {
+  return entries(s, i, '{', '}', [&](std::size_t at) {
+    if (at >= s.size() || s[at] != '"') return std::string_view::npos;
+    const std::size_t key_end = skip_string(s, at);
+    if (key_end == std::string_view::npos) return key_end;
+    const std::size_t colon = skip_space(s, key_end);
+    if (colon >= s.size() || s[colon] != ':') return std::string_view::npos;
+    return member(s.substr(at + 1, key_end - at - 2), skip_space(s, colon + 1));
+  });
+}
+
+// Reads the array that starts at `i`: `element(at)` is called with where each element starts
+// and returns where it ends (npos: stop). Returns past the ']', or npos.
+template <typename Element>
+std::size_t array_elements(std::string_view s, std::size_t i, Element&& element) {
+  return entries(s, i, '[', ']', element);
 }
 
 }  // namespace detail
@@ -107,28 +160,13 @@ class Fields {
   // False when `line` is not one JSON object (json::parse it to say what is wrong).
   bool read(std::string_view line) {
     members_.clear();
-    std::size_t i = detail::skip_space(line, 0);
-    if (i >= line.size() || line[i] != '{') return false;
-    i = detail::skip_space(line, i + 1);
-    if (i < line.size() && line[i] == '}') return detail::skip_space(line, i + 1) == line.size();
-    for (;;) {
-      if (i >= line.size() || line[i] != '"') return false;
-      const std::size_t key_end = detail::skip_string(line, i);
-      if (key_end == std::string_view::npos) return false;
-      const std::string_view key = line.substr(i + 1, key_end - i - 2);
-      i = detail::skip_space(line, key_end);
-      if (i >= line.size() || line[i] != ':') return false;
-      i = detail::skip_space(line, i + 1);
-      const std::size_t value_end = detail::skip_value(line, i);
-      if (value_end == std::string_view::npos) return false;
-      members_.emplace_back(key, line.substr(i, value_end - i));
-      i = detail::skip_space(line, value_end);
-      if (i < line.size() && line[i] == ',') {
-        i = detail::skip_space(line, i + 1);
-        continue;
-      }
-      return i < line.size() && line[i] == '}' && detail::skip_space(line, i + 1) == line.size();
-    }
+    const std::size_t end =
+        detail::object_members(line, detail::skip_space(line, 0), [&](std::string_view key, std::size_t at) {
+          const std::size_t value_end = detail::skip_value(line, at);
+          if (value_end != std::string_view::npos) members_.emplace_back(key, line.substr(at, value_end - at));
+          return value_end;
+        });
+    return end != std::string_view::npos && detail::skip_space(line, end) == line.size();
   }
   // The raw text of member `key` ("7", "\"request\"", "[...]"), empty when there is none.
   std::string_view operator[](std::string_view key) const {
@@ -137,6 +175,8 @@ class Fields {
     }
     return {};
   }
+  // Every member in the line's order: (key without its quotes, raw value).
+  const std::vector<std::pair<std::string_view, std::string_view>>& members() const { return members_; }
 
  private:
   std::vector<std::pair<std::string_view, std::string_view>> members_;
@@ -146,21 +186,12 @@ class Fields {
 // `out`; false when it is not an array.
 inline bool elements(std::string_view array, std::vector<std::string_view>& out) {
   out.clear();
-  std::size_t i = detail::skip_space(array, 0);
-  if (i >= array.size() || array[i] != '[') return false;
-  i = detail::skip_space(array, i + 1);
-  if (i < array.size() && array[i] == ']') return true;
-  for (;;) {
-    const std::size_t end = detail::skip_value(array, i);
-    if (end == std::string_view::npos) return false;
-    out.push_back(array.substr(i, end - i));
-    i = detail::skip_space(array, end);
-    if (i < array.size() && array[i] == ',') {
-      i = detail::skip_space(array, i + 1);
-      continue;
-    }
-    return i < array.size() && array[i] == ']';
-  }
+  const std::size_t end = detail::array_elements(array, detail::skip_space(array, 0), [&](std::size_t at) {
+    const std::size_t value_end = detail::skip_value(array, at);
+    if (value_end != std::string_view::npos) out.push_back(array.substr(at, value_end - at));
+    return value_end;
+  });
+  return end != std::string_view::npos;
 }
 
 class CardTable {

@@ -88,7 +88,11 @@ int main(int argc, char** argv) {
       rng.seed(seed * 1000003u + static_cast<std::uint64_t>(seat));
       protocol = protocol2::choose(message);
       json ready = {{"type", "ready"}, {"protocol", protocol}, {"name", "random_bot"}, {"version", "1.0"}};
-      if (protocol == 2) ready["reuse"] = true;
+      if (protocol == 2) {
+        ready["reuse"] = true;
+        // It never reads the view: the shortest requests are the ones carrying what changed.
+        ready["view_delta"] = true;
+      }
       send(ready);
 
     } else if (type == R"("game_over")") {

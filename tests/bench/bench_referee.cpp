@@ -4,9 +4,10 @@
 //   bench_referee RANDOM_BOT [matches=150] [seconds=6] [--no-freeze-idle] [game...]
 //
 // Prints, all from one run, one match at a time, the instant C++ random bot (a sample bot, which
-// speaks protocol 2 and plays every game) on every seat:
+// speaks protocol 2 with view deltas and plays every game) on every seat:
 //   - the machine (cores, CPU model, load average);
-//   - per game, the protocol-2 request sizes of whole random games (median, p90, max);
+//   - per game, the protocol-2 request sizes of whole random games (median, p90, max), whole and
+//     as view deltas;
 //   - the raw pipe round trip of a median Stellar request through `cat`: the floor;
 //   - one table: for every game, in tiers none and strict (strict when this machine offers it),
 //     with bots started per match and kept across matches (match::KeptBot, what `league --reuse`
@@ -31,12 +32,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "referee/bots/process.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/match.hpp"
+#include "referee/match/view_delta.hpp"
 #include "referee/replay/replay.hpp"
 #include "tests/bench/random_requests.hpp"
 
@@ -63,13 +66,30 @@ Cpu cpu_of_this_process() {
           static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6};
 }
 
-// The protocol-2 request line of every decision of `games` random games of `game`: their sizes.
-std::vector<double> request_sizes(const games::Game& game, int games) {
-  std::vector<double> sizes;
+// The protocol-2 request line of every decision of `games` random games of `game`: their sizes,
+// with the whole view and with view deltas (what the random bot asks for: match::ViewDelta).
+struct RequestSizes {
+  std::vector<double> whole, delta;
+};
+RequestSizes request_sizes(const games::Game& game, int games) {
+  RequestSizes sizes;
+  std::string view, delta, removed;
   for (int g = 0; g < games; ++g) {
-    testing::random_game_requests(game, static_cast<std::uint64_t>(g), 2, [&](const std::string& line, auto&&...) {
-      sizes.push_back(static_cast<double>(line.size()));
-    });
+    std::map<Seat, match::ViewDelta> deltas;
+    testing::random_game_requests(
+        game, static_cast<std::uint64_t>(g), 2,
+        [&](const std::string& line, games::GameState& state, Seat seat, std::int64_t id) {
+          sizes.whole.push_back(static_cast<double>(line.size()));
+          view.clear();
+          state.write_view_v2(seat, view);
+          deltas[seat].write(view, delta, removed);
+          const auto legal_at = line.find(R"("legal":)") + 8;
+          const auto legal_end = line.find(R"(,"protocol":)");
+          const std::string delta_line =
+              protocol::request_line(2, id, seat, delta, std::string_view(line).substr(legal_at, legal_end - legal_at),
+                                     1000, 0, true, removed);
+          sizes.delta.push_back(static_cast<double>(delta_line.size()));
+        });
   }
   return sizes;
 }
@@ -239,9 +259,12 @@ int main(int argc, char** argv) {
   double stellar_median = 0;
   for (const std::string& game : game_names) {
     const auto sizes = request_sizes(*games::find_game(game), 100);
-    if (game == "stellar" || stellar_median == 0) stellar_median = percentile(sizes, 0.5);
-    fmt::print("{} request bytes (protocol 2, 100 random games): median {:.0f}, p90 {:.0f}, max {:.0f}\n", game,
-               percentile(sizes, 0.5), percentile(sizes, 0.9), percentile(sizes, 1));
+    if (game == "stellar" || stellar_median == 0) stellar_median = percentile(sizes.whole, 0.5);
+    fmt::print(
+        "{} request bytes (protocol 2, 100 random games): median {:.0f}, p90 {:.0f}, max {:.0f}; "
+        "with view deltas: median {:.0f}, p90 {:.0f}, max {:.0f}\n",
+        game, percentile(sizes.whole, 0.5), percentile(sizes.whole, 0.9), percentile(sizes.whole, 1),
+        percentile(sizes.delta, 0.5), percentile(sizes.delta, 0.9), percentile(sizes.delta, 1));
   }
   const auto raw = raw_round_trips(static_cast<std::size_t>(stellar_median), 5000, c.out);
   const double raw_median = percentile(raw, 0.5);
