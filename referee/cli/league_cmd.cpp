@@ -22,6 +22,7 @@
 #include "referee/league/league.hpp"
 #include "referee/league/league_file.hpp"
 #include "referee/league/merge.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/league/standings.hpp"
 
 namespace arena::cli {
@@ -102,6 +103,7 @@ Result<league::LeagueFlags> league_flags(const CLI::App& cmd, const LeagueArgs& 
   }
   if (given("--seats")) f.seats = a.seats;
   if (given("--deals")) f.deals = a.deals;
+  if (given("--rounds")) f.rounds = a.rounds;
   f.no_duplicate = a.no_duplicate;
   if (given("--concurrency")) f.concurrency = a.concurrency;
   if (given("--seed")) f.seed = a.seed;
@@ -180,7 +182,11 @@ RunCommand add_league(CLI::App& command) {
                 "\"-\" for none");
   l->add_option("--game", a.game, "Game (default: the first of `referee games`)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
+  l->add_option("--format", a.format,
+                "round-robin (default), gauntlet (the first bot against the field), swiss (rounds paired by score) "
+                "or knockout (a bracket, 2 seats)");
+  l->add_option("--rounds", a.rounds, "Swiss: the number of rounds (default ceil(log2(bots)) + 1)")
+      ->check(within(league::kRounds));
   l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));
   l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(within(bounds::kDeals));
   l->add_flag("--no-duplicate", a.no_duplicate, "Play each deal once instead of once per seat rotation");
@@ -396,6 +402,10 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   facts.journaled = outcome->journaled;
   facts.interrupted = outcome->interrupted;
   facts.shard = outcome->shard;
+  league::LeagueSpec played = *spec;  // with the seed in force: a Swiss or knockout's rounds follow from it
+  played.seed = outcome->seed;
+  played.seed_scheme = outcome->seed_scheme;
+  if (league::plays_in_rounds(spec->format)) facts.rounds_of = &played;
   if (outcome->sprt && spec->sprt) {
     facts.sprt = league::SprtVerdict{names.front(),         *spec->sprt,
                                      *outcome->sprt,        outcome->sprt_counted_matches,

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "referee/league/journal.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/league/seeds.hpp"
 
 namespace arena::league {
@@ -89,6 +91,21 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
   standings.completion.total = f.total;
   if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
   standings.sprt = f.sprt;
+  if (f.rounds_of != nullptr && plays_in_rounds(f.rounds_of->format)) {
+    auto report = rounds_report_from_journal(*f.rounds_of, journal_path());
+    if (!report) return fail(fmt::format("standings: {}", report.error()));
+    std::vector<BotStanding> ordered;
+    for (const std::string& name : report->order) {
+      const auto it = std::find_if(standings.bots.begin(), standings.bots.end(),
+                                   [&](const BotStanding& b) { return b.name == name; });
+      if (it == standings.bots.end()) continue;
+      ordered.push_back(std::move(*it));
+      standings.bots.erase(it);
+    }
+    for (BotStanding& b : standings.bots) ordered.push_back(std::move(b));  // names the journal added
+    standings.bots = std::move(ordered);
+    standings.rounds = std::move(report).value();
+  }
   json summary = standings_json(standings);
   summary["league"] = {{"folder", f.folder},
                        {"seed", f.seed},

@@ -49,6 +49,9 @@ struct LeagueFacts {
   std::optional<Shard> shard;
   std::optional<SprtVerdict> sprt;    // when the league ran an SPRT
   std::optional<Completion> partial;  // none: the standings cover the whole league
+  // A Swiss or knockout league's spec (normalized, its seed set; the caller's): the standings
+  // report its rounds (rounds.hpp) and list the bots in their order.
+  const LeagueSpec* rounds_of = nullptr;
 };
 
 // An error when `dir` (a league's --out) is a symbolic link: a league folder is used as itself.

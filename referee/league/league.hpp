@@ -34,8 +34,16 @@
 
 namespace arena::league {
 
-enum class Format { round_robin, gauntlet };
-// "round-robin" or "gauntlet", as a league file and --format write it.
+// Swiss and knockout are played round by round, each round's tables paired from the results of
+// the rounds before (rounds.hpp, docs/league.md).
+enum class Format { round_robin, gauntlet, swiss, knockout };
+// Whether the format is played in rounds (swiss, knockout).
+constexpr bool plays_in_rounds(Format f) {
+  return f == Format::swiss || f == Format::knockout;
+}
+// How a knockout's bracket is seeded: the order of the bots, or their league file "rating".
+enum class Seeding { order, rating };
+// "round-robin", "gauntlet", "swiss" or "knockout", as a league file and --format write it.
 std::string_view format_name(Format format);
 // The one reader of a format's name (the league file's "format", --format); the error lists both.
 Result<Format> parse_format(std::string_view text);
@@ -45,8 +53,18 @@ Result<Format> parse_format(std::string_view text);
 // The league file's "format".
 template <>
 struct arena::EnumNames<arena::league::Format> {
-  static constexpr std::array<std::pair<league::Format, std::string_view>, 2> table{
-      {{league::Format::round_robin, "round-robin"}, {league::Format::gauntlet, "gauntlet"}}};
+  static constexpr std::array<std::pair<league::Format, std::string_view>, 4> table{
+      {{league::Format::round_robin, "round-robin"},
+       {league::Format::gauntlet, "gauntlet"},
+       {league::Format::swiss, "swiss"},
+       {league::Format::knockout, "knockout"}}};
+};
+
+// The league file's "seeding" (knockout).
+template <>
+struct arena::EnumNames<arena::league::Seeding> {
+  static constexpr std::array<std::pair<league::Seeding, std::string_view>, 2> table{
+      {{league::Seeding::order, "order"}, {league::Seeding::rating, "rating"}}};
 };
 
 namespace arena::league {
@@ -69,6 +87,12 @@ struct LeagueSpec {
   protocol::Limits limits;
   double time_scale = 1.0;
   std::optional<SprtConfig> sprt;  // two-bot leagues only
+  // Swiss: its number of rounds (unset: ceil(log2(bots)) + 1, set by normalize); unset otherwise.
+  std::optional<int> rounds;
+  // Knockout: how the bracket is seeded (unset: order, set by normalize); unset otherwise.
+  std::optional<Seeding> seeding;
+  // Each bot's league file "rating" (parallel to bots, or empty): "seeding": "rating" needs all.
+  std::vector<std::optional<double>> ratings;
 };
 
 // Reads a league file's JSON (docs/league.md); unknown keys are refused.
