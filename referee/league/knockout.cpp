@@ -25,7 +25,8 @@ std::vector<int> knockout_seeds(const LeagueSpec& spec) {
   for (std::size_t i = 0; i < bots.size(); ++i) bots[i] = static_cast<int>(i);
   if (spec.seeding == Seeding::rating && spec.ratings.size() == bots.size()) {
     std::stable_sort(bots.begin(), bots.end(), [&](int a, int b) {
-      return spec.ratings[static_cast<std::size_t>(a)].value_or(0) > spec.ratings[static_cast<std::size_t>(b)].value_or(0);
+      return spec.ratings[static_cast<std::size_t>(a)].value_or(0) >
+             spec.ratings[static_cast<std::size_t>(b)].value_or(0);
     });
   }
   return bots;

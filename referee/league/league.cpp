@@ -84,7 +84,8 @@ class Runner {
     if (!existing) return fail(existing.error());
     if (!foreign.empty()) return fail(foreign);
     if (rounds_) {  // a journal whose matches its rounds do not pair is another league's
-      if (auto paired = rounds_->rounds(); !paired) return fail(fmt::format("{}: {}", journal_path().string(), paired.error()));
+      if (auto paired = rounds_->rounds(); !paired)
+        return fail(fmt::format("{}: {}", journal_path().string(), paired.error()));
     }
     if (auto st = repair_tail(*existing); !st) return fail(st.error());
     auto journal = files::open_private(journal_path(), std::ios::app);

@@ -61,9 +61,10 @@ Status normalize_rounds(LeagueSpec& s) {
   if (*s.seeding == Seeding::rating) {
     for (std::size_t i = 0; i < s.bots.size(); ++i) {
       if (i >= s.ratings.size() || !s.ratings[i]) {
-        return fail(fmt::format("\"seeding\": \"rating\" needs a \"rating\" for every bot of the league file; {} has "
-                                "none",
-                                s.bots[i].name));
+        return fail(
+            fmt::format("\"seeding\": \"rating\" needs a \"rating\" for every bot of the league file; {} has "
+                        "none",
+                        s.bots[i].name));
       }
     }
   }
@@ -299,8 +300,8 @@ Result<RoundsReport> RoundsPlay::report() const {
     return report;
   }
   report.bye_points = swiss_bye_points(spec_.seats);
-  for (const SwissStanding& s : swiss_order(static_cast<int>(spec_.bots.size()), spec_.seed.value(),
-                                            report.bye_points, layout_.per_table(), complete)) {
+  for (const SwissStanding& s : swiss_order(static_cast<int>(spec_.bots.size()), spec_.seed.value(), report.bye_points,
+                                            layout_.per_table(), complete)) {
     report.swiss.push_back({name(s.bot), s.score, s.buchholz, s.sonneborn_berger, s.byes});
     report.order.push_back(name(s.bot));
   }

@@ -45,12 +45,12 @@ std::string rounds_text(const RoundsReport& r, std::string (*escape)(std::string
     }
     int place = 0;
     for (const SwissRow& row : r.swiss) {
-      out += markdown ? fmt::format("| {} | {} | {} | {} | {} | {} |\n", ++place, escape(row.bot),
-                                    format_points(row.score), format_points(row.buchholz),
-                                    format_points(row.sonneborn_berger), row.byes)
-                      : fmt::format("  {:>3} {:<24} {:>6} {:>9} {:>17} {:>4}\n", ++place, escape(row.bot),
-                                    format_points(row.score), format_points(row.buchholz),
-                                    format_points(row.sonneborn_berger), row.byes);
+      out += markdown
+                 ? fmt::format("| {} | {} | {} | {} | {} | {} |\n", ++place, escape(row.bot), format_points(row.score),
+                               format_points(row.buchholz), format_points(row.sonneborn_berger), row.byes)
+                 : fmt::format("  {:>3} {:<24} {:>6} {:>9} {:>17} {:>4}\n", ++place, escape(row.bot),
+                               format_points(row.score), format_points(row.buchholz),
+                               format_points(row.sonneborn_berger), row.byes);
     }
     out += "\n";
   }
@@ -85,10 +85,8 @@ nlohmann::json to_json(const RoundsReport& r) {
     }
     played.push_back({{"round", round.number}, {"complete", round.complete}, {"byes", round.byes}, {"tables", tables}});
   }
-  nlohmann::json j = {{"format", r.knockout ? "knockout" : "swiss"},
-                      {"rounds", r.rounds},
-                      {"played", played},
-                      {"order", r.order}};
+  nlohmann::json j = {
+      {"format", r.knockout ? "knockout" : "swiss"}, {"rounds", r.rounds}, {"played", played}, {"order", r.order}};
   if (r.knockout) {
     j["winner"] = r.winner.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.winner);
   } else {

@@ -15,9 +15,9 @@ namespace arena::league {
 // matches gave each (summed over them).
 struct TableView {
   std::vector<std::string> bots;
-  std::vector<int> seeds;      // knockout: each bot's seed (1 = top); Swiss: empty
-  std::vector<double> points;  // rank points (win 1, draw 0.5, loss 0 for 2 seats)
-  std::vector<double> scores;  // the game's own points
+  std::vector<int> seeds;         // knockout: each bot's seed (1 = top); Swiss: empty
+  std::vector<double> points;     // rank points (win 1, draw 0.5, loss 0 for 2 seats)
+  std::vector<double> scores;     // the game's own points
   std::uint64_t first_index = 0;  // its matches are first_index .. first_index + matches - 1
   std::uint64_t matches = 0;      // deals x legs
   std::uint64_t played = 0;       // of them journaled
@@ -42,9 +42,9 @@ struct SwissRow {
 };
 
 struct RoundsReport {
-  bool knockout = false;  // else Swiss
-  int rounds = 0;         // rounds the league plays
-  double bye_points = 0;  // Swiss: what a bye scores
+  bool knockout = false;          // else Swiss
+  int rounds = 0;                 // rounds the league plays
+  double bye_points = 0;          // Swiss: what a bye scores
   std::vector<RoundView> played;  // the rounds paired so far (the last one possibly not complete)
   std::vector<SwissRow> swiss;    // Swiss: the order (score, Buchholz, Sonneborn-Berger, seeded draw)
   std::string winner;             // knockout: the bot that won the final; "" until then

@@ -271,7 +271,7 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
   const auto n = static_cast<std::uint64_t>(s.bots.size());
   const auto k = static_cast<std::uint64_t>(s.seats);
   const std::uint64_t legs = *s.duplicate ? k : 1;
-  const std::uint64_t groups = plays_in_rounds(s.format) ? RoundLayout(s).total() / (s.deals * legs)
+  const std::uint64_t groups = plays_in_rounds(s.format)         ? RoundLayout(s).total() / (s.deals * legs)
                                : s.format == Format::round_robin ? choose(n, k)
                                                                  : choose(n - 1, k - 1);
   if (groups > bounds::kMaxMatches || s.deals * groups * legs > bounds::kMaxMatches) {

@@ -77,7 +77,8 @@ struct SwissSearch {
         for (std::size_t j = i + 1; j < rest.size(); ++j) {
           if (used[j] != 0) continue;
           int meetings = 0;
-          for (const int other : table) meetings += met[static_cast<std::size_t>(rest[j])][static_cast<std::size_t>(other)];
+          for (const int other : table)
+            meetings += met[static_cast<std::size_t>(rest[j])][static_cast<std::size_t>(other)];
           if (best == rest.size() || meetings < best_meetings) {
             best = j;
             best_meetings = meetings;
@@ -110,7 +111,8 @@ std::vector<SwissStanding> swiss_order(int bots, std::uint64_t seed, double bye_
       ++st[static_cast<std::size_t>(b)].byes;
     }
     for (const TableTally& t : round.tables) {
-      for (std::size_t i = 0; i < t.bots.size(); ++i) st[static_cast<std::size_t>(t.bots[i])].score += t.points[i] / per;
+      for (std::size_t i = 0; i < t.bots.size(); ++i)
+        st[static_cast<std::size_t>(t.bots[i])].score += t.points[i] / per;
     }
   }
   // The tie-breaks, on the final scores: each round at a table counts its tablemates' mean score.
@@ -143,9 +145,8 @@ SwissPairing swiss_pair(const std::vector<int>& order, int seats, const std::vec
   SwissPairing pairing;
   // Byes: the lowest-ranked among the bots with the fewest byes.
   std::vector<int> candidates(order.rbegin(), order.rend());
-  std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-    return byes[static_cast<std::size_t>(a)] < byes[static_cast<std::size_t>(b)];
-  });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](int a, int b) { return byes[static_cast<std::size_t>(a)] < byes[static_cast<std::size_t>(b)]; });
   candidates.resize(order.size() % k);
   pairing.byes = candidates;
   std::vector<int> rest;
