@@ -88,6 +88,11 @@ class LeagueFolder {
   // name). `names`: the league's bots, in order.
   Result<Standings> write_standings(const std::vector<std::string>& names, const LeagueFacts& facts, bool share) const;
 
+  // A Swiss or knockout league's rounds (rounds.hpp) from this folder's journal into `standings`,
+  // whose bots are then listed in the rounds' order; nothing for another format. `spec`: the
+  // league's (normalized, its seed set: league.json's).
+  Status add_rounds(Standings& standings, const LeagueSpec& spec) const;
+
   // Brings the file `relative` of this folder to `to` (a hard link, else a copy): it must be a
   // regular file beneath this folder; a missing one is not an error (false).
   Result<bool> bring(const std::filesystem::path& relative, const std::filesystem::path& to) const;

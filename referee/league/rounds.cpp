@@ -75,7 +75,7 @@ Status normalize_rounds(LeagueSpec& s) {
 
 RoundLayout::RoundLayout(const LeagueSpec& spec) {
   const auto n = static_cast<std::uint64_t>(spec.bots.size());
-  const auto k = static_cast<std::uint64_t>(spec.seats);
+  const auto k = static_cast<std::uint64_t>(std::max(spec.seats, 1));  // normalized: at least the game's minimum
   legs_ = spec.duplicate.value_or(false) ? spec.seats : 1;
   per_table_ = spec.deals * static_cast<std::uint64_t>(legs_);
   std::vector<std::uint64_t> tables;

@@ -135,7 +135,8 @@ TEST_CASE("a Swiss league of 5 bots over 3 rounds: no repeated pairing, one bye 
       // The table's matches sit exactly its bots.
       for (std::uint64_t i = t.first_index; i < t.first_index + t.matches; ++i) {
         const auto& r = result->records[static_cast<std::size_t>(i)];
-        CHECK(std::set<std::string>{r.seats[0].bot, r.seats[1].bot} == std::set<std::string>(t.bots.begin(), t.bots.end()));
+        CHECK(std::set<std::string>{r.seats[0].bot, r.seats[1].bot} ==
+              std::set<std::string>(t.bots.begin(), t.bots.end()));
       }
     }
   }
@@ -169,7 +170,8 @@ TEST_CASE("a Swiss league of 5 bots over 3 rounds: no repeated pairing, one bye 
   CHECK(written.at("rounds").at("format") == "swiss");
   CHECK(written.at("rounds").at("played").size() == 3);
   CHECK(written.at("bots").at(0).at("name") == report.order[0]);
-  CHECK_THAT(testing::read_file(out / league::kStandingsMarkdown), Contains("## Swiss: 3 rounds") && Contains("### Round 3"));
+  CHECK_THAT(testing::read_file(out / league::kStandingsMarkdown),
+             Contains("## Swiss: 3 rounds") && Contains("### Round 3"));
 }
 
 TEST_CASE("a Swiss league interrupted after round 1 resumes to the same pairings and standings", "[league][rounds]") {
@@ -200,7 +202,7 @@ TEST_CASE("a 3-seat Swiss league in Stella Quest: tables of 3, two byes a round,
   for (const auto& r : result->records.all()) CHECK(r.seats.size() == 3);
 }
 
-TEST_CASE("a knockout of 5 bots: byes to the top seeds, a full bracket, a winner; resumed identically",
+TEST_CASE("a knockout of 5 bots: byes to the top seeds, a full bracket, a winner, resumed identically",
           "[league][rounds]") {
   const auto spec = rr_spec(league::Format::knockout, 2, std::nullopt);
   const fs::path out = rr_dir("knockout");
@@ -241,23 +243,24 @@ TEST_CASE("referee league refuses a knockout of 3 seats, a shard of a Swiss leag
     std::string flags;
     std::string says;
   };
-  for (const Case& c : std::vector<Case>{
-           {"--format knockout --game stella_quest --seats 3", "a knockout is played by 2 seats, not 3"},
-           {"--format swiss --shard 1/2", "--shard cannot split a swiss league"},
-           {"--format round-robin --rounds 2", "\"rounds\" (--rounds) is for a swiss league"},
-           {"--format swiss --sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"", "--sprt"},
-           {"--format ladder", "\"swiss\" or \"knockout\""}}) {
-    const auto run = testing::run(fmt::format("{} league {} {} --sandbox none --out {} 2>&1", referee, bots, c.flags,
-                                              (dir / "never").string()));
+  for (const Case& c :
+       std::vector<Case>{{"--format knockout --game stella_quest --seats 3", "a knockout is played by 2 seats, not 3"},
+                         {"--format swiss --shard 1/2", "--shard cannot split a swiss league"},
+                         {"--format round-robin --rounds 2", "\"rounds\" (--rounds) is for a swiss league"},
+                         {"--format swiss --sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"", "--sprt"},
+                         {"--format ladder", "\"swiss\" or \"knockout\""}}) {
+    const auto run = testing::run(
+        fmt::format("{} league {} {} --sandbox none --out {} 2>&1", referee, bots, c.flags, (dir / "never").string()));
     INFO(c.flags << ": " << run.out);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.out, Contains(c.says));
   }
   // A Swiss league resumed as another format: the format named, nothing played.
   const std::string out = (dir / "swiss").string();
-  auto first = testing::run(fmt::format("{} league {} --format swiss --rounds 1 --seed 5 --sandbox none "
-                                        "--rating-interval 0 --out {} 2>&1",
-                                        referee, bots, out));
+  auto first =
+      testing::run(fmt::format("{} league {} --format swiss --rounds 1 --seed 5 --sandbox none "
+                               "--rating-interval 0 --out {} 2>&1",
+                               referee, bots, out));
   INFO(first.out);
   REQUIRE(first.exit_code == 0);
   CHECK_THAT(first.out, Contains("Swiss: 1 rounds") && Contains("Round 1"));
