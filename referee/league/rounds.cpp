@@ -178,7 +178,14 @@ Result<std::vector<PlayedRound>> RoundsPlay::rounds() const {
   if (!error_.empty()) return fail(error_);
   std::vector<PlayedRound> out;
   for (int r = 0; r < layout_.rounds(); ++r) {
-    PlayedRound played = spec_.format == Format::knockout ? knockout_round(r, out) : swiss_round(r, out);
+    // A round's tables depend only on the complete rounds before it, which no later record
+    // changes: each is paired once (a league of many rounds pairs each round once, not once per
+    // round after it).
+    auto known = paired_.find(r);
+    if (known == paired_.end()) {
+      known = paired_.emplace(r, spec_.format == Format::knockout ? knockout_round(r, out) : swiss_round(r, out)).first;
+    }
+    PlayedRound played = known->second;
     if (auto st = tally(r, played); !st) return fail(st.error());
     out.push_back(std::move(played));
     if (!out.back().complete) break;

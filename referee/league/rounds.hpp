@@ -143,6 +143,7 @@ class RoundsPlay {
   RoundLayout layout_;
   std::map<std::string, int> bot_of_;
   std::map<std::pair<int, std::uint64_t>, Acc> acc_;  // (round, table)
+  mutable std::map<int, PlayedRound> paired_;         // each round's tables and byes, once paired
   std::string error_;                                 // the first record that names an unknown bot
 };
 
