@@ -41,8 +41,9 @@ std::string duration_text(double seconds) {
 
 // One line per finished match: the result, and the command that re-runs it alone. Names (the
 // league's, but possibly chosen by bot authors) and the command that quotes them pass through
-// terminal_safe like all text for people; the journal keeps the command as it is.
-std::string match_line(const league::MatchRecord& r) {
+// terminal_safe like all text for people; the journal keeps the command as it is. `round`: the
+// match's round (1-based) in a Swiss or knockout league, else 0.
+std::string match_line(const league::MatchRecord& r, int round) {
   std::string players;
   for (const auto& s : r.seats)
     players += fmt::format("{}{} {}", players.empty() ? "" : " - ", terminal_safe(s.bot), s.score);
@@ -60,7 +61,8 @@ std::string match_line(const league::MatchRecord& r) {
            : first.size() == r.seats.size() ? std::string("draw")
                                             : fmt::format("shared first: {}", fmt::join(first, ", "));
   }
-  return fmt::format("m{:06} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
+  return fmt::format("m{:06}{} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index,
+                     round > 0 ? fmt::format(" round {}", round) : std::string(), r.deal, r.leg, r.seed, players, what,
                      terminal_safe(r.rerun));
 }
 
@@ -348,6 +350,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   std::vector<std::string> names;
   for (const auto& b : spec->bots) names.push_back(b.name);
   LiveScore live(names);
+  std::optional<league::RoundLayout> layout;  // Swiss, knockout: each match's round
+  if (league::plays_in_rounds(spec->format)) layout.emplace(*spec);
   if (a.rating_interval > 0 && a.resume) {
     // A resumed league's scores include the matches journaled before.
     auto read =
@@ -360,7 +364,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
       first = false;
     }
     if (bar) say("\r\033[K");
-    say_to(stdout, "{}\n", match_line(r));
+    say_to(stdout, "{}\n", match_line(r, layout ? layout->round_of(r.index) + 1 : 0));
     live.add(r);
     if (a.rating_interval > 0 && (live.matches() % a.rating_interval == 0 || done == total))
       say_to(stdout, "{}", live.report());

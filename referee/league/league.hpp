@@ -9,6 +9,9 @@
 // match is appended to <out>/results.jsonl and flushed; --resume plays exactly the indices
 // missing from it. No record is kept in memory (journal.hpp): the runner keeps the journaled
 // indices as ranges and the SPRT's counts, so memory does not grow with the league.
+//
+// Swiss and knockout leagues are played in rounds (rounds.hpp): a round's tables follow from the
+// journaled results of the rounds before, so the runner plays one round after the other.
 
 #include <atomic>
 #include <chrono>

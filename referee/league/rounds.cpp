@@ -116,8 +116,10 @@ Scheduled round_match(const LeagueSpec& spec, const RoundLayout& layout, std::ui
   m.deal = index / legs;
   m.seed = deal_seed(spec.seed_scheme.value_or(SeedScheme::keyed_v1), spec.seed.value(), m.deal);
   const auto k = table.size();
-  // Duplicate deals rotate seats by leg; single deals by their number within the table.
-  const std::uint64_t rotation = legs > 1 ? static_cast<std::uint64_t>(m.leg) : (within / legs) % k;
+  // Duplicate deals rotate seats by leg; single deals by the round and their number within the
+  // table, so the best-ranked bot of a table does not always sit first.
+  const std::uint64_t rotation =
+      legs > 1 ? static_cast<std::uint64_t>(m.leg) : (static_cast<std::uint64_t>(round) + within / legs) % k;
   for (std::size_t s = 0; s < k; ++s) m.seat_bots.push_back(table[(s + rotation) % k]);
   return m;
 }
@@ -183,7 +185,7 @@ Result<std::vector<PlayedRound>> RoundsPlay::rounds() const {
     // round after it).
     auto known = paired_.find(r);
     if (known == paired_.end()) {
-      known = paired_.emplace(r, spec_.format == Format::knockout ? knockout_round(r, out) : swiss_round(r, out)).first;
+      known = paired_.emplace(r, spec_.format == Format::knockout ? knockout_round(r, out) : swiss_round(out)).first;
     }
     PlayedRound played = known->second;
     if (auto st = tally(r, played); !st) return fail(st.error());
@@ -193,8 +195,7 @@ Result<std::vector<PlayedRound>> RoundsPlay::rounds() const {
   return out;
 }
 
-PlayedRound RoundsPlay::swiss_round(int round, const std::vector<PlayedRound>& before) const {
-  (void)round;
+PlayedRound RoundsPlay::swiss_round(const std::vector<PlayedRound>& before) const {
   const std::size_t n = spec_.bots.size();
   std::vector<std::vector<int>> met(n, std::vector<int>(n, 0));
   std::vector<int> byes(n, 0);

@@ -58,7 +58,7 @@ class RoundLayout {
 
 // One table of a round and what the journal holds of it.
 struct TableTally {
-  std::vector<int> bots;       // bot indices, in the seat order of its first match
+  std::vector<int> bots;       // bot indices as paired: Swiss best first, knockout higher seed first
   std::vector<double> points;  // per entry of bots: rank points over its journaled matches
   std::vector<double> scores;  // the game's points, the same way
   std::uint64_t played = 0;    // journaled matches
@@ -135,7 +135,7 @@ class RoundsPlay {
     std::uint64_t played = 0;
     std::vector<int> bots;  // the seats of the first journaled match, as bot indices
   };
-  PlayedRound swiss_round(int round, const std::vector<PlayedRound>& before) const;
+  PlayedRound swiss_round(const std::vector<PlayedRound>& before) const;
   PlayedRound knockout_round(int round, const std::vector<PlayedRound>& before) const;
   Status tally(int round, PlayedRound& played) const;
 
@@ -147,8 +147,8 @@ class RoundsPlay {
   std::string error_;                                 // the first record that names an unknown bot
 };
 
-// The scheduled match `index` of a round whose tables are `tables` (bot indices in the seat order
-// of its first match): duplicate legs rotate the seats by leg, single deals by deal.
+// The scheduled match `index` of a round whose tables are `tables` (bot indices as paired, the seat
+// order before rotation): duplicate legs rotate the seats by leg, single deals by round and deal.
 Scheduled round_match(const LeagueSpec& spec, const RoundLayout& layout, std::uint64_t index,
                       const std::vector<TableTally>& tables);
 

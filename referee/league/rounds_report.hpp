@@ -11,8 +11,8 @@
 
 namespace arena::league {
 
-// One table of a round: its bots in the seat order of its first match, and what its journaled
-// matches gave each (summed over them).
+// One table of a round: its bots as paired (Swiss best first, knockout higher seed first), and
+// what its journaled matches gave each (summed over them).
 struct TableView {
   std::vector<std::string> bots;
   std::vector<int> seeds;         // knockout: each bot's seed (1 = top); Swiss: empty
