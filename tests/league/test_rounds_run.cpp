@@ -267,4 +267,24 @@ TEST_CASE("referee league refuses a knockout of 3 seats, a shard of a Swiss leag
   auto other = testing::run(fmt::format("{} league --resume --format knockout --out {} 2>&1", referee, out));
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.out, Contains("--format \"knockout\" here, \"format\": \"swiss\" there"));
+  // Its page without standings.json (a league stopped hard): the rounds come from the journal.
+  fs::remove(fs::path(out) / league::kStandingsJson);
+  auto page = testing::run(fmt::format("{} html {} 2>&1", referee, out));
+  INFO(page.out);
+  REQUIRE(page.exit_code == 0);
+  CHECK_THAT(testing::read_file(fs::path(out) / "league.html"), Contains(R"("format":"swiss")"));
+  // Forged shards of a Swiss league (none is ever played): `league merge` refuses them.
+  const json recorded = json::parse(testing::read_file(fs::path(out) / league::kLeagueFile));
+  for (int i = 1; i <= 2; ++i) {
+    const fs::path shard = dir / fmt::format("shard{}", i);
+    fs::create_directories(shard);
+    json forged = recorded;
+    forged["shard"] = {{"index", i}, {"count", 2}};
+    std::ofstream(shard / league::kLeagueFile) << forged.dump();
+    std::ofstream(shard / league::kJournalFile) << "";
+  }
+  auto merged = testing::run(fmt::format("{} league merge {} {} --out {} 2>&1", referee, (dir / "shard1").string(),
+                                         (dir / "shard2").string(), (dir / "merged").string()));
+  CHECK(merged.exit_code == 2);
+  CHECK_THAT(merged.out, Contains("--shard cannot split a swiss league"));
 }
