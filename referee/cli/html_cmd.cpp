@@ -110,6 +110,13 @@ int run_league_html(const HtmlArgs& a) {
   if (!page.standings.is_object()) {
     auto computed = league::standings_from_journal(folder.journal_path(), league::bot_names(page.league));
     if (!computed) return refused(fmt::format("standings: {}", computed.error()));
+    // A Swiss or knockout league's rounds, from its league.json checked as a league would be.
+    if (auto recorded = league::read_league_file(folder.path());
+        recorded && league::plays_in_rounds(recorded->spec.format)) {
+      auto spec = league::normalize(recorded->spec);
+      if (!spec) return refused(fmt::format("{}: {}", recorded->file.string(), spec.error()));
+      if (auto st = folder.add_rounds(*computed, *spec); !st) return refused(st.error());
+    }
     page.standings = league::standings_json(*computed);
     page.standings_from_journal = true;
   }

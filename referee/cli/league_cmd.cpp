@@ -22,6 +22,7 @@
 #include "referee/league/league.hpp"
 #include "referee/league/league_file.hpp"
 #include "referee/league/merge.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/league/standings.hpp"
 
 namespace arena::cli {
@@ -40,8 +41,9 @@ std::string duration_text(double seconds) {
 
 // One line per finished match: the result, and the command that re-runs it alone. Names (the
 // league's, but possibly chosen by bot authors) and the command that quotes them pass through
-// terminal_safe like all text for people; the journal keeps the command as it is.
-std::string match_line(const league::MatchRecord& r) {
+// terminal_safe like all text for people; the journal keeps the command as it is. `round`: the
+// match's round (1-based) in a Swiss or knockout league, else 0.
+std::string match_line(const league::MatchRecord& r, int round) {
   std::string players;
   for (const auto& s : r.seats)
     players += fmt::format("{}{} {}", players.empty() ? "" : " - ", terminal_safe(s.bot), s.score);
@@ -59,7 +61,8 @@ std::string match_line(const league::MatchRecord& r) {
            : first.size() == r.seats.size() ? std::string("draw")
                                             : fmt::format("shared first: {}", fmt::join(first, ", "));
   }
-  return fmt::format("m{:06} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index, r.deal, r.leg, r.seed, players, what,
+  return fmt::format("m{:06}{} deal {} leg {} seed {}: {} ({}); rerun: {}", r.index,
+                     round > 0 ? fmt::format(" round {}", round) : std::string(), r.deal, r.leg, r.seed, players, what,
                      terminal_safe(r.rerun));
 }
 
@@ -113,6 +116,7 @@ Result<league::LeagueFlags> league_flags(const CLI::App& cmd, const LeagueArgs& 
     if (!order) return fail(fmt::format("--deals-order: {}", order.error()));
     f.deals_order = *order;
   }
+  if (given("--rounds")) f.rounds = a.rounds;
   f.no_duplicate = a.no_duplicate;
   if (given("--concurrency")) f.concurrency = a.concurrency;
   if (given("--seed")) f.seed = a.seed;
@@ -191,7 +195,11 @@ RunCommand add_league(CLI::App& command) {
                 "\"-\" for none");
   l->add_option("--game", a.game, "Game (default: the first of `referee games`)");
   l->add_option("--config", a.config, "Game config as JSON, or @FILE");
-  l->add_option("--format", a.format, "round-robin (default) or gauntlet (the first bot against the field)");
+  l->add_option("--format", a.format,
+                "round-robin (default), gauntlet (the first bot against the field), swiss (rounds paired by score) "
+                "or knockout (a bracket, 2 seats)");
+  l->add_option("--rounds", a.rounds, "Swiss: the number of rounds (default ceil(log2(bots)) + 1)")
+      ->check(within(league::kRounds));
   l->add_option("--seats", a.seats, "Seats per match (default: the game's minimum)")->check(within(bounds::kSeats));
   l->add_option("--deals", a.deals, "Deals per pairing (default 1)")->check(within(bounds::kDeals));
   l->add_option("--deals-file", a.deals_file,
@@ -358,6 +366,8 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   std::vector<std::string> names;
   for (const auto& b : spec->bots) names.push_back(b.name);
   LiveScore live(names);
+  std::optional<league::RoundLayout> layout;  // Swiss, knockout: each match's round
+  if (league::plays_in_rounds(spec->format)) layout.emplace(*spec);
   if (a.rating_interval > 0 && a.resume) {
     // A resumed league's scores include the matches journaled before.
     auto read =
@@ -370,7 +380,7 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
       first = false;
     }
     if (bar) say("\r\033[K");
-    say_to(stdout, "{}\n", match_line(r));
+    say_to(stdout, "{}\n", match_line(r, layout ? layout->round_of(r.index) + 1 : 0));
     live.add(r);
     if (a.rating_interval > 0 && (live.matches() % a.rating_interval == 0 || done == total))
       say_to(stdout, "{}", live.report());
@@ -417,6 +427,10 @@ int run_league(const CLI::App& cmd, const LeagueArgs& a_in) {
   facts.journaled = outcome->journaled;
   facts.interrupted = outcome->interrupted;
   facts.shard = outcome->shard;
+  league::LeagueSpec played = *spec;  // with the seed in force: a Swiss or knockout's rounds follow from it
+  played.seed = outcome->seed;
+  played.seed_scheme = outcome->seed_scheme;
+  if (league::plays_in_rounds(spec->format)) facts.rounds_of = &played;
   if (outcome->sprt && spec->sprt) {
     facts.sprt = league::SprtVerdict{names.front(),         *spec->sprt,
                                      *outcome->sprt,        outcome->sprt_counted_matches,

@@ -1,6 +1,6 @@
 #pragma once
 // `referee league`: a league from a league file and/or flags, with a journal, resume, standings
-// in three formats and an optional SPRT (docs/league.md).
+// in three formats, Swiss and knockout rounds, and an optional SPRT (docs/league.md).
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -36,6 +36,7 @@ struct LeagueArgs {
   std::vector<std::string> fail_on;    // --fail-on conditions (league_verdict.hpp)
   bool reuse = false;                  // keep bots that ask for it alive across matches
   std::uint64_t rating_interval = 10;  // print the scores and points every N matches; 0: never
+  int rounds = 0;                      // --rounds (swiss)
   std::string shard;                   // "I/N": play that shard of the league only
   // `league merge SHARD_DIR... --out DIR [--partial]`; match.share_output opens its files too
   std::vector<std::string> merge_shards;

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "referee/league/journal.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/league/seeds.hpp"
 
 namespace arena::league {
@@ -89,6 +91,9 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
   standings.completion.total = f.total;
   if (sprt_decided) standings.not_counted = f.journaled - std::min(f.journaled, counted);
   standings.sprt = f.sprt;
+  if (f.rounds_of != nullptr) {
+    if (auto st = add_rounds(standings, *f.rounds_of); !st) return fail(fmt::format("standings: {}", st.error()));
+  }
   json summary = standings_json(standings);
   summary["league"] = {{"folder", f.folder},
                        {"seed", f.seed},
@@ -119,6 +124,24 @@ Result<Standings> LeagueFolder::write_standings(const std::vector<std::string>& 
     if (auto written = write(name, text, share); !written) return fail(written.error());
   }
   return std::move(standings);
+}
+
+Status LeagueFolder::add_rounds(Standings& standings, const LeagueSpec& spec) const {
+  if (!plays_in_rounds(spec.format)) return {};
+  auto report = rounds_report_from_journal(spec, journal_path());
+  if (!report) return fail(report.error());
+  std::vector<BotStanding> ordered;
+  for (const std::string& name : report->order) {
+    const auto it = std::find_if(standings.bots.begin(), standings.bots.end(),
+                                 [&](const BotStanding& b) { return b.name == name; });
+    if (it == standings.bots.end()) continue;
+    ordered.push_back(std::move(*it));
+    standings.bots.erase(it);
+  }
+  for (BotStanding& b : standings.bots) ordered.push_back(std::move(b));  // names the journal added
+  standings.bots = std::move(ordered);
+  standings.rounds = std::move(report).value();
+  return {};
 }
 
 Result<bool> LeagueFolder::bring(const fs::path& relative, const fs::path& to) const {

@@ -49,6 +49,9 @@ struct LeagueFacts {
   std::optional<Shard> shard;
   std::optional<SprtVerdict> sprt;    // when the league ran an SPRT
   std::optional<Completion> partial;  // none: the standings cover the whole league
+  // A Swiss or knockout league's spec (normalized, its seed set; the caller's): the standings
+  // report its rounds (rounds.hpp) and list the bots in their order.
+  const LeagueSpec* rounds_of = nullptr;
 };
 
 // An error when `dir` (a league's --out) is a symbolic link: a league folder is used as itself.
@@ -84,6 +87,11 @@ class LeagueFolder {
   // whether the league was played on one machine or merged from shards (except the folder's
   // name). `names`: the league's bots, in order.
   Result<Standings> write_standings(const std::vector<std::string>& names, const LeagueFacts& facts, bool share) const;
+
+  // A Swiss or knockout league's rounds (rounds.hpp) from this folder's journal into `standings`,
+  // whose bots are then listed in the rounds' order; nothing for another format. `spec`: the
+  // league's (normalized, its seed set: league.json's).
+  Status add_rounds(Standings& standings, const LeagueSpec& spec) const;
 
   // Brings the file `relative` of this folder to `to` (a hard link, else a copy): it must be a
   // regular file beneath this folder; a missing one is not an error (false).

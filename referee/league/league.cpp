@@ -20,6 +20,7 @@
 #include "referee/league/deal.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/league/league_file.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/match/match.hpp"
 
 namespace arena::league {
@@ -46,6 +47,7 @@ class Runner {
     // has said where its commands are relative to (check_league_file).
     const bool resuming = o_.resume && fs::exists(o_.out / "league.json");
     if (auto st = check_sprt_on_shard(spec_, o_.shard); !st) return fail(st.error());
+    if (auto st = check_rounds_on_shard(spec_, o_.shard); !st) return fail(st.error());
     if (!resuming) {
       if (auto st = preflight(); !st) return fail(st.error());
     }
@@ -63,6 +65,7 @@ class Runner {
     setup_ = match_setup();
     outcome_.seed = *spec_.seed;
     outcome_.seed_scheme = *spec_.seed_scheme;
+    if (plays_in_rounds(spec_.format)) rounds_.emplace(spec_);  // its seed is known now
     if (spec_.sprt) sprt_.emplace(spec_.bots[0].name, schedule_.legs(), schedule_.deals(), *spec_.sprt);
     // What was journaled before, streamed: its indices (as ranges: the workers skip them), its
     // count, the SPRT's tally.
@@ -75,10 +78,15 @@ class Runner {
             journal_path().string(), r.index, r.deal, shard_.index, shard_.count);
       }
       if (r.index < schedule_.total()) done_.insert(r.index);
+      if (rounds_) rounds_->add(r);
       count(r);
     });
     if (!existing) return fail(existing.error());
     if (!foreign.empty()) return fail(foreign);
+    if (rounds_) {  // a journal whose matches its rounds do not pair is another league's
+      if (auto paired = rounds_->rounds(); !paired)
+        return fail(fmt::format("{}: {}", journal_path().string(), paired.error()));
+    }
     if (auto st = repair_tail(*existing); !st) return fail(st.error());
     auto journal = files::open_private(journal_path(), std::ios::app);
     if (!journal) return fail(journal.error());
@@ -92,22 +100,21 @@ class Runner {
     if (shard_.count > 1) outcome_.shard = shard_;
     update_sprt();
 
-    // A worker takes a whole deal: no more workers than deals with a leg missing. A deal is
-    // complete when all its legs lie in one range of journaled indices.
-    const auto legs = static_cast<std::uint64_t>(schedule_.legs());
-    std::uint64_t complete = 0;
-    for (const auto& [first, last] : done_.ranges()) {       // indices below total: last + 1 does not overflow
-      const std::uint64_t from = (first + legs - 1) / legs;  // the first deal starting in the range
-      const std::uint64_t to = (last + 1) / legs;            // one past the last deal ending in it
-      if (to > from) complete += owned_deals(to) - owned_deals(from);
-    }
-    const std::uint64_t missing = owned_deals(schedule_.deals()) - complete;
     const std::int64_t started_ms = unix_ms();
-    const auto threads =
-        static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
-    std::vector<std::thread> workers;
-    for (std::size_t i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
-    for (std::thread& t : workers) t.join();
+    if (rounds_) {
+      play_rounds();
+    } else {
+      // A worker takes a whole deal: no more workers than deals with a leg missing. A deal is
+      // complete when all its legs lie in one range of journaled indices.
+      const auto legs = static_cast<std::uint64_t>(schedule_.legs());
+      std::uint64_t complete = 0;
+      for (const auto& [first, last] : done_.ranges()) {       // indices below total: last + 1 does not overflow
+        const std::uint64_t from = (first + legs - 1) / legs;  // the first deal starting in the range
+        const std::uint64_t to = (last + 1) / legs;            // one past the last deal ending in it
+        if (to > from) complete += owned_deals(to) - owned_deals(from);
+      }
+      play_deals(0, schedule_.deals(), owned_deals(schedule_.deals()) - complete);
+    }
 
     if (o_.share_output) {  // every bot is gone: the league's folders and files
       std::vector<fs::path> paths = folders_;
@@ -248,6 +255,54 @@ class Runner {
     return files::write_private(file, to_json(recorded).dump(2) + '\n');
   }
 
+  // Plays the deals begin .. end - 1 (those of this run's shard), `missing` of them with a leg
+  // not journaled: a worker takes a whole deal, so no more workers than those.
+  void play_deals(std::uint64_t begin, std::uint64_t end, std::uint64_t missing) {
+    next_deal_ = owned_deals(begin);
+    deal_end_ = end;
+    const auto threads =
+        static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
+    std::vector<std::thread> workers;
+    for (std::size_t i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
+    for (std::thread& t : workers) t.join();
+  }
+
+  // A Swiss or knockout league (rounds.hpp): round after round, each paired from the journal once
+  // the one before is wholly journaled; a stop or an error ends it between (or within) rounds.
+  void play_rounds() {
+    const RoundLayout& layout = rounds_->layout();
+    const auto legs = static_cast<std::uint64_t>(layout.legs());
+    for (int r = 0; r < layout.rounds(); ++r) {
+      auto paired = rounds_->rounds();
+      if (!paired) {
+        outcome_.error = fmt::format("{}: {}", journal_path().string(), paired.error());
+        return;
+      }
+      if (paired->size() <= static_cast<std::size_t>(r)) return;  // the round before is not complete
+      const PlayedRound& round = (*paired)[static_cast<std::size_t>(r)];
+      if (round.complete) continue;
+      tables_ = round.tables;
+      const std::uint64_t begin = layout.round_begin(r) / legs;
+      const std::uint64_t end = layout.round_begin(r + 1) / legs;
+      std::uint64_t missing = 0;
+      for (std::uint64_t deal = begin; deal < end; ++deal) {
+        for (std::uint64_t i = deal * legs; i < deal * legs + legs; ++i) {
+          if (!done_.contains(i)) {
+            ++missing;
+            break;
+          }
+        }
+      }
+      play_deals(begin, end, missing);
+      if (stopping()) return;
+    }
+  }
+
+  // The match `index`: the schedule's, or in a league of rounds its round's (tables_).
+  Scheduled scheduled(std::uint64_t index) const {
+    return rounds_ ? round_match(spec_, rounds_->layout(), index, tables_) : schedule_.at(index);
+  }
+
   // The unit of work is a deal: its legs (the same cards, seats rotated) are played one after the
   // other by this worker, so two copies of one bot never hold both hands of a deal at once.
   void work() {
@@ -256,9 +311,9 @@ class Runner {
     for (;;) {
       if (stopping()) break;
       const std::uint64_t slot = next_deal_.fetch_add(1);
-      if (slot >= owned_deals(schedule_.deals())) break;
+      if (slot >= owned_deals(deal_end_)) break;
       const std::uint64_t deal = owned_deal(slot);
-      if (o_.reuse) keep_only(kept, schedule_.at(deal * legs).seat_bots, setup_);
+      if (o_.reuse) keep_only(kept, scheduled(deal * legs).seat_bots, setup_);
       std::uint64_t journaled = 0;  // legs of this deal journaled before or now
       for (std::uint64_t leg = 0; leg < legs; ++leg) {
         const std::uint64_t index = deal * legs + leg;
@@ -267,7 +322,7 @@ class Runner {
           continue;
         }
         if (stopping()) break;  // Ctrl-C or a decided SPRT, also between the legs of a deal
-        if (play_and_journal(schedule_.at(index), journaled + 1 == legs, kept)) ++journaled;
+        if (play_and_journal(scheduled(index), journaled + 1 == legs, kept)) ++journaled;
       }
     }
     keep_only(kept, {}, setup_);
@@ -286,6 +341,7 @@ class Runner {
       return false;
     }
     count(*record);
+    if (rounds_) rounds_->add(*record);
     if (completes_deal && o_.share_output) share_deal(m.deal);
     ++outcome_.played_now;
     if (o_.on_match) o_.on_match(*record, outcome_.journaled, outcome_.total);
@@ -354,7 +410,10 @@ class Runner {
   Shard shard_;           // 1/1: the whole league
   IndexSet done_;         // journaled before this run (read only while the workers run)
   std::optional<SprtTally> sprt_;
+  std::optional<RoundsPlay> rounds_;  // Swiss and knockout: the rounds, from the journal
+  std::vector<TableTally> tables_;    // the round being played (read only while the workers run)
   std::atomic<std::uint64_t> next_deal_{0};
+  std::uint64_t deal_end_ = 0;  // the deals being played end before this one
   mutable std::atomic<bool> interrupted_{false};
   std::atomic<bool> sprt_stop_{false};
   std::atomic<bool> refused_{false};  // a bot does not play the league's game (outcome_.refused)

@@ -9,6 +9,9 @@
 // match is appended to <out>/results.jsonl and flushed; --resume plays exactly the indices
 // missing from it. No record is kept in memory (journal.hpp): the runner keeps the journaled
 // indices as ranges and the SPRT's counts, so memory does not grow with the league.
+//
+// Swiss and knockout leagues are played in rounds (rounds.hpp): a round's tables follow from the
+// journaled results of the rounds before, so the runner plays one round after the other.
 
 #include <atomic>
 #include <chrono>
@@ -35,8 +38,16 @@
 
 namespace arena::league {
 
-enum class Format { round_robin, gauntlet };
-// "round-robin" or "gauntlet", as a league file and --format write it.
+// Swiss and knockout are played round by round, each round's tables paired from the results of
+// the rounds before (rounds.hpp, docs/league.md).
+enum class Format { round_robin, gauntlet, swiss, knockout };
+// Whether the format is played in rounds (swiss, knockout).
+constexpr bool plays_in_rounds(Format f) {
+  return f == Format::swiss || f == Format::knockout;
+}
+// How a knockout's bracket is seeded: the order of the bots, or their league file "rating".
+enum class Seeding { order, rating };
+// "round-robin", "gauntlet", "swiss" or "knockout", as a league file and --format write it.
 std::string_view format_name(Format format);
 // The one reader of a format's name (the league file's "format", --format); the error lists both.
 Result<Format> parse_format(std::string_view text);
@@ -46,8 +57,18 @@ Result<Format> parse_format(std::string_view text);
 // The league file's "format".
 template <>
 struct arena::EnumNames<arena::league::Format> {
-  static constexpr std::array<std::pair<league::Format, std::string_view>, 2> table{
-      {{league::Format::round_robin, "round-robin"}, {league::Format::gauntlet, "gauntlet"}}};
+  static constexpr std::array<std::pair<league::Format, std::string_view>, 4> table{
+      {{league::Format::round_robin, "round-robin"},
+       {league::Format::gauntlet, "gauntlet"},
+       {league::Format::swiss, "swiss"},
+       {league::Format::knockout, "knockout"}}};
+};
+
+// The league file's "seeding" (knockout).
+template <>
+struct arena::EnumNames<arena::league::Seeding> {
+  static constexpr std::array<std::pair<league::Seeding, std::string_view>, 2> table{
+      {{league::Seeding::order, "order"}, {league::Seeding::rating, "rating"}}};
 };
 
 namespace arena::league {
@@ -73,6 +94,12 @@ struct LeagueSpec {
   // A deal book (deal_book.hpp): its deals replace the seeds derived from the league seed, and
   // their number is the deals per pairing.
   std::optional<DealBook> book;
+  // Swiss: its number of rounds (unset: ceil(log2(bots)) + 1, set by normalize); unset otherwise.
+  std::optional<int> rounds;
+  // Knockout: how the bracket is seeded (unset: order, set by normalize); unset otherwise.
+  std::optional<Seeding> seeding;
+  // Each bot's league file "rating" (parallel to bots, or empty): "seeding": "rating" needs all.
+  std::vector<std::optional<double>> ratings;
 };
 
 // Reads a league file's JSON (docs/league.md); unknown keys are refused. `book_dir`: the folder a
@@ -96,6 +123,11 @@ struct Scheduled {
   std::vector<int> seat_bots;  // bot index per seat
   json config;                 // a deal book's deal's own config; null: the league's
 };
+
+// Sets the seed and config of `m`, a match of deal m.deal, the `nth`-th deal its bots play
+// together: the deal book's deal `nth` (in the book's order), or the seed keyed from the league
+// seed and m.deal. The spec must be normalized, its seed set.
+void deal_of(const LeagueSpec& spec, std::uint64_t nth, Scheduled& m);
 
 class Schedule {
  public:

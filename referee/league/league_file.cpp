@@ -7,6 +7,7 @@
 
 #include "referee/core/private_file.hpp"
 #include "referee/league/folder.hpp"
+#include "referee/league/rounds.hpp"
 
 namespace arena::league {
 
@@ -29,7 +30,7 @@ struct FlagOf {
   std::string_view flag;
   bool (*given)(const LeagueFlags&);
 };
-constexpr std::array<FlagOf, 16> kFlags = {{
+constexpr std::array<FlagOf, 17> kFlags = {{
     {"game", "--game", [](const LeagueFlags& f) { return f.game.has_value(); }},
     {"config", "--config", [](const LeagueFlags& f) { return f.config.has_value(); }},
     {"bots", "--bot", [](const LeagueFlags& f) { return !f.bots.empty() || !f.address_space_mb.empty(); }},
@@ -46,6 +47,7 @@ constexpr std::array<FlagOf, 16> kFlags = {{
     {"max_line_bytes", "--max-line-bytes", [](const LeagueFlags& f) { return f.max_line_bytes.has_value(); }},
     {"time_scale", "--time-scale", [](const LeagueFlags& f) { return f.time_scale.has_value(); }},
     {"sprt", "--sprt", [](const LeagueFlags& f) { return f.sprt.has_value(); }},
+    {"rounds", "--rounds", [](const LeagueFlags& f) { return f.rounds.has_value(); }},
 }};
 
 // The flag that gave `key`, with its value ("--deals 4"; "--no-duplicate" alone); empty when no
@@ -170,7 +172,10 @@ Status check_same_league(LeagueSpec& spec, const LeagueFile& recorded, const Sou
 Result<League> apply_flags(const LeagueFlags& f, const std::optional<LeagueSpec>& file, const std::string& file_name,
                            const std::optional<LeagueFile>& recorded) {
   LeagueSpec spec = file ? *file : recorded && f.bots.empty() ? recorded->spec : LeagueSpec{};
-  if (!f.bots.empty()) spec.bots = f.bots;
+  if (!f.bots.empty()) {
+    spec.bots = f.bots;
+    spec.ratings.clear();  // a league file's bots' ratings are not these bots'
+  }
   if (f.game) spec.game = *f.game;
   if (f.config) spec.config = *f.config;
   if (f.format) spec.format = *f.format;
@@ -203,6 +208,7 @@ Result<League> apply_flags(const LeagueFlags& f, const std::optional<LeagueSpec>
   if (f.max_line_bytes) spec.limits.max_line_bytes = *f.max_line_bytes;
   if (f.time_scale) spec.time_scale = *f.time_scale;
   if (f.sprt) spec.sprt = *f.sprt;
+  if (f.rounds) spec.rounds = *f.rounds;
   if (spec.bots.empty()) return fail(std::string("no bots: give --bot CMD (once per bot) or a league file"));
   if (f.address_space_mb.size() > 1 && f.address_space_mb.size() == spec.bots.size()) {
     for (std::size_t i = 0; i < spec.bots.size(); ++i) spec.bots[i].address_space_mb = f.address_space_mb[i];
@@ -231,6 +237,7 @@ Result<League> apply_flags(const LeagueFlags& f, const std::optional<LeagueSpec>
     if (auto st = check_same_league(league.spec, *recorded, source); !st) return fail(st.error());
   }
   if (auto st = check_sprt_on_shard(league.spec, league.shard); !st) return fail(st.error());
+  if (auto st = check_rounds_on_shard(league.spec, league.shard); !st) return fail(st.error());
   return league;
 }
 

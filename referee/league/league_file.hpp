@@ -58,6 +58,7 @@ struct LeagueFlags {
   std::optional<double> time_scale;
   std::optional<SprtConfig> sprt;
   std::optional<Shard> shard;
+  std::optional<int> rounds;  // --rounds (swiss)
   // --address-space-mb once per bot: each bot's own (as "address_space_mb" in a league file);
   // applied when there is one per bot (the CLI's sandbox options refuse another count).
   std::vector<std::uint64_t> address_space_mb;

@@ -9,6 +9,7 @@
 #include "referee/core/private_file.hpp"
 #include "referee/league/folder.hpp"
 #include "referee/league/journal.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/league/stats.hpp"
 
 namespace arena::league {
@@ -138,6 +139,8 @@ Result<MergeOutcome> merge(const MergeOptions& o) {
   if (!outcome.spec.seed)
     return fail(fmt::format("{}/league.json records no seed: not a league's file", first.folder.string()));
   if (!outcome.spec.seed_scheme) outcome.spec.seed_scheme = SeedScheme::legacy;
+  if (auto st = check_rounds_on_shard(outcome.spec, first.shard); !st)  // a forged shard: none is played
+    return fail(fmt::format("{}/league.json: {}", first.folder.string(), st.error()));
   const Schedule schedule(outcome.spec);
   outcome.total = schedule.total();
   std::map<std::uint64_t, const ShardFolder*> owner;  // index -> the folder that journaled it

@@ -12,6 +12,7 @@
 #include "referee/core/bounds.hpp"
 #include "referee/games/game.hpp"
 #include "referee/league/league.hpp"
+#include "referee/league/rounds.hpp"
 #include "referee/match/command.hpp"
 
 namespace arena::league {
@@ -120,7 +121,8 @@ Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& 
   if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
   if (auto st = only_keys(j,
                           {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                           "seed_scheme", "limits", "time_scale", "sprt", "deals_file", "deals_order", "deal_book"},
+                           "seed_scheme", "limits", "time_scale", "sprt", "deals_file", "deals_order", "deal_book",
+                           "rounds", "seeding"},
                           "league");
       !st) {
     return fail(st.error());
@@ -132,13 +134,14 @@ Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& 
     if (auto it = j.find("bots"); it != j.end()) {
       if (!it->is_array()) return fail(std::string("league: \"bots\" must be an array of {\"name\", \"command\"}"));
       for (const json& b : *it) {
+        s.ratings.emplace_back();
         if (b.is_string()) {  // a command alone, parsed here once
           auto command = match::BotCommand::parse(b.get<std::string>());
           if (!command) return fail(command.error());
           s.bots.emplace_back(std::move(command).value());
           continue;
         }
-        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config"}, "league bot"); !st)
+        if (auto st = only_keys(b, {"name", "command", "address_space_mb", "seat_config", "rating"}, "league bot"); !st)
           return fail(st.error());
         if (!b.contains("command")) return fail(std::string("league: a bot without \"command\""));
         auto command = match::BotCommand::parse(b.at("command").get<std::string>());
@@ -151,6 +154,11 @@ Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& 
           entry.address_space_mb = mb;
         }
         entry.seat_config = b.value("seat_config", json(nullptr));
+        if (b.contains("rating")) {  // a knockout's seeding
+          double rating = 0;
+          if (auto st = read_real(b, "league bot", "rating", kRating, rating); !st) return fail(st.error());
+          s.ratings.back() = rating;
+        }
         s.bots.push_back(std::move(entry));
       }
     }
@@ -168,6 +176,19 @@ Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& 
       return fail(book.error());
     } else {
       s.book = std::move(book).value();
+    }
+    if (j.contains("rounds")) {
+      int rounds = 0;
+      if (auto st = read_whole(j, "league", "rounds", kRounds, rounds); !st) return fail(st.error());
+      s.rounds = rounds;
+    }
+    if (j.contains("seeding")) {
+      const auto seeding = parse_enum<Seeding>(j.at("seeding").get<std::string>());
+      if (!seeding) {
+        return fail(fmt::format("league: seeding \"{}\", expected {}", j.at("seeding").get<std::string>(),
+                                enum_names_text<Seeding>()));
+      }
+      s.seeding = *seeding;
     }
     if (j.contains("duplicate")) s.duplicate = j.at("duplicate").get<bool>();
     if (j.contains("seed")) {  // a whole number 0..2^64-1: -1 or 1.5 is refused, not wrapped or cut
@@ -218,9 +239,11 @@ Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& 
 
 json to_json(const LeagueSpec& s) {
   json bots = json::array();
-  for (const match::BotSpec& b : s.bots) {
+  for (std::size_t i = 0; i < s.bots.size(); ++i) {
+    const match::BotSpec& b = s.bots[i];
     json entry = {{"name", b.name}, {"command", b.command.text}};
     if (b.address_space_mb) entry["address_space_mb"] = *b.address_space_mb;
+    if (i < s.ratings.size() && s.ratings[i]) entry["rating"] = *s.ratings[i];
     if (!b.seat_config.is_null()) entry["seat_config"] = b.seat_config;
     bots.push_back(std::move(entry));
   }
@@ -240,6 +263,8 @@ json to_json(const LeagueSpec& s) {
             {"time_scale", s.time_scale},
             {"sprt", nullptr}};
   if (s.seed) j["seed"] = *s.seed;
+  if (s.rounds) j["rounds"] = *s.rounds;
+  if (s.seeding) j["seeding"] = enum_name(*s.seeding);
   if (s.seed_scheme) j["seed_scheme"] = enum_name(*s.seed_scheme);
   if (s.book) {
     j["deal_book"] = to_json(s.book->deals);
@@ -309,11 +334,14 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
     return fail(bounds::out_of_range("concurrency", std::to_string(s.concurrency), bounds::kConcurrency));
   }
   if (auto st = protocol::check_limits(s.limits, s.time_scale); !st) return fail(st.error());
+  if (auto st = normalize_rounds(s); !st) return fail(st.error());
   // The whole schedule: deals x groups of bots that meet x legs (seat rotations of a deal).
   const auto n = static_cast<std::uint64_t>(s.bots.size());
   const auto k = static_cast<std::uint64_t>(s.seats);
-  const std::uint64_t groups = s.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
   const std::uint64_t legs = *s.duplicate ? k : 1;
+  const std::uint64_t groups = plays_in_rounds(s.format)         ? RoundLayout(s).total() / (s.deals * legs)
+                               : s.format == Format::round_robin ? choose(n, k)
+                                                                 : choose(n - 1, k - 1);
   if (groups > bounds::kMaxMatches || s.deals * groups * legs > bounds::kMaxMatches) {
     return fail(
         fmt::format("the league would play {} matches ({} deals x {} groups of bots x {} legs); at most {}: "
@@ -338,6 +366,11 @@ Result<LeagueSpec> normalize(LeagueSpec s) {
 // ---- the schedule --------------------------------------------------------------------------
 
 Schedule::Schedule(const LeagueSpec& spec) : spec_(spec) {
+  if (plays_in_rounds(spec.format)) {  // played round by round (rounds.hpp), not by at()
+    legs_ = RoundLayout(spec).legs();
+    total_ = RoundLayout(spec).total();
+    return;
+  }
   const auto n = static_cast<std::uint64_t>(spec.bots.size());
   const auto k = static_cast<std::uint64_t>(spec.seats);
   groups_ = spec.format == Format::round_robin ? choose(n, k) : choose(n - 1, k - 1);
@@ -354,6 +387,17 @@ std::vector<int> Schedule::group(std::uint64_t g) const {
   return bots;
 }
 
+void deal_of(const LeagueSpec& spec, std::uint64_t nth, Scheduled& m) {
+  if (spec.book) {  // the book's deal `nth`, in its order
+    const auto& deals = spec.book->deals;
+    const BookDeal& d = deals[book_position(spec.book->order, spec.seed.value(), nth, deals.size())];
+    m.seed = d.seed;
+    m.config = d.config;
+  } else {
+    m.seed = deal_seed(spec.seed_scheme.value_or(SeedScheme::keyed_v1), spec.seed.value(), m.deal);
+  }
+}
+
 Scheduled Schedule::at(std::uint64_t index) const {
   Scheduled m;
   m.index = index;
@@ -363,14 +407,7 @@ Scheduled Schedule::at(std::uint64_t index) const {
   const std::uint64_t g = rest % groups_;
   const std::uint64_t round = rest / groups_;
   m.deal = round * groups_ + g;
-  if (spec_.book) {  // the book's deal of this round, in its order
-    const auto& deals = spec_.book->deals;
-    const BookDeal& d = deals[book_position(spec_.book->order, spec_.seed.value(), round, deals.size())];
-    m.seed = d.seed;
-    m.config = d.config;
-  } else {
-    m.seed = deal_seed(spec_.seed_scheme.value_or(SeedScheme::keyed_v1), spec_.seed.value(), m.deal);
-  }
+  deal_of(spec_, round, m);
   const std::vector<int> bots = group(g);
   const auto k = static_cast<std::uint64_t>(spec_.seats);
   // Duplicate deals rotate seats by leg; single deals rotate by round, so seats stay fair.

@@ -24,6 +24,7 @@
 #include "referee/core/result.hpp"
 #include "referee/league/ranking.hpp"
 #include "referee/league/record.hpp"
+#include "referee/league/rounds_report.hpp"
 #include "referee/league/stats.hpp"
 
 namespace arena::league {
@@ -134,6 +135,8 @@ struct Standings {
   // caller, which also leaves them out of the records).
   std::uint64_t not_counted = 0;
   std::optional<SprtVerdict> sprt;  // a league run with an SPRT (set by the caller)
+  // A Swiss or knockout league's rounds (set by the caller, which lists the bots in its order).
+  std::optional<RoundsReport> rounds;
 };
 
 // The line every report prints for a partial league, e.g. "PARTIAL: 37 of 120 matches

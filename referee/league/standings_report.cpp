@@ -280,7 +280,8 @@ nlohmann::json standings_json(const Standings& s) {
             {"message", completion_text(s)}}},
           {"not_counted", s.not_counted},
           {"bots", bots},
-          {"pairs", pairs}};
+          {"pairs", pairs},
+          {"rounds", s.rounds ? to_json(*s.rounds) : nlohmann::json(nullptr)}};
 }
 
 std::string standings_markdown(const Standings& s) {
@@ -368,6 +369,7 @@ std::string standings_markdown(const Standings& s) {
     out += fmt::format("- {}: {}\n", markdown_escape(b.name), faults_text(b));
   }
   if (!any) out += "No faults.\n";
+  if (s.rounds) out += "\n" + rounds_markdown(*s.rounds);
   return out;
 }
 
@@ -439,6 +441,7 @@ std::string standings_table(const Standings& s) {
       if (!b.faults.empty()) out += fmt::format("  {}: {}\n", terminal_safe(b.name), faults_text(b));
     }
   }
+  if (s.rounds) out += "\n" + rounds_table(*s.rounds);
   return out;
 }
 

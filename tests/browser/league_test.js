@@ -8,7 +8,9 @@
 // standings.json, an interval bar drawn per bot with an interval and "not enough games" for the
 // others, the crosstable against the pairs, the faults, the bot name shown as text (no markup),
 // every viewer link of A opening a viewer page that loads, B's links to its replay, no request
-// leaving the file system, no console error. Screenshot: SHOTS/league.png (A).
+// leaving the file system, no console error. C, a knockout of 3: its bracket drawn (rounds, tables,
+// the bye, the winner, the name with markup as text). Screenshots: SHOTS/league.png (A),
+// SHOTS/league-bracket.png (C).
 //
 //   node league_test.js --referee REFEREE --greedy GREEDY_BOT --random RANDOM_BOT --faulty FAULTY_BOT --out DIR
 'use strict';
@@ -42,11 +44,15 @@ fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const A = path.join(dir, 'a');
 const B = path.join(dir, 'b');
-const league = (out, bots, deals) => referee(['league', '--time-scale', '10', '--deals', String(deals), '--out', out]
-  .concat(...bots.map(([name, cmd]) => ['--bot', cmd, '--name', name])), 0);
+const league = (out, bots, deals, more) => referee(['league', '--time-scale', '10', '--deals', String(deals), '--out', out]
+  .concat(more || [], ...bots.map(([name, cmd]) => ['--bot', cmd, '--name', name])), 0);
 league(A, [['greedy', args.greedy], [WEIRD, args.random], ['faulty', args.faulty + ' garbage']], 3);
 league(B, [['greedy', args.greedy], ['random', args.random]], 1);
 fs.rmSync(path.join(B, 'standings.json'));
+// C: a knockout of 3 (seed 1 has a bye), drawn as a bracket.
+const C = path.join(dir, 'c');
+league(C, [['greedy', args.greedy], [WEIRD, args.random], ['random', args.random]], 1, ['--format', 'knockout']);
+referee(['html', C], 0);
 referee(['html', A], 0);
 const bPage = path.join(B, 'page', 'b.html');
 fs.mkdirSync(path.dirname(bPage));
@@ -163,6 +169,20 @@ const consoleErrors = [];
       assert.ok((await ids(pb, 'matches-note').textContent()).includes('at most 1'));
       const viewer = await open(path.join(B, 'replays', 'm000000.html'));
       await viewer.close();
+    });
+    await check('a knockout\'s bracket: a column per round, its tables, the bye, the winner, names as text', async () => {
+      const rounds = JSON.parse(fs.readFileSync(path.join(C, 'standings.json'), 'utf8')).rounds;
+      const pc = await open(path.join(C, 'league.html'));
+      assert.ok(await ids(pc, 'rounds').isVisible());
+      assert.strictEqual(await ids(pc, 'round').count(), rounds.played.length);
+      assert.strictEqual(rounds.played.length, 2);
+      assert.strictEqual(await ids(pc, 'table').count(), 2);
+      assert.strictEqual(await ids(pc, 'bye').count(), 1);
+      assert.ok((await ids(pc, 'rounds-note').textContent()).includes('winner: ' + rounds.winner));
+      assert.strictEqual(await pc.locator('#bracket b').count(), 0);
+      assert.ok((await ids(pc, 'bracket').textContent()).includes(WEIRD));
+      await pc.screenshot({ path: path.join(shots, 'league-bracket.png'), fullPage: true });
+      await pc.close();
     });
     await check('a folder that is not a league is still refused with "wants a replay file"', async () => {
       const r = childProcess.spawnSync(args.referee, ['html', path.join(A, 'replays')], { encoding: 'utf8' });

@@ -285,3 +285,25 @@ TEST_CASE("a league file's inline deals list is a deal book, and a numeric deals
   REQUIRE_FALSE(file.ok());
   CHECK_THAT(file.error(), Contains("\"deals_file\" is for a league file"));
 }
+
+TEST_CASE("in a Swiss league every table plays the book's deals, in the book's order", "[deal_book][league]") {
+  league::LeagueSpec s;
+  s.bots.push_back(testing::bot_spec(testing::random_bot(), "a"));
+  s.bots.push_back(testing::bot_spec(testing::greedy_bot(), "b"));
+  s.bots.push_back(testing::bot_spec(testing::random_bot(), "c"));
+  s.format = league::Format::swiss;
+  s.rounds = 2;
+  s.book = book_of(fmt::format("[\"{}\", 99]", kBigSeed));
+  s.seed = 3;
+  s.limits.init_ms = 20000;
+  s.limits.decision_ms = 5000;
+  auto spec = league::normalize(s);
+  INFO((spec ? std::string() : spec.error()));
+  REQUIRE(spec.ok());
+  auto run = league::run(*spec, testing::league_options(book_dir("swiss")));
+  REQUIRE(run.ok());
+  // 3 bots: one table and one bye a round; a table's 2 deals x 2 legs in index order.
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected = {
+      {0, kBigSeed}, {1, kBigSeed}, {2, 99}, {3, 99}, {4, kBigSeed}, {5, kBigSeed}, {6, 99}, {7, 99}};
+  CHECK(book_seeds(*run) == expected);
+}

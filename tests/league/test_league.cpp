@@ -16,6 +16,7 @@
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
 #include "referee/replay/replay.hpp"
+#include "tests/league/sample_league.hpp"
 #include "tests/match/harness.hpp"
 
 using namespace arena;
@@ -37,24 +38,11 @@ league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots
   for (auto& [name, command] : bots) s.bots.push_back(testing::bot_spec(command, name));
   s.deals = deals;
   s.concurrency = concurrency;
-  s.seed = 2026;
-  s.limits.init_ms = 20000;
-  s.limits.decision_ms = 5000;
-  auto normalized = league::normalize(s);
-  INFO((normalized ? std::string() : normalized.error()));
-  REQUIRE(normalized.ok());
-  return std::move(normalized).value();
+  return testing::sample_league(std::move(s));
 }
 
-// What must be identical between two runs of one league: the schedule and every outcome.
 json essence(const std::vector<league::MatchRecord>& records) {
-  json out = json::array();
-  for (const auto& r : records) {
-    json seats = json::array();
-    for (const auto& s : r.seats) seats.push_back({s.bot, s.score, s.rank});
-    out.push_back({r.index, r.deal, r.leg, r.seed, enum_name(r.end), seats, r.fault ? enum_name(r.fault->kind) : ""});
-  }
-  return out;
+  return testing::league_essence(records);
 }
 
 }  // namespace
@@ -311,11 +299,11 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
   c = testing::run(fmt::format("{} league --resume 2>&1", referee));
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.out, Contains("--out"));
-  std::ofstream(dir / "bad.json") << R"({"bots": [], "rounds": 3})";
+  std::ofstream(dir / "bad.json") << R"({"bots": [], "round": 3})";
   c = testing::run(
       fmt::format("{} league {} --out {} 2>&1", referee, (dir / "bad.json").string(), (dir / "out4").string()));
   CHECK(c.exit_code == 2);
-  CHECK_THAT(c.out, Contains("unknown key \"rounds\""));
+  CHECK_THAT(c.out, Contains("unknown key \"round\""));
 }
 
 TEST_CASE("league --resume: flags over league.json, a flag or league file that contradicts it named with its value",

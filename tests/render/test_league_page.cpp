@@ -88,3 +88,36 @@ TEST_CASE("exact_in_javascript: integers JavaScript cannot hold become their dec
   CHECK(out["c"] == "-9007199254740992");
   CHECK(out["d"] == json::array({1, "18446744073709551615", 0.5, "x"}));
 }
+
+TEST_CASE("league page draws a knockout's bracket from standings.rounds, bot text as data", "[league_page]") {
+  render::LeaguePage page = hostile_page();
+  page.standings["rounds"] = {{"format", "knockout"},
+                              {"rounds", 1},
+                              {"winner", kBot},
+                              {"order", json::array({kBot, "b"})},
+                              {"played", json::array({{{"round", 1},
+                                                       {"complete", true},
+                                                       {"byes", json::array()},
+                                                       {"tables", json::array({{{"bots", json::array({kBot, "b"})},
+                                                                                {"seeds", json::array({1, 2})},
+                                                                                {"points", json::array({1.5, 0.5})},
+                                                                                {"scores", json::array({10, 4})},
+                                                                                {"first_match", 0},
+                                                                                {"matches", 2},
+                                                                                {"played", 2},
+                                                                                {"winner", kBot},
+                                                                                {"decided_by", "points"}}})}}})}};
+  auto html = render::league_page(page);
+  REQUIRE(html);
+  // The section the script fills, and the script that fills it from standings.rounds.
+  CHECK_THAT(*html, Catch::Contains(R"(data-testid="bracket")") && Catch::Contains("function drawRounds()") &&
+                        Catch::Contains("standings.rounds"));
+  const std::string open = R"(<script type="application/json" id="league-data">)";
+  const std::size_t from = html->find(open);
+  const std::string data = html->substr(from + open.size(), html->find("</script>", from) - from - open.size());
+  CHECK(data.find('<') == std::string::npos);
+  const json parsed = json::parse(data);
+  CHECK(parsed["standings"]["rounds"]["winner"] == kBot);
+  CHECK(parsed["standings"]["rounds"]["played"][0]["tables"][0]["bots"][0] == kBot);
+  CHECK(html->find("<img") == std::string::npos);
+}

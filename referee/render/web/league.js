@@ -2,8 +2,8 @@
 // `referee html LEAGUE_FOLDER` (referee/render/league_page.cpp). It builds the page's sections
 // (SECTIONS), reads the JSON in <script id="league-data"> and draws the standings (with each bot's
 // Elo interval as a bar on a scale shared by all bots), the crosstable, the head-to-head pairs, the
-// faults and every match,
-// linked to its viewer page or, without one, to its replay. Every text from the data (bot names,
+// faults and every match, linked to its viewer page or, without one, to its replay; a Swiss
+// league's order and rounds, a knockout's bracket (standings.rounds), one column per round. Every text from the data (bot names,
 // fault messages) goes into the page as text (textContent), never as markup. When it is done,
 // <body> gets data-ready="true" (the browser test waits for it).
 'use strict';
@@ -57,6 +57,15 @@ const ArenaLeague = (() => {
     const more = el('button', { type: 'button', id: 'more-matches', 'data-testid': 'more-matches' });
     more.hidden = true;
     document.getElementById('matches-section').appendChild(more);
+    // After the standings: a Swiss league's order and rounds or a knockout's bracket, shown by
+    // drawRounds for those formats only.
+    const order = el('table', { id: 'swiss-order', 'data-testid': 'swiss-order' });
+    order.hidden = true;
+    const rounds = el('section', { id: 'rounds-section', 'data-testid': 'rounds' }, [el('h2', { id: 'rounds-title' }),
+      el('p', { class: 'note', id: 'rounds-note', 'data-testid': 'rounds-note' }), order,
+      el('div', { id: 'bracket', class: 'bracket', 'data-testid': 'bracket' })]);
+    rounds.hidden = true;
+    main.insertBefore(rounds, document.getElementById('crosstable-section'));
   }
   const hasInterval = (e) => e && e.low !== null && e.high !== null && e.low !== undefined && e.high !== undefined;
 
@@ -234,6 +243,49 @@ const ArenaLeague = (() => {
     document.getElementById('matches-note').textContent = note;
   }
 
+  // standings.rounds (league/rounds_report.hpp): the Swiss order and each round's tables, or the
+  // knockout bracket; each table links its first match.
+  function drawRounds() {
+    const r = standings.rounds;
+    if (!r) return;
+    document.getElementById('rounds-section').hidden = false;
+    const knockout = r.format === 'knockout';
+    document.getElementById('rounds-title').textContent = knockout ? 'Bracket' : 'Swiss rounds';
+    document.getElementById('rounds-note').textContent = knockout
+      ? r.rounds + ' rounds; winner: ' + (r.winner === null || r.winner === undefined ? 'not decided yet' : r.winner) +
+        '. A table goes to the bot with more points over its matches, then more of the game\'s points, then the higher seed.'
+      : r.rounds + ' rounds; a bye scores ' + two(r.bye_points) + '. Order: score, then Buchholz, then ' +
+        'Sonneborn-Berger, then a draw seeded by the league seed.';
+    if (!knockout) {
+      const order = document.getElementById('swiss-order');
+      order.hidden = false;
+      order.appendChild(head([['#', 1], ['Bot'], ['Score', 1], ['Buchholz', 1], ['Sonneborn-Berger', 1], ['Byes', 1]]));
+      (r.swiss || []).forEach((row, i) => order.appendChild(el('tr', { 'data-testid': 'swiss-row' }, [num(i + 1),
+        el('td', { class: 'bot' }, row.bot), num(two(row.score)), num(two(row.buchholz)), num(two(row.sonneborn_berger)),
+        num(row.byes)])));
+    }
+    const bracket = document.getElementById('bracket');
+    for (const round of r.played || []) {
+      const column = el('div', { class: 'round', 'data-testid': 'round' },
+        el('h3', {}, 'Round ' + round.round + (round.complete ? '' : ' (not complete)')));
+      for (const t of round.tables || []) {
+        const box = el('div', { class: 'table-box', 'data-testid': 'table' });
+        t.bots.forEach((bot, i) => {
+          const out = t.winner !== null && t.winner !== undefined && t.winner !== bot;
+          box.appendChild(el('div', { class: 'entry' + (t.winner === bot ? ' winner' : out ? ' out' : '') }, [
+            el('span', {}, [t.seeds && t.seeds.length ? el('span', { class: 'seed' }, '(' + t.seeds[i] + ')') : null, bot]),
+            el('span', { class: 'num' }, two(t.points[i]))]));
+        });
+        const how = t.played < t.matches ? t.played + ' of ' + t.matches + ' matches'
+          : t.decided_by && t.decided_by !== 'points' ? 'decided by ' + t.decided_by : '';
+        box.appendChild(el('div', { class: 'how' }, [matchLink(t.first_match, matchName(t.first_match)), how ? ' ' + how : null]));
+        column.appendChild(box);
+      }
+      for (const bye of round.byes || []) column.appendChild(el('div', { class: 'bye', 'data-testid': 'bye' }, bye + ': bye'));
+      bracket.appendChild(column);
+    }
+  }
+
   function drawHeader() {
     const lg = data.league || {};
     document.getElementById('league-title').textContent = 'League ' + (data.name || '');
@@ -266,6 +318,7 @@ const ArenaLeague = (() => {
     buildSections();
     drawHeader();
     drawStandings();
+    drawRounds();
     drawCrosstable();
     drawPairs();
     drawFaults();

@@ -1,0 +1,35 @@
+#pragma once
+// What the league tests that run real bots share: a league normalized with the limits a slow
+// machine needs and the seed 2026, and what two runs of one league must have in common.
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "referee/league/league.hpp"
+
+namespace arena::testing {
+
+// `s` with seed 2026 and generous limits, normalized (the test stops when it is refused).
+inline league::LeagueSpec sample_league(league::LeagueSpec s) {
+  s.seed = 2026;
+  s.limits.init_ms = 20000;
+  s.limits.decision_ms = 5000;
+  auto normalized = league::normalize(s);
+  INFO((normalized ? std::string() : normalized.error()));
+  REQUIRE(normalized.ok());
+  return std::move(normalized).value();
+}
+
+// What must be identical between two runs of one league: the schedule and every outcome.
+inline nlohmann::json league_essence(const std::vector<league::MatchRecord>& records) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : records) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (const auto& s : r.seats) seats.push_back({s.bot, s.score, s.rank});
+    out.push_back({r.index, r.deal, r.leg, r.seed, enum_name(r.end), seats, r.fault ? enum_name(r.fault->kind) : ""});
+  }
+  return out;
+}
+
+}  // namespace arena::testing
