@@ -80,7 +80,7 @@ int print_request(const replay::Replay& r, const ShowArgs& a) {
     say("referee show: {}\n", request.error());
     return kBadReplay;
   }
-  std::cout << protocol::to_line(*request) << '\n' << std::flush;
+  std::cout << *request << '\n' << std::flush;
   return kFinished;
 }
 

@@ -22,9 +22,13 @@ using nlohmann::json;
 
 // The message the bot was answering when it faulted, rebuilt from the replay: the hello for a
 // handshake fault, else the request the match sent after the replay's last step.
+// A view-delta bot's request carries every member, as the first of a match does, so that the
+// input file (hello and request) replays the decision for a stateless bot.
 Result<json> offending_message(const replay::Replay& r, const match::Fault& f) {
   if (f.request_id == 0) return hello_for(r.header, f.seat);
-  return request_at(r, r.steps.size(), f.seat, f.request_id);
+  auto line = request_at(r, r.steps.size(), f.seat, f.request_id, DeltaRequest::as_first);
+  if (!line) return fail(line.error());
+  return json::parse(*line);
 }
 
 json fault_json(const match::Fault& f) {

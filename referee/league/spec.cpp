@@ -119,11 +119,11 @@ int usable_cpus() {
 
 Result<LeagueSpec> spec_from_json(const json& j, const std::optional<fs::path>& book_dir) {
   if (!j.is_object()) return fail(std::string("a league file must hold a JSON object"));
-  if (auto st = only_keys(j,
-                          {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed",
-                           "seed_scheme", "limits", "time_scale", "sprt", "deals_file", "deals_order", "deal_book",
-                           "rounds", "seeding"},
-                          "league");
+  if (auto st = only_keys(
+          j,
+          {"game", "config", "bots", "format", "seats", "deals", "duplicate", "concurrency", "seed", "seed_scheme",
+           "limits", "time_scale", "sprt", "deals_file", "deals_order", "deal_book", "rounds", "seeding"},
+          "league");
       !st) {
     return fail(st.error());
   }

@@ -249,7 +249,7 @@ class Match {
     h.seats = static_cast<int>(seats_.size());
     for (const Seat_& s : seats_) {
       h.bots.push_back({s.report.name, s.report.version, s.report.command,
-                        seat_configs_[static_cast<std::size_t>(s.seat)], s.protocol});
+                        seat_configs_[static_cast<std::size_t>(s.seat)], s.protocol, s.delta != nullptr});
     }
     h.limits = limits_.to_json();
     h.limits["time_scale"] = o_.time_scale;

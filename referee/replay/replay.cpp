@@ -58,6 +58,12 @@ Status take(const char* key, const json& v, int& out) {
   return {};
 }
 
+Status take(const char* key, const json& v, bool& out) {
+  if (!v.is_boolean()) return wrong(key, v, "true or false");
+  out = v.get<bool>();
+  return {};
+}
+
 Status take(const char* key, const json& v, double& out) {
   if (!v.is_number()) return wrong(key, v, "a number");
   out = v.get<double>();
@@ -117,7 +123,8 @@ Result<BotInfo> parse_bot(const json& b) {
   if (auto st = first_error([&] { return read_optional(b, "name", bot.name); },
                             [&] { return read_optional(b, "version", bot.version); },
                             [&] { return read_optional(b, "command", bot.command); },
-                            [&] { return read_optional(b, "protocol", bot.protocol); });
+                            [&] { return read_optional(b, "protocol", bot.protocol); },
+                            [&] { return read_optional(b, "view_delta", bot.view_delta); });
       !st)
     return fail(fmt::format("a \"bots\" entry: {}", st.error()));
   if (auto it = b.find("seat_config"); it != b.end()) bot.seat_config = *it;
@@ -223,6 +230,7 @@ json to_json(const Header& h) {
   for (const BotInfo& b : h.bots) {
     json bot = {{"name", b.name}, {"version", b.version}, {"command", b.command}, {"protocol", b.protocol}};
     if (!b.seat_config.is_null()) bot["seat_config"] = b.seat_config;
+    if (b.view_delta) bot["view_delta"] = true;
     bots.push_back(std::move(bot));
   }
   return {{"type", "header"},       {"replay_version", kReplayVersion},

@@ -33,11 +33,12 @@ inline constexpr int kReplayVersion = 2;        // what the writer writes
 inline constexpr int kOldestReplayVersion = 1;  // the oldest the reader reads
 
 struct BotInfo {
-  std::string name;     // from --name, else the bot's ready message
-  std::string version;  // from the ready message (may be empty)
-  std::string command;  // the command line as given
-  json seat_config;     // the seat's own configuration (normalised; null = none)
-  int protocol = 1;     // the protocol version the bot chose in its ready (1 when it never did)
+  std::string name;         // from --name, else the bot's ready message
+  std::string version;      // from the ready message (may be empty)
+  std::string command;      // the command line as given
+  json seat_config;         // the seat's own configuration (normalised; null = none)
+  int protocol = 1;         // the protocol version the bot chose in its ready (1 when it never did)
+  bool view_delta = false;  // its ready chose view deltas (protocol 2; written only when true)
 };
 
 struct Header {

@@ -85,6 +85,9 @@ Status check_seats(const Replay& replay, const FinalResult& r) {
     if (s.command != b.command)
       return differs("command", json(s.command).dump(), "the header says " + json(b.command).dump());
     if (s.protocol != b.protocol) return differs("protocol", s.protocol, fmt::format("the header says {}", b.protocol));
+    if (b.view_delta && b.protocol < 2)
+      return fail(
+          fmt::format("header: bots[{}] has view deltas at protocol {} (they are protocol 2's)", i, b.protocol));
     std::int64_t decisions = 0;
     double total = 0, longest = 0;
     for (const Step& step : replay.steps) {

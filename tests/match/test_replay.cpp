@@ -109,7 +109,10 @@ std::vector<std::string> as_version_1(const std::vector<std::string>& lines) {
   json header = json::parse(lines.front());
   header["replay_version"] = 1;
   header["protocol"] = 1;
-  for (json& bot : header["bots"]) bot.erase("protocol");
+  for (json& bot : header["bots"]) {
+    bot.erase("protocol");
+    bot.erase("view_delta");  // protocol 2's
+  }
   out.push_back(header.dump());
   for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
     json step = json::parse(lines[i]);
