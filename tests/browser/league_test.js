@@ -9,8 +9,9 @@
 // others, the crosstable against the pairs, the faults, the bot name shown as text (no markup),
 // every viewer link of A opening a viewer page that loads, B's links to its replay, no request
 // leaving the file system, no console error. C, a knockout of 3: its bracket drawn (rounds, tables,
-// the bye, the winner, the name with markup as text). Screenshots: SHOTS/league.png (A),
-// SHOTS/league-bracket.png (C).
+// the bye, the winner, the name with markup as text). D, a league whose seed and whose deal book's
+// seed are above 2^53: both shown exactly on the league page and the viewer pages. Screenshots:
+// SHOTS/league.png (A), SHOTS/league-bracket.png (C).
 //
 //   node league_test.js --referee REFEREE --greedy GREEDY_BOT --random RANDOM_BOT --faulty FAULTY_BOT --out DIR
 'use strict';
@@ -57,18 +58,18 @@ referee(['html', A], 0);
 const bPage = path.join(B, 'page', 'b.html');
 fs.mkdirSync(path.dirname(bPage));
 referee(['html', B, '--match-pages', '1', '--out', bPage], 0);
-// C: a league whose seed and whose one deal's seed (from a deal book) are above 2^53, where a
+// D: a league whose seed and whose one deal's seed (from a deal book) are above 2^53, where a
 // JavaScript number would round them: the pages must show both exactly, as the journal's text.
-const C = path.join(dir, 'c');
+const D = path.join(dir, 'd');
 const LEAGUE_SEED = '18446744073709551557';
 const DEAL_SEED = '9007199254740993';  // 2^53 + 1: the first whole number a double cannot hold
 const book = path.join(dir, 'deals.jsonl');
 fs.writeFileSync(book, '"' + DEAL_SEED + '"\n');
-referee(['league', '--time-scale', '10', '--seed', LEAGUE_SEED, '--deals-file', book, '--out', C,
+referee(['league', '--time-scale', '10', '--seed', LEAGUE_SEED, '--deals-file', book, '--out', D,
   '--bot', args.greedy, '--name', 'greedy', '--bot', args.random, '--name', 'random'], 0);
-referee(['html', C], 0);
+referee(['html', D], 0);
 // The journal's decimal seeds, read as text (JSON.parse would round them).
-const journalSeedsC = fs.readFileSync(path.join(C, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+const journalSeedsD = fs.readFileSync(path.join(D, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
   .map((l) => /"seed":(\d+)/.exec(l)[1]);
 const standingsA = JSON.parse(fs.readFileSync(path.join(A, 'standings.json'), 'utf8'));
 const journalA = fs.readFileSync(path.join(A, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
@@ -190,16 +191,16 @@ const consoleErrors = [];
       assert.ok(r.stderr.includes('wants a replay file'), r.stderr);
     });
     await check('seeds above 2^53 are shown exactly: the league seed and each match\'s (a deal book\'s) seed', async () => {
-      assert.deepStrictEqual(journalSeedsC, [DEAL_SEED, DEAL_SEED]);  // both legs of the book's deal
-      const pc = await open(path.join(C, 'league.html'));
+      assert.deepStrictEqual(journalSeedsD, [DEAL_SEED, DEAL_SEED]);  // both legs of the book's deal
+      const pc = await open(path.join(D, 'league.html'));
       assert.ok((await ids(pc, 'league-meta').textContent()).includes('league seed ' + LEAGUE_SEED),
         await ids(pc, 'league-meta').textContent());
       const hrefs = await ids(pc, 'match-page').evaluateAll((as) => as.map((a) => a.href));
-      assert.strictEqual(hrefs.length, journalSeedsC.length);
+      assert.strictEqual(hrefs.length, journalSeedsD.length);
       for (let i = 0; i < hrefs.length; ++i) {
         const viewer = await open(url.fileURLToPath(hrefs[i]));
         const title = await viewer.locator('#match-title').textContent();
-        assert.ok(title.endsWith('seed ' + journalSeedsC[i]), title);
+        assert.ok(title.endsWith('seed ' + journalSeedsD[i]), title);
         await viewer.close();
       }
       await pc.close();

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <set>
 
-#include "referee/core/stop.hpp"
 #include "referee/league/deal_book.hpp"
 #include "referee/league/league.hpp"
 #include "referee/replay/replay.hpp"
+#include "tests/league/sample_league.hpp"
 #include "tests/match/harness.hpp"
 
 using namespace arena;
@@ -37,14 +37,8 @@ league::LeagueSpec book_spec(const league::DealBook& book, std::uint64_t league_
   s.bots.push_back(testing::bot_spec(testing::random_bot(), "a"));
   s.bots.push_back(testing::bot_spec(testing::greedy_bot(), "b"));
   s.book = book;
-  s.seed = league_seed;
   s.concurrency = concurrency;
-  s.limits.init_ms = 20000;
-  s.limits.decision_ms = 5000;
-  auto normal = league::normalize(s);
-  INFO((normal ? std::string() : normal.error()));
-  REQUIRE(normal.ok());
-  return std::move(normal).value();
+  return testing::sample_league(s, league_seed);
 }
 
 // Each journaled match's (index, seed), checked against its replay's header.
@@ -165,16 +159,9 @@ TEST_CASE("a book league interrupted resumes with the recorded book, and a chang
   REQUIRE(whole->records.size() == 8);
 
   const fs::path part = book_dir("part");
-  StopSignal stop;
-  auto o = testing::league_options(part);
-  o.stop = &stop;
-  o.on_match = [&](const league::MatchRecord&, std::uint64_t done, std::uint64_t) {
-    if (done >= 3) stop.request();
-  };
-  auto stopped = league::run(spec, o);
-  REQUIRE(stopped.ok());
-  CHECK(stopped->interrupted);
-  REQUIRE(stopped->records.size() < 8);
+  const auto stopped = testing::run_stopped_after(spec, part, 3);
+  CHECK(stopped.interrupted);
+  REQUIRE(stopped.records.size() < 8);
   // league.json holds the book's contents, not a file name.
   const json recorded = json::parse(testing::read_file(part / "league.json"));
   CHECK(recorded.at("deal_book") == json::parse(R"([{"seed":"11"},{"seed":"22"},{"seed":"33"},{"seed":"44"}])"));
@@ -294,13 +281,7 @@ TEST_CASE("in a Swiss league every table plays the book's deals, in the book's o
   s.format = league::Format::swiss;
   s.rounds = 2;
   s.book = book_of(fmt::format("[\"{}\", 99]", kBigSeed));
-  s.seed = 3;
-  s.limits.init_ms = 20000;
-  s.limits.decision_ms = 5000;
-  auto spec = league::normalize(s);
-  INFO((spec ? std::string() : spec.error()));
-  REQUIRE(spec.ok());
-  auto run = league::run(*spec, testing::league_options(book_dir("swiss")));
+  auto run = league::run(testing::sample_league(s, 3), testing::league_options(book_dir("swiss")));
   REQUIRE(run.ok());
   // 3 bots: one table and one bye a round; a table's 2 deals x 2 legs in index order.
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected = {

@@ -26,12 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(ARENA_TEST_OUT) / "league" / name;
-  fs::remove_all(dir);
-  return dir;
-}
-
 league::LeagueSpec spec_of(std::vector<std::pair<std::string, std::string>> bots, std::uint64_t deals,
                            int concurrency) {
   league::LeagueSpec s;
@@ -52,7 +46,7 @@ TEST_CASE("a league of sample bots and a faulty bot: exact standings and fault c
                              {"random", testing::random_bot()},
                              {"garbage", testing::faulty_bot("garbage")}},
                             2, 2);
-  const auto out = fresh_dir("faulty");
+  const auto out = testing::fresh_dir("league", "faulty");
   auto o = testing::league_options(out);
   auto result = league::run(spec, o);
   REQUIRE(result.ok());
@@ -102,7 +96,7 @@ TEST_CASE("a bot's own deck moves with it when the league rotates seats", "[leag
   s.limits.decision_ms = 5000;
   auto normalized = league::normalize(s);
   REQUIRE(normalized.ok());
-  auto result = league::run(*normalized, testing::league_options(fresh_dir("seat_config")));
+  auto result = league::run(*normalized, testing::league_options(testing::fresh_dir("league", "seat_config")));
   REQUIRE(result.ok());
   REQUIRE(result->records.size() == 4);  // 2 deals x 2 legs, seats swapped
   std::set<int> greedy_seats;
@@ -139,24 +133,17 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
       {"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}};
   const auto spec = spec_of(bots, 3, 2);
 
-  const auto whole_dir = fresh_dir("whole");
+  const auto whole_dir = testing::fresh_dir("league", "whole");
   auto whole = league::run(spec, testing::league_options(whole_dir));
   REQUIRE(whole.ok());
   REQUIRE(whole->records.size() == 18);
 
   // Stop after 5 matches, as Ctrl-C would; then resume.
-  const auto part_dir = fresh_dir("part");
-  StopSignal stop;
-  auto o = testing::league_options(part_dir);
-  o.stop = &stop;
-  o.on_match = [&](const league::MatchRecord&, std::uint64_t done, std::uint64_t) {
-    if (done >= 5) stop.request();
-  };
-  auto part = league::run(spec, o);
-  REQUIRE(part.ok());
-  CHECK(part->interrupted);
-  CHECK(part->records.size() >= 5);
-  CHECK(part->records.size() < 18);
+  const auto part_dir = testing::fresh_dir("league", "part");
+  const auto part = testing::run_stopped_after(spec, part_dir, 5);
+  CHECK(part.interrupted);
+  CHECK(part.records.size() >= 5);
+  CHECK(part.records.size() < 18);
   // A torn last line, as a kill in the middle of a write would leave, is ignored.
   std::ofstream(part_dir / "results.jsonl", std::ios::app) << "{\"journal\":1,\"index\":";
 
@@ -165,7 +152,7 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
   auto resumed = league::run(spec, again);
   REQUIRE(resumed.ok());
   CHECK_FALSE(resumed->interrupted);
-  CHECK(resumed->played_now == 18 - part->records.size());
+  CHECK(resumed->played_now == 18 - part.records.size());
   CHECK(essence(resumed->records) == essence(whole->records));
   // The torn line was cut before the resume appended: the journal reads back whole.
   auto journal = league::read_journal(part_dir / "results.jsonl");
@@ -188,8 +175,8 @@ TEST_CASE("an interrupted league resumes to exactly the uninterrupted league", "
 TEST_CASE("concurrency 2 gives the same results as concurrency 1", "[league]") {
   const std::vector<std::pair<std::string, std::string>> bots = {
       {"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"py", testing::python_bot()}};
-  auto one = league::run(spec_of(bots, 2, 1), testing::league_options(fresh_dir("c1")));
-  auto two = league::run(spec_of(bots, 2, 2), testing::league_options(fresh_dir("c2")));
+  auto one = league::run(spec_of(bots, 2, 1), testing::league_options(testing::fresh_dir("league", "c1")));
+  auto two = league::run(spec_of(bots, 2, 2), testing::league_options(testing::fresh_dir("league", "c2")));
   REQUIRE(one.ok());
   REQUIRE(two.ok());
   CHECK(one->records.size() == 12);
@@ -226,7 +213,8 @@ TEST_CASE("an SPRT between a strong and a weak bot stops early, at the same matc
   for (int concurrency : {1, 2}) {
     auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 100, concurrency);
     spec.sprt = league::SprtConfig{0, 50, 0.05, 0.05};
-    auto result = league::run(spec, testing::league_options(fresh_dir(fmt::format("sprt-j{}", concurrency))));
+    auto result =
+        league::run(spec, testing::league_options(testing::fresh_dir("league", fmt::format("sprt-j{}", concurrency))));
     REQUIRE(result.ok());
     REQUIRE(result->sprt.has_value());
     CHECK(result->sprt->decision == league::SprtState::Decision::accept_h1);
@@ -252,7 +240,7 @@ TEST_CASE("an SPRT between a strong and a weak bot stops early, at the same matc
 }
 
 TEST_CASE("referee league: a league file, standings in three formats, exit codes", "[league][cli]") {
-  const auto dir = fresh_dir("cli");
+  const auto dir = testing::fresh_dir("league", "cli");
   fs::create_directories(dir);
   const json file = {{"game", "stellar"},
                      {"bots",
@@ -308,7 +296,7 @@ TEST_CASE("referee league: a league file, standings in three formats, exit codes
 
 TEST_CASE("league --resume: flags over league.json, a flag or league file that contradicts it named with its value",
           "[league][cli]") {
-  const fs::path dir = fresh_dir("overlay");
+  const fs::path dir = testing::fresh_dir("league", "overlay");
   fs::create_directories(dir);
   const std::string referee = ARENA_REFEREE;
   const std::string bots =
@@ -371,7 +359,7 @@ TEST_CASE("a 3-seat Stella Quest league rotates seats fairly and ranks with rank
   for (const char* name : {"a", "b", "c", "d"}) s.bots.push_back(testing::bot_spec(testing::random_bot(), name));
   auto spec = league::normalize(s);
   REQUIRE(spec.ok());
-  auto result = league::run(*spec, testing::league_options(fresh_dir("sq3")));
+  auto result = league::run(*spec, testing::league_options(testing::fresh_dir("league", "sq3")));
   REQUIRE(result.ok());
   // C(4,3) = 4 groups x 3 rotations.
   REQUIRE(result->records.size() == 12);
@@ -407,8 +395,8 @@ json read_json_file(const fs::path& path) {
 TEST_CASE("a league without a seed draws one from the OS, records it, and a resume takes it", "[league][seeds]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 1, 2);
   spec.seed.reset();
-  const auto dir_a = fresh_dir("osseed-a");
-  const auto dir_b = fresh_dir("osseed-b");
+  const auto dir_a = testing::fresh_dir("league", "osseed-a");
+  const auto dir_b = testing::fresh_dir("league", "osseed-b");
   auto a = league::run(spec, testing::league_options(dir_a));
   auto b = league::run(spec, testing::league_options(dir_b));
   REQUIRE(a.ok());
@@ -431,7 +419,7 @@ TEST_CASE("a league without a seed draws one from the OS, records it, and a resu
   CHECK(resumed->played_now == 0);
   // An explicit seed gives pinned keyed-v1 deal seeds (the league's are reproducible with --seed).
   auto fixed = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 1, 2);
-  auto pinned = league::run(fixed, testing::league_options(fresh_dir("osseed-fixed")));
+  auto pinned = league::run(fixed, testing::league_options(testing::fresh_dir("league", "osseed-fixed")));
   REQUIRE(pinned.ok());
   REQUIRE(pinned->records.size() == 2);
   CHECK(pinned->seed == 2026);
@@ -441,7 +429,7 @@ TEST_CASE("a league without a seed draws one from the OS, records it, and a resu
 TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "[league][seeds]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
   spec.seed = 1;  // the old default
-  const auto dir = fresh_dir("legacy");
+  const auto dir = testing::fresh_dir("league", "legacy");
   fs::create_directories(dir);
   // league.json as the previous version wrote it: a seed, no "seed_scheme".
   json old = league::to_json(spec);
@@ -472,7 +460,7 @@ TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "
   CHECK_FALSE(read_json_file(dir / "league.json").contains("seed_scheme"));  // not rewritten
 
   // A scheme this referee does not know is refused with its name.
-  const auto future = fresh_dir("future-scheme");
+  const auto future = testing::fresh_dir("league", "future-scheme");
   fs::create_directories(future);
   json newer = league::to_json(spec);
   newer["seed_scheme"] = "keyed-v9";
@@ -488,7 +476,7 @@ TEST_CASE("a league journaled before seed schemes resumes with its old seeds", "
 // ---- work distribution: a deal is one unit of work -------------------------------------------
 
 TEST_CASE("the legs of one deal never run at the same time, whatever the concurrency", "[league]") {
-  const auto dir = fresh_dir("legs");
+  const auto dir = testing::fresh_dir("league", "legs");
   auto spec = spec_of(
       {{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}, {"random2", testing::random_bot()}}, 4, 2);
   auto result = league::run(spec, testing::league_options(dir));
@@ -521,12 +509,12 @@ TEST_CASE("the legs of one deal never run at the same time, whatever the concurr
 
 TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduce their matches", "[league]") {
   auto spec = spec_of({{"greedy", testing::greedy_bot()}, {"random", testing::random_bot()}}, 2, 2);
-  const auto whole_dir = fresh_dir("half-whole");
+  const auto whole_dir = testing::fresh_dir("league", "half-whole");
   auto whole = league::run(spec, testing::league_options(whole_dir));
   REQUIRE(whole.ok());
   REQUIRE(whole->records.size() == 4);
   // Keep leg 0 of deal 0 and leg 1 of deal 1 only, as if both deals were cut in the middle.
-  const auto half_dir = fresh_dir("half");
+  const auto half_dir = testing::fresh_dir("league", "half");
   fs::create_directories(half_dir);
   fs::copy_file(whole_dir / "league.json", half_dir / "league.json");
   {
@@ -556,7 +544,7 @@ TEST_CASE("a half-played deal resumes its missing legs, re-run commands reproduc
 
 TEST_CASE("referee league without --seed prints and records its seed, bots are frozen while idle by default",
           "[league][cli]") {
-  const auto dir = fresh_dir("cli-seed");
+  const auto dir = testing::fresh_dir("league", "cli-seed");
   const std::string referee = ARENA_REFEREE;
   const std::string bots =
       fmt::format("--bot {} --bot {} --name g --name r --sandbox none", testing::greedy_bot(), testing::random_bot());

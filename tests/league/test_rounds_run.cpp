@@ -27,12 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path rr_dir(const std::string& name) {
-  const fs::path dir = fs::path(ARENA_TEST_OUT) / "league-rounds" / name;
-  fs::remove_all(dir);
-  return dir;
-}
-
 // Five sample bots: two greedy, three random.
 league::LeagueSpec rr_spec(league::Format format, int seats, std::optional<int> rounds) {
   league::LeagueSpec s;
@@ -60,24 +54,17 @@ league::RoundsReport rr_report(const league::LeagueSpec& spec, const fs::path& o
 // Plays the league whole, then again stopped once its first round is journaled and resumed: the
 // same matches, the same rounds.
 void rr_check_resume(const league::LeagueSpec& spec, const std::string& name) {
-  const fs::path whole_dir = rr_dir(name + "-whole");
+  const fs::path whole_dir = testing::fresh_dir("league-rounds", name + "-whole");
   auto whole = league::run(spec, testing::league_options(whole_dir));
   REQUIRE(whole.ok());
   REQUIRE(whole->journaled == whole->total);
   const league::RoundLayout layout(spec);
   const std::uint64_t first_round = layout.round_begin(1);
 
-  const fs::path dir = rr_dir(name + "-stopped");
-  StopSignal stop;
-  auto o = testing::league_options(dir);
-  o.stop = &stop;
-  o.on_match = [&](const league::MatchRecord&, std::uint64_t done, std::uint64_t) {
-    if (done >= first_round) stop.request();
-  };
-  auto part = league::run(spec, o);
-  REQUIRE(part.ok());
-  CHECK(part->interrupted);
-  CHECK(part->journaled == first_round);  // the second round had not started
+  const fs::path dir = testing::fresh_dir("league-rounds", name + "-stopped");
+  const auto part = testing::run_stopped_after(spec, dir, first_round);
+  CHECK(part.interrupted);
+  CHECK(part.journaled == first_round);  // the second round had not started
   auto again = testing::league_options(dir);
   again.resume = true;
   auto resumed = league::run(spec, again);
@@ -89,7 +76,7 @@ void rr_check_resume(const league::LeagueSpec& spec, const std::string& name) {
 
   // A referee killed in the second round: its journal holds round 1, one match of round 2 and a
   // torn line. The resume plays the rest of round 2 with the same tables.
-  const fs::path killed = rr_dir(name + "-killed");
+  const fs::path killed = testing::fresh_dir("league-rounds", name + "-killed");
   fs::create_directories(killed);
   fs::copy_file(whole_dir / league::kLeagueFile, killed / league::kLeagueFile);
   {
@@ -113,7 +100,7 @@ void rr_check_resume(const league::LeagueSpec& spec, const std::string& name) {
 TEST_CASE("a Swiss league of 5 bots over 3 rounds: no repeated pairing, one bye each at most, the tie-break order",
           "[league][rounds]") {
   const auto spec = rr_spec(league::Format::swiss, 2, 3);
-  const fs::path out = rr_dir("swiss");
+  const fs::path out = testing::fresh_dir("league-rounds", "swiss");
   auto result = league::run(spec, testing::league_options(out));
   REQUIRE(result.ok());
   // 3 rounds x 2 tables (the fifth bot has a bye) x 1 deal x 2 legs.
@@ -180,7 +167,7 @@ TEST_CASE("a Swiss league interrupted after round 1 resumes to the same pairings
 
 TEST_CASE("a 3-seat Swiss league in Stella Quest: tables of 3, two byes a round, none twice", "[league][rounds]") {
   const auto spec = rr_spec(league::Format::swiss, 3, 2);
-  const fs::path out = rr_dir("swiss-3");
+  const fs::path out = testing::fresh_dir("league-rounds", "swiss-3");
   auto result = league::run(spec, testing::league_options(out));
   REQUIRE(result.ok());
   CHECK(result->total == 2);  // 2 rounds x 1 table x 1 deal (no duplicate deals for 3 seats)
@@ -205,7 +192,7 @@ TEST_CASE("a 3-seat Swiss league in Stella Quest: tables of 3, two byes a round,
 TEST_CASE("a knockout of 5 bots: byes to the top seeds, a full bracket, a winner, resumed identically",
           "[league][rounds]") {
   const auto spec = rr_spec(league::Format::knockout, 2, std::nullopt);
-  const fs::path out = rr_dir("knockout");
+  const fs::path out = testing::fresh_dir("league-rounds", "knockout");
   auto result = league::run(spec, testing::league_options(out));
   REQUIRE(result.ok());
   CHECK(result->total == 8);  // 4 tables (4 bots go out) x 2 legs
@@ -237,7 +224,7 @@ TEST_CASE("a knockout of 5 bots: byes to the top seeds, a full bracket, a winner
 TEST_CASE("referee league refuses a knockout of 3 seats, a shard of a Swiss league, --rounds elsewhere",
           "[league][rounds]") {
   const std::string referee = ARENA_REFEREE;
-  const fs::path dir = rr_dir("cli");
+  const fs::path dir = testing::fresh_dir("league-rounds", "cli");
   const std::string bots = fmt::format("--bot {0} --bot {1} --bot {0}", testing::random_bot(), testing::greedy_bot());
   struct Case {
     std::string flags;
