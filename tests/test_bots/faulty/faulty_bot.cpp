@@ -100,10 +100,14 @@ void flood_stdout(Moment&) {
   std::exit(0);
 }
 
-// twice: the right answer, then the same answer again.
+// twice: the right answer, then the same answer again, both lines in one write, so the second is
+// already in the referee's pipe when it reads the first (two writes would race its next request:
+// then the extra line reads as a wrong-id answer to that request, a fault of another shape).
 void twice(Moment& m) {
-  send(m.answer);
-  send(m.answer);
+  std::cout << std::flush;
+  const std::string line = m.answer.dump() + '\n';
+  const std::string both = line + line;
+  write_all(STDOUT_FILENO, both.data(), both.size());
   m.handled = true;
 }
 
