@@ -330,7 +330,7 @@ bool Jail::memory_by_cgroup() const {
 }
 
 json Jail::report() const {
-  json j = {{"tier", tier_name(policy_.tier)}};
+  json j = {{"tier", enum_name(policy_.tier)}};
   if (policy_.tier == Tier::none) return j;
   const SandboxLimits& l = policy_.limits;
   json limits = {{"cpu_seconds", l.cpu_seconds},

@@ -307,25 +307,6 @@ void probe_cgroup(SandboxSupport& s) {
 
 // ---- tiers and support -----------------------------------------------------------------------
 
-const char* tier_name(Tier tier) {
-  switch (tier) {
-    case Tier::none:
-      return "none";
-    case Tier::basic:
-      return "basic";
-    case Tier::strict:
-      return "strict";
-  }
-  return "?";
-}
-
-std::optional<Tier> parse_tier(std::string_view text) {
-  if (text == "none") return Tier::none;
-  if (text == "basic") return Tier::basic;
-  if (text == "strict") return Tier::strict;
-  return std::nullopt;
-}
-
 Tier SandboxSupport::strictest() const {
   if (seccomp && namespaces) return Tier::strict;
   if (seccomp) return Tier::basic;
@@ -386,7 +367,7 @@ Result<SandboxPolicy> resolve_policy(std::optional<Tier> requested, const Sandbo
   p.tier = requested.value_or(s.strictest());
   if (p.tier >= Tier::basic && !s.seccomp) {
     return fail(fmt::format("--sandbox {} needs seccomp, which this machine lacks ({}); use --sandbox none",
-                            tier_name(p.tier), s.seccomp_note));
+                            enum_name(p.tier), s.seccomp_note));
   }
   if (p.tier == Tier::strict && !s.namespaces) {
     return fail(fmt::format("--sandbox strict needs namespaces, which this machine refuses ({}); use --sandbox basic",
@@ -438,7 +419,7 @@ std::string describe(const SandboxPolicy& policy) {
         "a root of its own: system folders and its program read-only, {} MiB of private scratch", l.scratch_mb));
   }
   if (policy.freeze_idle) parts.push_back("frozen while the opponent thinks");
-  std::string text = fmt::format("sandbox {}: ", tier_name(policy.tier));
+  std::string text = fmt::format("sandbox {}: ", enum_name(policy.tier));
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
   return text;
 }

@@ -30,13 +30,12 @@
 
 #include "referee/bots/memory_gauge.hpp"
 #include "referee/bots/root_fs.hpp"
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::bots {
 
 enum class Tier { none, basic, strict };
-const char* tier_name(Tier tier);
-std::optional<Tier> parse_tier(std::string_view text);
 
 struct SandboxLimits {
   std::uint64_t cpu_seconds = 300;        // RLIMIT_CPU per process: SIGXCPU, SIGKILL 5 s later
@@ -227,3 +226,10 @@ class SpawnLock {
 };
 
 }  // namespace arena::bots
+
+// The tiers' names (--sandbox, the replay's header, ladder.json): enum_name and parse_enum<bots::Tier>.
+template <>
+struct arena::EnumNames<arena::bots::Tier> {
+  static constexpr NameTable<bots::Tier, 3> table{
+      {{bots::Tier::none, "none"}, {bots::Tier::basic, "basic"}, {bots::Tier::strict, "strict"}}};
+};

@@ -219,7 +219,7 @@ Result<bots::SandboxPolicy> sandbox_policy(const SandboxArgs& a, std::size_t bot
   bots::SandboxLimits limits = a.limits;
   if (a.address_space_mb.size() == 1) limits.address_space_mb = a.address_space_mb.front();
   std::optional<bots::Tier> tier;
-  if (!a.tier.empty()) tier = bots::parse_tier(a.tier);
+  if (!a.tier.empty()) tier = parse_enum<bots::Tier>(a.tier);
   return bots::resolve_policy(tier, limits, a.freeze_idle);
 }
 

@@ -67,7 +67,7 @@ int run_init(const CLI::App& cmd, const LadderArgs& a) {
     }
   }
   if (cmd.count("--time-scale") > 0) c.time_scale = a.match.time_scale;
-  if (!a.match.sandbox.tier.empty()) c.tier = bots::parse_tier(a.match.sandbox.tier);
+  if (!a.match.sandbox.tier.empty()) c.tier = parse_enum<bots::Tier>(a.match.sandbox.tier);
   c.sandbox = a.match.sandbox.limits;
   if (!a.match.sandbox.address_space_mb.empty()) c.sandbox.address_space_mb = a.match.sandbox.address_space_mb.front();
   auto normalized = ladder::normalize(std::move(c));

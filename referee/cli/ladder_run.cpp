@@ -166,7 +166,7 @@ int run_ladder_run(const LadderArgs& a) {
     if (!server) return exit;
   }
   say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats, workers,
-      workers == 1 ? "" : "s", bots::tier_name(sandbox.tier));
+      workers == 1 ? "" : "s", enum_name(sandbox.tier));
   if (sandbox.tier == bots::Tier::basic) {
     // In tier basic the bots run under their own uids on this file system: they must pass through
     // the ladder's folder (made owner-only by init) to their worker's cache. 0711: they pass, and
@@ -235,7 +235,7 @@ int run_ladder_worker(const LadderArgs& a) {
                                                       : fs::path(a.cache));
   Printer print("ladder worker: ");
   say("referee ladder worker: {} worker{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
-      workers == 1 ? "" : "s", host_name(), bots::tier_name(sandbox.tier), cache.string());
+      workers == 1 ? "" : "s", host_name(), enum_name(sandbox.tier), cache.string());
   WorkerPool pool;
   pool.start(where, config, workers, cache, sandbox, stop, a.idle_exit_s, print);
   pool.join();

@@ -153,7 +153,7 @@ json timing_json(std::vector<double>& times, std::int64_t limit_ms) {
 }
 
 json sandbox_json(const std::string& asked, const Setup& s, const Tally& t, const json& handshake_tier) {
-  const std::string policy = bots::tier_name(s.sandbox.tier);
+  const std::string policy(enum_name(s.sandbox.tier));
   bool as_asked = handshake_tier.is_null() || handshake_tier == policy;
   for (const auto& [tier, n] : t.seat_tiers) as_asked = as_asked && tier == policy;
   return {{"asked", asked.empty() ? json(nullptr) : json(asked)},

@@ -20,12 +20,23 @@ namespace arena {
 template <typename E>
 struct EnumNames;  // specialised per enum, with `table`
 
+// The type of an EnumNames table of N names.
+template <typename E, std::size_t N>
+using NameTable = std::array<std::pair<E, std::string_view>, N>;
+
+// What `table` (pairs: EnumNames' tables, or any other per-value table) pairs with `key`, or
+// `otherwise` where it pairs nothing.
+template <typename K, typename V, std::size_t N>
+constexpr V table_lookup(const std::array<std::pair<K, V>, N>& table, K key, V otherwise) {
+  for (const auto& [k, v] : table) {
+    if (k == key) return v;
+  }
+  return otherwise;
+}
+
 template <typename E>
 constexpr std::string_view enum_name(E value) {
-  for (const auto& [v, name] : EnumNames<E>::table) {
-    if (v == value) return name;
-  }
-  return "unknown";
+  return table_lookup(EnumNames<E>::table, value, std::string_view("unknown"));
 }
 
 template <typename E>

@@ -56,7 +56,7 @@ Status read_sandbox(const json& j, LadderConfig& c) {
     return st;
   }
   if (auto it = s.find("tier"); it != s.end() && !it->is_null()) {
-    const auto tier = it->is_string() ? bots::parse_tier(it->get<std::string>()) : std::nullopt;
+    const auto tier = it->is_string() ? parse_enum<bots::Tier>(it->get<std::string>()) : std::nullopt;
     if (!tier)
       return fail(fmt::format("{}: \"tier\" must be \"none\", \"basic\" or \"strict\", not {}", where, it->dump()));
     c.tier = *tier;
@@ -167,7 +167,7 @@ json to_json(const LadderConfig& c) {
                 {"max_line_bytes", c.limits.max_line_bytes}}},
               {"time_scale", c.time_scale},
               {"sandbox",
-               {{"tier", c.tier ? json(bots::tier_name(*c.tier)) : json(nullptr)},
+               {{"tier", c.tier ? json(enum_name(*c.tier)) : json(nullptr)},
                 {"cpu_seconds", s.cpu_seconds},
                 {"address_space_mb", s.address_space_mb},
                 {"memory_mb", s.memory_mb},

@@ -75,15 +75,9 @@ std::string default_run(Language language, const std::string& main) {
 }  // namespace
 
 std::string_view default_main(Language language) {
-  switch (language) {
-    case Language::cpp:
-      return "bot.cpp";
-    case Language::python:
-      return "bot.py";
-    case Language::javascript:
-      return "bot.js";
-  }
-  return "";
+  static constexpr std::array<std::pair<Language, std::string_view>, 3> kMain{
+      {{Language::cpp, "bot.cpp"}, {Language::python, "bot.py"}, {Language::javascript, "bot.js"}}};
+  return table_lookup(kMain, language, std::string_view());
 }
 
 Result<Manifest> manifest_from_json(const json& j) {

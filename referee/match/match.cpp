@@ -257,7 +257,7 @@ class Match {
     h.started = utc_now("%Y-%m-%dT%H:%M:%SZ");
     h.extra = o_.replay_extra;
     json sandbox = {
-        {"tier", bots::tier_name(o_.sandbox.tier)}, {"freeze_idle", o_.sandbox.freeze_idle}, {"seats", json::array()}};
+        {"tier", enum_name(o_.sandbox.tier)}, {"freeze_idle", o_.sandbox.freeze_idle}, {"seats", json::array()}};
     for (const Seat_& s : seats_)
       sandbox["seats"].push_back(s.process ? s.process->sandbox_report() : json{{"tier", "not started"}});
     h.extra["sandbox"] = std::move(sandbox);

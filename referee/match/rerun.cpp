@@ -12,7 +12,7 @@ namespace {
 std::string sandbox_flags(const Options& o) {
   const bots::SandboxLimits d;
   const bots::SandboxLimits& l = o.sandbox.limits;
-  std::string flags = fmt::format(" --sandbox {}", bots::tier_name(o.sandbox.tier));
+  std::string flags = fmt::format(" --sandbox {}", enum_name(o.sandbox.tier));
   if (l.cpu_seconds != d.cpu_seconds) flags += fmt::format(" --cpu-limit-s {}", l.cpu_seconds);
   if (l.memory_mb != d.memory_mb) flags += fmt::format(" --memory-mb {}", l.memory_mb);
   if (l.file_size_mb != d.file_size_mb) flags += fmt::format(" --file-size-mb {}", l.file_size_mb);

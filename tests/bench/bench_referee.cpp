@@ -247,10 +247,10 @@ int main(int argc, char** argv) {
   for (bots::Tier t : {bots::Tier::none, bots::Tier::strict}) {
     auto policy = bots::resolve_policy(t, bots::SandboxLimits{}, freeze_idle);
     if (!policy) {
-      fmt::print("sandbox {}: not measured ({})\n", bots::tier_name(t), policy.error());
+      fmt::print("sandbox {}: not measured ({})\n", enum_name(t), policy.error());
       continue;
     }
-    tiers.push_back({bots::tier_name(t), *policy});
+    tiers.push_back({std::string(enum_name(t)), *policy});
   }
   fmt::print("machine: {}\n", machine());
   fmt::print("random bot on every seat, one match at a time, idle bots {}; up to {} matches or {:.0f} s each\n",

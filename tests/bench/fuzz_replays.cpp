@@ -119,8 +119,7 @@ int main(int argc, char** argv) {
   }
   fmt::print("{} mutated replays of {} base replays (seed {}):\n", count, bases.size(), seed);
   for (int c = 0; c < 4; ++c)
-    fmt::print("  {:<26} {}\n", fuzz::outcome_name(static_cast<fuzz::Outcome>(c)),
-               classes[static_cast<std::size_t>(c)]);
+    fmt::print("  {:<26} {}\n", enum_name(static_cast<fuzz::Outcome>(c)), classes[static_cast<std::size_t>(c)]);
   fmt::print("  {:<26} {}\n  {:<26} {}\n", "crashes", crashes, "hangs", hangs);
   return crashes + hangs + classes[static_cast<std::size_t>(fuzz::Outcome::internal)] == 0 ? 0 : 1;
 }

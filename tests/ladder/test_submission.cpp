@@ -145,7 +145,7 @@ BuildResult built(const Submission& s, const std::string& name, BuildLimits limi
   INFO((r ? "" : r.error()));
   REQUIRE(r.ok());
   INFO(r->message << "\n" << r->log);
-  CHECK(r->tier == bots::tier_name(machine_tier()));
+  CHECK(r->tier == enum_name(machine_tier()));
   return std::move(r).value();
 }
 

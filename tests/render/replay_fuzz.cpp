@@ -284,20 +284,6 @@ std::string mutate(const std::string& text, std::uint64_t seed, std::string& wha
   }
 }
 
-const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::ok:
-      return "ok (exit 0)";
-    case Outcome::diverged:
-      return "diverged (exit 4)";
-    case Outcome::bad:
-      return "bad replay (exit 5)";
-    case Outcome::internal:
-      return "internal error (exit 3)";
-  }
-  return "?";
-}
-
 namespace {
 
 Outcome verify_class(const replay::Replay& r) {

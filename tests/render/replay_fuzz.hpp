@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
+
 namespace arena::fuzz {
 
 // A replay in the file format, of a game played in-process by uniform random players (header,
@@ -27,7 +29,6 @@ enum class Outcome {
   bad,       // the replay is refused: cannot be read or re-simulated (exit 5)
   internal,  // an exception escaped (exit 3): the defect this fuzzing looks for
 };
-const char* outcome_name(Outcome o);
 
 struct Reading {
   Outcome outcome = Outcome::ok;
@@ -39,3 +40,13 @@ struct Reading {
 Reading read_like_the_cli(const std::string& text, bool html);
 
 }  // namespace arena::fuzz
+
+// An outcome as the fuzzer's report names it.
+template <>
+struct arena::EnumNames<arena::fuzz::Outcome> {
+  using O = fuzz::Outcome;
+  static constexpr NameTable<O, 4> table{{{O::ok, "ok (exit 0)"},
+                                          {O::diverged, "diverged (exit 4)"},
+                                          {O::bad, "bad replay (exit 5)"},
+                                          {O::internal, "internal error (exit 3)"}}};
+};

@@ -29,7 +29,7 @@ std::vector<Tier> tiers() {
       out.push_back(t);
     } else {
       static std::map<Tier, bool> said;
-      if (!said[t]) WARN(fmt::format("tier {} skipped on this machine: {}", bots::tier_name(t), p.error()));
+      if (!said[t]) WARN(fmt::format("tier {} skipped on this machine: {}", enum_name(t), p.error()));
       said[t] = true;
     }
   }
@@ -98,7 +98,7 @@ Played play_hostile(Tier tier, const std::string& attack, const std::string& ste
                     const std::function<void(match::Options&)>& adjust) {
   Played out;
   out.options = testing::options({hostile_bot(attack), reachable_random_bot()}, 99,
-                                 fmt::format("hostile-{}-{}", stem, bots::tier_name(tier)));
+                                 fmt::format("hostile-{}-{}", stem, enum_name(tier)));
   out.options.sandbox = policy(tier);
   out.options.limits.decision_ms = 3000;
   out.options.limits.init_ms = 10000;
@@ -113,7 +113,7 @@ Played play_hostile(Tier tier, const std::string& attack, const std::string& ste
   auto replay = replay::read(out.result.replay);
   REQUIRE(replay.ok());
   CHECK(replay::verify(*replay).ok);
-  CHECK(replay->header.extra.at("sandbox").at("tier") == bots::tier_name(tier));
+  CHECK(replay->header.extra.at("sandbox").at("tier") == enum_name(tier));
   return out;
 }
 

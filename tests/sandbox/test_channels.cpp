@@ -81,12 +81,12 @@ struct HostSocket {
 TEST_CASE("channels: a bot cannot signal another through locks, leases, watches or times of shared files",
           "[hostile][channels]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     // Both seats run the same program (one file for both), and both see /etc/passwd. The sender
     // encodes its view's hash in locks at its 4th request; the receiver watches from its 1st and
     // decodes at its 12th.
     auto o = testing::options({hostile_bot("lock-send --at 4"), hostile_bot("lock-recv --at 12")}, 31,
-                              fmt::format("channels-locks-{}", bots::tier_name(t)));
+                              fmt::format("channels-locks-{}", enum_name(t)));
     o.sandbox = testing::policy(t);
     o.limits.decision_ms = 10000;
     const auto r = play_checked(o);
@@ -124,12 +124,12 @@ TEST_CASE("channels: a bot cannot signal another through locks, leases, watches 
 
 TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the next", "[hostile][channels]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const std::string tag = tag_for("left", t);
     // Leg one: seat 0 writes its view's hash in every folder it may write; leg two (the same
     // seed, seats swapped, as a duplicate deal plays them one after the other): seat 1 looks.
     auto leg = [&](std::vector<std::string> seats, const char* stem) {
-      auto o = testing::options(std::move(seats), 41, fmt::format("channels-{}-{}", stem, bots::tier_name(t)));
+      auto o = testing::options(std::move(seats), 41, fmt::format("channels-{}-{}", stem, enum_name(t)));
       o.sandbox = testing::policy(t);
       o.limits.decision_ms = 20000;
       return play_checked(o);
@@ -149,7 +149,7 @@ TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the 
     }
     if (!claims_channel_isolation(t)) {
       if (t == Tier::none) CHECK(found.at("found") != "0");  // the control: the attack is real
-      WARN(fmt::format("tier {} (no private mounts here): wrote {} files, the next leg found {}", bots::tier_name(t),
+      WARN(fmt::format("tier {} (no private mounts here): wrote {} files, the next leg found {}", enum_name(t),
                        left.at("wrote"), found.at("found")));
       for (const std::string& p : wrote) fs::remove(p);
       continue;
@@ -162,7 +162,7 @@ TEST_CASE("channels: a file left by one leg of a duplicate deal is gone for the 
 
 TEST_CASE("channels: a bot reaches no host socket and sees no other process or cgroup", "[hostile][channels]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const std::string tag = tag_for("sock", t);
     const HostSocket at_path("/tmp/hostile-sock-" + tag, false);
     const HostSocket abstract("hostile-sock-" + tag, true);
@@ -182,7 +182,7 @@ TEST_CASE("channels: a bot reaches no host socket and sees no other process or c
     CHECK(sockets.hostile.at("path") != "connected");
     CHECK(sockets.hostile.at("abstract") != "connected");
     if (!claims_channel_isolation(t)) {
-      WARN(fmt::format("tier {} (no private mounts here): sees {} processes of other uids", bots::tier_name(t),
+      WARN(fmt::format("tier {} (no private mounts here): sees {} processes of other uids", enum_name(t),
                        procs.hostile.at("other_uids")));
       continue;
     }
@@ -217,7 +217,7 @@ TEST_CASE("channels: a strict bot reads no host path of its folder and no cgroup
 
 TEST_CASE("channels: honest programs that lock their own files run in every tier", "[hostile][channels]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     // Python with SQLite in its home (rollback journal, then WAL with a second connection), and
     // flock and lockf: the locks succeed (without effect on others in basic and strict).
     // The system's Python: an interpreter installed in a private home (pyenv under /root) is out
@@ -225,7 +225,7 @@ TEST_CASE("channels: honest programs that lock their own files run in every tier
     const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
     auto o = testing::options({python + " " + testing::reachable(ARENA_SOURCE_DIR "/tests/sandbox/sqlite_bot.py"),
                                testing::reachable_random_bot()},
-                              51, fmt::format("channels-sqlite-{}", bots::tier_name(t)));
+                              51, fmt::format("channels-sqlite-{}", enum_name(t)));
     o.sandbox = testing::policy(t);
     o.limits.decision_ms = 20000;
     const auto r = play_checked(o);

@@ -68,7 +68,7 @@ struct Listener {
 
 TEST_CASE("hostile: a fork bomb is capped by the process limit and leaves nothing", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     // Tier none has no limit: the bot's own safety cap keeps the test kind to the machine.
     auto p = play(t, t == Tier::none ? "fork-bomb --limit 100" : "fork-bomb --limit 3000", "fork");
     INFO(replay::to_json(p.result).dump(2));
@@ -85,7 +85,7 @@ TEST_CASE("hostile: a fork bomb is capped by the process limit and leaves nothin
 
 TEST_CASE("hostile: a memory hog stops at the address-space limit", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, t == Tier::none ? "mem-hog --mb 256" : "mem-hog --mb 4096", "mem");
     REQUIRE(p.hostile.count("mib") == 1);
     const int mib = std::stoi(p.hostile["mib"]);
@@ -100,7 +100,7 @@ TEST_CASE("hostile: a memory hog stops at the address-space limit", "[hostile]")
 
 TEST_CASE("hostile: no network connection leaves the sandbox", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     Listener listener;
     auto p = play(t, fmt::format("connect --port {}", listener.port), "net");
     if (t == Tier::none) {
@@ -117,7 +117,7 @@ TEST_CASE("hostile: no network connection leaves the sandbox", "[hostile]") {
 TEST_CASE("hostile: the other bot's and the referee's pipes cannot be opened through /proc", "[hostile]") {
   for (Tier t : tiers()) {
     if (t == Tier::none) continue;  // same uid or root: nothing stops it (docs/security.md)
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, "proc-snoop", "snoop");
     INFO(fmt::format("report: pipes_seen={} foreign_pipes_opened={} targets={}", p.hostile["pipes_seen"],
                      p.hostile["foreign_pipes_opened"], p.hostile["targets"]));
@@ -132,7 +132,7 @@ TEST_CASE("hostile: the other bot's and the referee's pipes cannot be opened thr
 
 TEST_CASE("hostile: a large file stops at the file-size limit", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, t == Tier::none ? "big-file --mb 8" : "big-file --mb 256", "file");
     REQUIRE(p.hostile.count("bytes") == 1);
     const long long bytes = std::stoll(p.hostile["bytes"]);
@@ -147,7 +147,7 @@ TEST_CASE("hostile: a large file stops at the file-size limit", "[hostile]") {
 
 TEST_CASE("hostile: a grandchild that calls setsid() does not outlive the match", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const std::string tag = fmt::format("esc{}{}", static_cast<int>(t), ::getpid() % 100000);
     auto p = play(t, fmt::format("escape --tag {} --lifetime-s 120", tag), "escape");
     CHECK(p.hostile["setsid"] == "ok");
@@ -159,7 +159,7 @@ TEST_CASE("hostile: a grandchild that calls setsid() does not outlive the match"
 TEST_CASE("hostile: ptrace of the referee or the other bot is refused", "[hostile]") {
   for (Tier t : tiers()) {
     if (t == Tier::none) continue;  // no seccomp in tier none
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, "ptrace", "ptrace");
     CHECK(p.hostile["others_ok"] == "0");
     CHECK((p.hostile["parent"] == "EPERM" || p.hostile["parent"] == "none"));
@@ -169,7 +169,7 @@ TEST_CASE("hostile: ptrace of the referee or the other bot is refused", "[hostil
 
 TEST_CASE("hostile: a bot that stops itself is a timeout and is cleaned up", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, "self-stop", "stop");
     REQUIRE(p.result.fault.has_value());
     CHECK(p.result.fault->kind == match::FaultKind::timeout);
@@ -178,7 +178,7 @@ TEST_CASE("hostile: a bot that stops itself is a timeout and is cleaned up", "[h
 
 TEST_CASE("hostile: a bot that closes its stdout but keeps running is a crash and is killed", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, "close-stdout", "close");
     REQUIRE(p.result.fault.has_value());
     CHECK(p.result.fault->kind == match::FaultKind::crash);
@@ -187,7 +187,7 @@ TEST_CASE("hostile: a bot that closes its stdout but keeps running is a crash an
 
 TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostile]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = play(t, "after-end", "after");
     CHECK(p.result.end == match::End::finished);
     CHECK_FALSE(p.result.fault.has_value());
@@ -259,7 +259,7 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   // the busy bot can spin only in the moments between its answer and the freeze, however slow
   // or busy the machine: a small part of its waiting time.
   const Tier t = tiers().back();
-  INFO("tier " << bots::tier_name(t));
+  INFO("tier " << enum_name(t));
   const Spun spun = spin_against(t, sleeping_bot("slow_bot", 0.02), "hostile-freeze");
   WARN(fmt::format("frozen while idle: {:.1f} ms CPU in {:.1f} ms of waiting", spun.cpu_ms, spun.wall_ms));
   CHECK(spun.cpu_ms < 0.25 * spun.wall_ms);
@@ -273,13 +273,13 @@ TEST_CASE("hostile: a bot that spins through short opponent turns is stopped too
   // all its waiting time; stopped, only through the referee's own work between its answer and the
   // freeze, and an allowance once.
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const Spun spun = spin_against(t, sleeping_bot("slow_bot", 0.02),
-                                   fmt::format("hostile-short-turns-{}", bots::tier_name(t)), std::chrono::hours(1));
+                                   fmt::format("hostile-short-turns-{}", enum_name(t)), std::chrono::hours(1));
     WARN(
         fmt::format("{}: no turn long enough to freeze: {:.1f} ms of idle CPU (the referee's count) while the opponent "
                     "decided for {:.1f} ms",
-                    bots::tier_name(t), spun.referee_idle_cpu_ms, spun.opponent_ms));
+                    enum_name(t), spun.referee_idle_cpu_ms, spun.opponent_ms));
     // Unstopped, the busy bot would spin through its opponent's 20 ms decisions (as much of them
     // as the machine gives it a core: about 30% of them here with this check switched off);
     // stopped once it passed the allowance, only through the referee's work on its own answers

@@ -95,8 +95,8 @@ std::set<uid_t> bot_uids(pid_t referee, const std::string& program) {
 TEST_CASE("isolation: a bot reads none of the referee's files, not its command line, not the seed",
           "[hostile][isolation]") {
   for (Tier t : tiers()) {
-    INFO("tier " << bots::tier_name(t));
-    const fs::path dir = out_dir(fmt::format("leak-{}", bots::tier_name(t)));
+    INFO("tier " << enum_name(t));
+    const fs::path dir = out_dir(fmt::format("leak-{}", enum_name(t)));
     const fs::path replay = dir / "match.jsonl";
     // Every file the referee writes during the match: the replay, the stderr logs (listed through
     // their folder), and a file of an earlier match in the same folder.
@@ -108,7 +108,7 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     const std::string command = fmt::format(
         "{} play --sandbox {} --seed 918273645 --decision-ms 60000 --out {} --replay {} --env ARENA_LEAK_PATHS={} {}"
         "--bot {} --bot {} 2>&1",
-        ARENA_REFEREE, bots::tier_name(t), shell_quote(dir.string()), shell_quote(replay.string()), shell_quote(paths),
+        ARENA_REFEREE, enum_name(t), shell_quote(dir.string()), shell_quote(replay.string()), shell_quote(paths),
         t == Tier::strict ? "" : "--env ARENA_LEAK_NO_WALK=1 ",  // the walk is asserted in strict only
         shell_quote(hostile_bot("leak --at 3")), shell_quote(testing::reachable_random_bot()));
     const auto run = testing::run(command);
@@ -122,8 +122,8 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
     INFO(log);
     REQUIRE(kv.count("readable") == 1);
     if (!claims_isolation(t)) {
-      WARN(fmt::format("tier {} (claims no isolation): readable={} uid={} paths={}", bots::tier_name(t),
-                       kv.at("readable"), kv.at("uid"), kv.at("readable_paths")));
+      WARN(fmt::format("tier {} (claims no isolation): readable={} uid={} paths={}", enum_name(t), kv.at("readable"),
+                       kv.at("uid"), kv.at("readable_paths")));
       continue;
     }
     // No root, nothing of the referee's.
@@ -163,11 +163,11 @@ TEST_CASE("isolation: a bot reads none of the referee's files, not its command l
 TEST_CASE("isolation: scratch space is private, bounded and gone after the match", "[hostile][isolation]") {
   for (Tier t : tiers()) {
     if (!claims_isolation(t)) continue;
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const std::string tag = fmt::format("s{}{}", static_cast<int>(t), ::getpid() % 100000);
     auto o = testing::options({hostile_bot(fmt::format("scratch --tag {} --mb 40", tag)),
                                hostile_bot(fmt::format("scratch-peek --tag {} --at 3", tag))},
-                              21, fmt::format("isolation-scratch-{}", bots::tier_name(t)));
+                              21, fmt::format("isolation-scratch-{}", enum_name(t)));
     o.sandbox = testing::policy(t);
     o.sandbox.limits.scratch_mb = 24;
     o.sandbox.limits.file_size_mb = 64;
@@ -209,7 +209,7 @@ TEST_CASE("isolation: scratch space is private, bounded and gone after the match
 TEST_CASE("isolation: the memory limit holds for the whole process tree", "[hostile][isolation]") {
   for (Tier t : tiers()) {
     if (t == Tier::none) continue;  // tier none limits nothing
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     // Four processes of 160 MiB each: every one within its address space, the tree over 256 MiB.
     auto p = testing::play_hostile(t, "mem-tree --procs 4 --mb 160", "memtree", [](match::Options& o) {
       o.sandbox.limits.memory_mb = 256;
@@ -226,14 +226,14 @@ TEST_CASE("isolation: the memory limit holds for the whole process tree", "[host
 TEST_CASE("isolation: nothing of a bot outlives a referee killed with SIGKILL", "[hostile][isolation]") {
   for (Tier t : tiers()) {
     if (!claims_isolation(t)) continue;
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     const std::string tag = fmt::format("surv{}{}", static_cast<int>(t), ::getpid() % 10000);
-    const fs::path dir = out_dir(fmt::format("survive-{}", bots::tier_name(t)));
+    const fs::path dir = out_dir(fmt::format("survive-{}", enum_name(t)));
     // The escaped grandchild lives on while the other bot sleeps on its request: the referee is
     // killed mid-match.
     const std::vector<std::string> args = {
         ARENA_REFEREE,   "play",
-        "--sandbox",     bots::tier_name(t),
+        "--sandbox",     std::string(enum_name(t)),
         "--seed",        "5",
         "--decision-ms", "60000",
         "--out",         dir.string(),

@@ -44,7 +44,7 @@ TEST_CASE("memory: shared anonymous memory across forked children, memfd open or
           "[hostile][memory]") {
   for (Tier t : testing::tiers()) {
     if (t == Tier::none) continue;
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     for (const char* attack : {"shm-anon --procs 4 --mb 160", "memfd --mb 640", "memfd-map --mb 640"}) {
       INFO(attack);
       check_killed(hold(t, attack, std::string(attack).substr(0, std::string(attack).find(' '))));
@@ -56,7 +56,7 @@ TEST_CASE("memory: files on a tmpfs count", "[hostile][memory]") {
   for (Tier t : testing::tiers()) {
     if (t == Tier::none) continue;
     if (t == Tier::basic && !bots::sandbox_support().root) continue;  // one uid for all: security.md says so
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     check_killed(hold(t, "tmpfs-file --mb 640", "tmpfs"));
   }
 }
@@ -64,7 +64,7 @@ TEST_CASE("memory: files on a tmpfs count", "[hostile][memory]") {
 TEST_CASE("memory: SysV shared memory counts in strict and is refused in basic", "[hostile][memory]") {
   for (Tier t : testing::tiers()) {
     if (t == Tier::none) continue;
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto p = hold(t, "sysv --mb 640", "sysv");
     if (t == Tier::strict) {
       check_killed(p);
@@ -80,7 +80,7 @@ TEST_CASE("memory: SysV shared memory counts in strict and is refused in basic",
 TEST_CASE("memory: memory that the bot's processes share counts once", "[hostile][memory]") {
   for (Tier t : testing::tiers()) {
     if (t == Tier::none) continue;
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     // One region of 100 MiB, touched by four processes: 100 MiB, not 400, under a 256 MiB limit.
     auto p = hold(t, "shm-one --procs 4 --mb 100", "shm-one");
     INFO(replay::to_json(p.result).dump(2));

@@ -74,7 +74,7 @@ const Layout& layout() {
 // A whole match between `seat0` and `seat1` in `tier`; both must play it to its end.
 match::MatchResult play(Tier tier, const std::string& seat0, const std::string& seat1, const std::string& stem,
                         const fs::path& working_dir = {}) {
-  auto o = testing::options({seat0, seat1}, 7, fmt::format("wrap-{}-{}", stem, bots::tier_name(tier)));
+  auto o = testing::options({seat0, seat1}, 7, fmt::format("wrap-{}-{}", stem, enum_name(tier)));
   o.sandbox = testing::policy(tier);
   if (!working_dir.empty()) o.working_dir = working_dir;
   auto r = match::play(o);
@@ -97,7 +97,7 @@ TEST_CASE("wrappers: a wrapper given a file outside its folder plays, in self-pl
   const Layout& l = layout();
   const std::string bot = fmt::format("{} {}", l.at("wrap/wrapper.sh"), l.at("engines/random_bot"));
   for (Tier t : testing::tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     play(t, bot, testing::reachable_random_bot(), "file");
     play(t, bot, bot, "self");  // two seats, the same wrapped inner program
   }
@@ -108,7 +108,7 @@ TEST_CASE("wrappers: a wrapped inner program inside the wrapper's folder is not 
   const Layout& l = layout();
   const std::string bot = fmt::format("{} {}", l.at("wrap/wrapper.sh"), l.at("wrap/random_bot"));
   for (Tier t : testing::tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     play(t, bot, bot, "inside");
     // One seat wraps it, the other runs it directly: a file used by two seats.
     play(t, bot, l.at("wrap/random_bot"), "direct");
@@ -128,7 +128,7 @@ TEST_CASE("wrappers: folders with and without a trailing slash, links, relative 
       fmt::format("{} {} {}", l.at("wrap/wrapper.sh"), l.at("links/rb"), l.at("engines/random_bot")),
   };
   for (Tier t : testing::tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     for (std::size_t i = 0; i < bots.size(); ++i) play(t, bots[i], bots[(i + 1) % bots.size()], "forms");
     // Relative to the bots' working directory, as an organiser types them.
     play(t, "wrap/wrapper.sh engines/random_bot", "./wrap/in_folder.sh engines/", "relative", l.root);
@@ -138,7 +138,7 @@ TEST_CASE("wrappers: folders with and without a trailing slash, links, relative 
 TEST_CASE("wrappers: another seat's program the wrapper does not use stays hidden in strict", "[wrappers]") {
   const Layout& l = layout();
   for (Tier t : testing::tiers()) {
-    INFO("tier " << bots::tier_name(t));
+    INFO("tier " << enum_name(t));
     auto r = play(t, fmt::format("{} {}", l.at("wrap/peek.sh"), l.at("engines/random_bot")), l.at("wrap/secret_bot"),
                   "hidden");
     const std::string said = testing::read_file(r.seats[0].stderr_log);

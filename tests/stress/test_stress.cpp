@@ -74,7 +74,7 @@ std::uint64_t match_count() {
 bots::SandboxPolicy sandbox_policy() {
   std::optional<bots::Tier> tier;
   if (const char* env = std::getenv("ARENA_STRESS_SANDBOX")) {
-    tier = bots::parse_tier(env);
+    tier = parse_enum<bots::Tier>(env);
     INFO("ARENA_STRESS_SANDBOX=" << env << " is not none, basic or strict");
     REQUIRE(tier.has_value());
   }
@@ -352,7 +352,7 @@ TEST_CASE("stress: a thousand matches with injected faults, every fault explaine
                    "fds before {} after {}; VmRSS before {} kB, after match {} {} kB, after match {} {} kB; "
                    "{} growth from match {} to {}: {} kB (bound {} kB); VmHWM {} kB; "
                    "slowest answered decision {:.1f} ms (limit {} ms)",
-                   bots::tier_name(sandbox.tier), total, first, total - first, warm.seconds, rest.seconds, finished,
+                   enum_name(sandbox.tier), total, first, total - first, warm.seconds, rest.seconds, finished,
                    injected_total, by_kind, recorded_kinds, unexplained.size(), unverified.size(), verify_seconds,
                    left.size(), fds_before, fds_after, rss_before, first, rss_first, total, rss_last, kMemoryMeasure,
                    first, total, used_last - used_first, kMemoryGrowthBoundKb, hwm, max_decision_ms, kDecisionMs)

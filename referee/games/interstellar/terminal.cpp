@@ -12,6 +12,7 @@
 #include <array>
 #include <map>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/games/draw.hpp"
 #include "referee/games/interstellar/cards.hpp"
 #include "referee/games/interstellar/rules.hpp"
@@ -59,32 +60,15 @@ const KindInfo* kind_of(const json& card) {
   return kind ? &info(*kind) : nullptr;
 }
 
+// The terminal colour (an SGR code) of a card's category.
 const char* category_colour(Category c) {
-  switch (c) {
-    case Category::water:
-      return "34";
-    case Category::energy:
-      return "33";
-    case Category::ammo:
-      return "31";
-    case Category::e115:
-      return "35";
-    case Category::halley:
-      return "36";
-    case Category::star:
-      return "1;33";
-    case Category::planet:
-      return "32";
-    case Category::action:
-      return "1";
-    case Category::reaction:
-      return "1;36";
-    case Category::artifact:
-      return "36";
-    case Category::creature:
-      return "1;32";
-  }
-  return "0";
+  // clang-format off
+  static constexpr std::array<std::pair<Category, const char*>, 11> kColour{{
+      {Category::water, "34"}, {Category::energy, "33"}, {Category::ammo, "31"}, {Category::e115, "35"},
+      {Category::halley, "36"}, {Category::star, "1;33"}, {Category::planet, "32"}, {Category::action, "1"},
+      {Category::reaction, "1;36"}, {Category::artifact, "36"}, {Category::creature, "1;32"}}};
+  // clang-format on
+  return table_lookup(kColour, c, "0");
 }
 
 // "Harvest" (a card object {"id", "card"}).
