@@ -135,11 +135,11 @@ Loc view_loc(const json& j) {
 
 // An event of the view back in the State's form (view.cpp's event_json, read back).
 Event event_from_view(const json& j, const InterstellarViewCards& cards) {
-  auto kind = find_name(kEventNames, j.at("event"), "event");
+  auto kind = enum_from_json<EventKind>(j.at("event"), "event");
   if (!kind) throw std::out_of_range(kind.error());
-  Event e{.kind = static_cast<EventKind>(*kind), .seat = small_int<std::int8_t>(j.at("seat"), "seat")};
+  Event e{.kind = *kind, .seat = small_int<std::int8_t>(j.at("seat"), "seat")};
   auto unit = [](const json& name) {
-    auto u = find_name(kUnitNames, name, "unit");
+    auto u = enum_from_json<Unit>(name, "unit");
     if (!u) throw std::out_of_range(u.error());
     return static_cast<std::int8_t>(*u);
   };
@@ -306,12 +306,12 @@ Result<State> state_from_view(const json& v, Seat seat, const Config& config,
       return fail(fmt::format("the view's config {} is not the config given ({}): pass the match's config",
                               to_json(*shown_config).dump(), to_json(config).dump()));
     }
-    auto phase = find_name(kPhaseNames, v.at("phase"), "phase");
+    auto phase = enum_from_json<Phase>(v.at("phase"), "phase");
     if (!phase) return fail(phase.error());
     State s;
     s.config = config;
     s.rng = Rng(rng.next());
-    s.phase = static_cast<Phase>(*phase);
+    s.phase = *phase;
     if (s.phase == Phase::over) return fail(std::string("the game is over: there is nothing left to decide"));
     s.turn = small_int<std::int16_t>(v.at("turn"), "turn");
     s.start_player = small_int<std::int8_t>(v.at("start_player"), "start_player");
@@ -328,10 +328,10 @@ Result<State> state_from_view(const json& v, Seat seat, const Config& config,
       s.played_card = t.at("played_card").get<bool>();
     }
     if (const json& pending = v.at("pending"); !pending.is_null()) {
-      auto by = find_name(kUnitNames, pending.at("by"), "unit");
-      auto target = find_name(kUnitNames, pending.at("target"), "unit");
-      if (!by || !target || *by > 1) return fail(std::string("a bad pending attack"));
-      s.pending = Pending{static_cast<Unit>(*by), static_cast<Unit>(*target)};
+      auto by = enum_from_json<Unit>(pending.at("by"), "unit");
+      auto target = enum_from_json<Unit>(pending.at("target"), "unit");
+      if (!by || !target || *by == Unit::reinforcements) return fail(std::string("a bad pending attack"));
+      s.pending = Pending{*by, *target};
     }
     InterstellarViewCards cards(seats);
     s.events = events_from_view(v.at("events"), cards);

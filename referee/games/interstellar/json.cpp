@@ -16,15 +16,6 @@ using namespace json_parts;
 
 namespace json_parts {
 
-Status only_keys(const json& j, std::initializer_list<const char*> keys) {
-  for (const auto& [key, value] : j.items()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
-      return fail(fmt::format("unknown field \"{}\"", key));
-    }
-  }
-  return {};
-}
-
 bool is_int(const json& j) {
   return j.is_number_integer() || j.is_number_unsigned();
 }
@@ -65,9 +56,9 @@ Result<std::vector<Card>> cards_from_json(const json& j) {
 
 Result<Loc> loc_from_json(const json& j) {
   if (!j.is_object() || !j.contains("zone")) return fail(std::string("a place needs \"zone\""));
-  auto zone = find_name(kZoneNames, j.at("zone"), "zone");
+  auto zone = enum_from_json<Zone>(j.at("zone"), "zone");
   if (!zone) return fail(zone.error());
-  Loc at{static_cast<Zone>(*zone), kNoCard};
+  Loc at{*zone, kNoCard};
   if (at.zone == Zone::planet) {
     if (auto ok = only_keys(j, {"zone", "planet"}); !ok) return fail(ok.error());
     if (!j.contains("planet")) return fail(std::string("a planet place needs \"planet\""));
@@ -123,20 +114,13 @@ json deck_json(const std::array<std::uint8_t, kKinds>& counts) {
 
 }  // namespace
 
-const char* phase_name(Phase phase) {
-  return kPhaseNames[static_cast<std::size_t>(phase)];
-}
-const char* end_name(End end) {
-  return kEndNames[static_cast<std::size_t>(end)];
-}
-
 json card_json(const Card& card) {
   return {{"id", card.id}, {"card", info(card.kind).key}};
 }
 
 json loc_json(const Loc& at) {
   if (at.zone == Zone::none) return nullptr;
-  json out = {{"zone", kZoneNames[static_cast<std::size_t>(at.zone)]}};
+  json out = {{"zone", enum_name(at.zone)}};
   if (at.zone == Zone::planet) out["planet"] = at.planet;
   return out;
 }
@@ -144,7 +128,7 @@ json loc_json(const Loc& at) {
 // ---- config -------------------------------------------------------------------------------
 
 json to_json(const Config& c) {
-  return {{"deckout", c.deckout == DeckOut::literal_win ? "literal_win" : "loss"}, {"max_turns", c.max_turns}};
+  return {{"deckout", enum_name(c.deckout)}, {"max_turns", c.max_turns}};
 }
 
 Result<Config> config_from_json(const json& j) {
@@ -153,13 +137,10 @@ Result<Config> config_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("the config must be an object"));
   if (auto ok = only_keys(j, {"deckout", "max_turns"}); !ok) return fail(ok.error());
   if (j.contains("deckout")) {
-    if (j.at("deckout") == "literal_win") {
-      c.deckout = DeckOut::literal_win;
-    } else if (j.at("deckout") == "loss") {
-      c.deckout = DeckOut::loss;
-    } else {
-      return fail(fmt::format("\"deckout\" must be \"literal_win\" or \"loss\", got {}", j.at("deckout").dump()));
-    }
+    const json& deckout = j.at("deckout");
+    const auto value = enum_of_json<DeckOut>(deckout);
+    if (!value) return fail(fmt::format("\"deckout\" must be {}, got {}", enum_names_text<DeckOut>(), deckout.dump()));
+    c.deckout = *value;
   }
   if (j.contains("max_turns")) {
     const json& m = j.at("max_turns");
@@ -214,7 +195,7 @@ std::string describe_seat_config(const json& canonical) {
 // ---- actions ------------------------------------------------------------------------------
 
 json to_json(const Action& a) {
-  json out = {{"kind", kActionNames[static_cast<std::size_t>(a.kind)]}};
+  json out = {{"kind", enum_name(a.kind)}};
   switch (a.kind) {
     case ActionKind::move:
     case ActionKind::pod:
@@ -229,7 +210,7 @@ json to_json(const Action& a) {
       if (a.to.zone != Zone::none) out["to"] = loc_json(a.to);
       break;
     case ActionKind::attack:
-      out["by"] = kUnitNames[static_cast<std::size_t>(a.unit)];
+      out["by"] = enum_name(a.unit);
       if (a.target != kNoCard) out["target"] = a.target;  // the opponent's Reinforcements
       break;
     case ActionKind::invasion:
@@ -246,11 +227,11 @@ json to_json(const Action& a) {
 
 Result<Action> action_from_json(const json& j) {
   if (!j.is_object() || !j.contains("kind")) return fail(std::string("an action is an object with \"kind\""));
-  auto kind = find_name(kActionNames, j.at("kind"), "action kind");
+  auto kind = enum_from_json<ActionKind>(j.at("kind"), "action kind");
   if (!kind) return fail(kind.error());
-  Action a{.kind = static_cast<ActionKind>(*kind)};
+  Action a{.kind = *kind};
   auto need_id = [&](const char* key, CardId& into) -> Status {
-    if (!j.contains(key)) return fail(fmt::format("\"{}\" needs \"{}\"", kActionNames[*kind], key));
+    if (!j.contains(key)) return fail(fmt::format("\"{}\" needs \"{}\"", enum_name(a.kind), key));
     auto id = id_from_json(j.at(key), key);
     if (!id) return fail(id.error());
     into = *id;
@@ -294,10 +275,10 @@ Result<Action> action_from_json(const json& j) {
         ok = fail(std::string("an attack needs \"by\": \"ship\" or \"character\""));
         break;
       }
-      auto by = find_name(kUnitNames, j.at("by"), "attacker");
-      if (!by || *by > 1)
+      auto by = enum_from_json<Unit>(j.at("by"), "attacker");
+      if (!by || *by == Unit::reinforcements)
         return fail(fmt::format("\"by\" must be \"ship\" or \"character\", got {}", j.at("by").dump()));
-      a.unit = static_cast<Unit>(*by);
+      a.unit = *by;
       break;
     }
     case ActionKind::invasion:
@@ -317,7 +298,7 @@ Result<Action> action_from_json(const json& j) {
 // ---- outcome and views ------------------------------------------------------------------------
 
 json to_json(const Outcome& o) {
-  return {{"end", end_name(o.end)},
+  return {{"end", enum_name(o.end)},
           {"winner", o.winner < 0 ? json(nullptr) : json(o.winner)},
           {"hp", o.hp},
           {"ship_hp", o.ship_hp},

@@ -59,8 +59,6 @@ Seat owner(const State& state, CardId id);
 // The whole game as text for people (the full state, every hand).
 std::string describe(const State& state);
 
-const char* phase_name(Phase phase);
-const char* end_name(End end);
 nlohmann::json card_json(const Card& card);
 nlohmann::json loc_json(const Loc& at);
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
@@ -292,3 +293,63 @@ void redeal_unseen(State& s, Seat seat, Rng& rng);
 Status check_invariants(const State& s);
 
 }  // namespace arena::interstellar
+
+// The names the JSON (views, actions, the full state, the outcome) gives the enums: enum_name and
+// games::enum_from_json. Zone::none has none (a place-less action has no "to").
+template <>
+struct arena::EnumNames<arena::interstellar::DeckOut> {
+  using DeckOut = interstellar::DeckOut;
+  static constexpr NameTable<DeckOut, 2> table{{{DeckOut::literal_win, "literal_win"}, {DeckOut::loss, "loss"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::Phase> {
+  using Phase = interstellar::Phase;
+  static constexpr NameTable<Phase, 4> table{
+      {{Phase::timewarp, "timewarp"}, {Phase::main, "main"}, {Phase::reaction, "reaction"}, {Phase::over, "over"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::End> {
+  using End = interstellar::End;
+  static constexpr NameTable<End, 4> table{
+      {{End::none, "none"}, {End::defeated, "defeated"}, {End::deckout, "deckout"}, {End::turn_cap, "turn_cap"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::Zone> {
+  using Zone = interstellar::Zone;
+  static constexpr NameTable<Zone, 3> table{
+      {{Zone::planet, "planet"}, {Zone::orbit, "orbit"}, {Zone::battlefield, "battlefield"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::Unit> {
+  using Unit = interstellar::Unit;
+  static constexpr NameTable<Unit, 3> table{
+      {{Unit::ship, "ship"}, {Unit::character, "character"}, {Unit::reinforcements, "reinforcements"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::ActionKind> {
+  using K = interstellar::ActionKind;
+  static constexpr NameTable<K, 13> table{{{K::keep, "keep"},
+                                           {K::timewarp, "timewarp"},
+                                           {K::end_turn, "end_turn"},
+                                           {K::move, "move"},
+                                           {K::teleport, "teleport"},
+                                           {K::pod, "pod"},
+                                           {K::play, "play"},
+                                           {K::attack, "attack"},
+                                           {K::invasion, "invasion"},
+                                           {K::bombard, "bombard"},
+                                           {K::pass, "pass"},
+                                           {K::cloak, "cloak"},
+                                           {K::force_field, "force_field"}}};
+};
+template <>
+struct arena::EnumNames<arena::interstellar::EventKind> {
+  using K = interstellar::EventKind;
+  static constexpr NameTable<K, 21> table{
+      {{K::start, "start"},        {K::draw, "draw"},       {K::timewarp, "timewarp"},   {K::recharge, "recharge"},
+       {K::play, "play"},          {K::pay, "pay"},         {K::move, "move"},           {K::collect, "collect"},
+       {K::harvest, "harvest"},    {K::deplete, "deplete"}, {K::voided, "void"},         {K::discarded, "discard"},
+       {K::drew, "draw_resource"}, {K::attack, "attack"},   {K::reaction, "reaction"},   {K::cloak, "cloak"},
+       {K::roll, "roll"},          {K::damage, "damage"},   {K::destroyed, "destroyed"}, {K::formula, "formula"},
+       {K::end_turn, "end_turn"}}};
+};

@@ -21,8 +21,8 @@ json event_state(const Event& e) {
 Result<Event> event_from_state(const json& j) {
   if (!j.is_array() || j.size() != 11) return fail(std::string("an event is an array of 11 numbers"));
   const int kind = j[0].get<int>(), card_kind = j[7].get<int>(), zone = j[9].get<int>();
-  if (kind < 0 || kind >= static_cast<int>(kEventNames.size()) || card_kind < 0 || card_kind >= kKinds || zone < 0 ||
-      zone > 3) {
+  if (kind < 0 || kind >= static_cast<int>(EnumNames<EventKind>::table.size()) || card_kind < 0 ||
+      card_kind >= kKinds || zone < 0 || zone > 3) {
     return fail(fmt::format("a bad event {}", j.dump()));
   }
   return Event{static_cast<EventKind>(kind),
@@ -140,7 +140,7 @@ json to_json(const State& s) {
   for (const Event& e : s.last_events) last.push_back(event_state(e));
   return {{"config", to_json(s.config)},
           {"rng", games::rng_to_json(s.rng)},
-          {"phase", phase_name(s.phase)},
+          {"phase", enum_name(s.phase)},
           {"start_player", s.start_player},
           {"on_turn", s.on_turn},
           {"turn", s.turn},
@@ -153,7 +153,7 @@ json to_json(const State& s) {
           {"played_card", s.played_card},
           {"pending", {static_cast<int>(s.pending.by), static_cast<int>(s.pending.target)}},
           {"players", {player_state(s.players[0]), player_state(s.players[1])}},
-          {"end", end_name(s.end)},
+          {"end", enum_name(s.end)},
           {"winner", s.winner},
           {"events", events},
           {"last_events", last}};
@@ -168,12 +168,12 @@ Result<State> state_from_json(const json& j) {
     if (!config) return fail(config.error());
     s.config = *config;
     s.rng = games::rng_from_json(j.at("rng"));
-    auto phase = find_name(kPhaseNames, j.at("phase"), "phase");
-    auto end = find_name(kEndNames, j.at("end"), "end");
+    auto phase = enum_from_json<Phase>(j.at("phase"), "phase");
+    auto end = enum_from_json<End>(j.at("end"), "end");
     if (!phase) return fail(phase.error());
     if (!end) return fail(end.error());
-    s.phase = static_cast<Phase>(*phase);
-    s.end = static_cast<End>(*end);
+    s.phase = *phase;
+    s.end = *end;
     s.start_player = j.at("start_player").get<std::int8_t>();
     s.on_turn = j.at("on_turn").get<std::int8_t>();
     if (s.start_player < 0 || s.start_player > 1 || s.on_turn < 0 || s.on_turn > 1)

@@ -34,7 +34,7 @@ std::string place(const Player& p, const Loc& at) {
 
 std::string describe(const State& s) {
   std::string out = fmt::format("turn {} of at most {}; phase {}; seat {} on turn; start player seat {}\n", s.turn,
-                                s.config.max_turns, phase_name(s.phase), s.on_turn, s.start_player);
+                                s.config.max_turns, enum_name(s.phase), s.on_turn, s.start_player);
   if (s.phase == Phase::main || s.phase == Phase::reaction) {
     out += fmt::format("this turn: {} moves, {} actions, {} artifacts, {} ship and {} character attacks{}\n", s.moves,
                        s.actions, s.artifacts, s.ship_attacks, s.character_attacks,
@@ -69,7 +69,7 @@ std::string describe(const State& s) {
                        p.main_deck.size(), p.discard.size(), p.voided.size());
   }
   if (is_over(s)) {
-    out += fmt::format("game over: {}; {}\n", end_name(s.end),
+    out += fmt::format("game over: {}; {}\n", enum_name(s.end),
                        s.winner < 0 ? std::string("a draw") : fmt::format("seat {} wins", s.winner));
   }
   return out;

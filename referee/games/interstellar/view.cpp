@@ -36,7 +36,7 @@ struct CardNamer {
 };
 
 json event_json(const Event& e, CardNamer& name) {
-  json out = {{"event", kEventNames[static_cast<std::size_t>(e.kind)]}, {"seat", e.seat}};
+  json out = {{"event", enum_name(e.kind)}, {"seat", e.seat}};
   switch (e.kind) {
     case EventKind::start:
       out["turn"] = e.value;
@@ -65,7 +65,7 @@ json event_json(const Event& e, CardNamer& name) {
       out["depleted"] = e.extra == 1;
       break;
     case EventKind::move:
-      out["unit"] = kUnitNames[idx(e.unit)];
+      out["unit"] = enum_name(static_cast<Unit>(e.unit));
       out["to"] = loc_json(e.at);
       out["by"] = e.extra == 0 ? "move" : e.extra == 1 ? "teleport" : "escape_pod";
       break;
@@ -85,8 +85,8 @@ json event_json(const Event& e, CardNamer& name) {
       if (e.value > 0) out["harvest_lost"] = e.value;
       break;
     case EventKind::attack:
-      out["by"] = kUnitNames[idx(e.unit)];
-      out["target"] = kUnitNames[idx(e.target_unit)];
+      out["by"] = enum_name(static_cast<Unit>(e.unit));
+      out["target"] = enum_name(static_cast<Unit>(e.target_unit));
       out["base"] = e.value;
       break;
     case EventKind::reaction:
@@ -102,11 +102,11 @@ json event_json(const Event& e, CardNamer& name) {
       out["for"] = e.unit == 2 ? "bombard" : "attack";
       break;
     case EventKind::damage:
-      out["unit"] = kUnitNames[idx(e.target_unit)];
+      out["unit"] = enum_name(static_cast<Unit>(e.target_unit));
       out["amount"] = e.value;
       break;
     case EventKind::destroyed:
-      out["unit"] = kUnitNames[idx(e.unit)];
+      out["unit"] = enum_name(static_cast<Unit>(e.unit));
       break;
     case EventKind::formula:
       out["value"] = e.value;
@@ -209,14 +209,14 @@ json view_with(const State& s, Seat seat, CardNamer& name) {
   json pending = nullptr;
   if (s.phase == Phase::reaction) {
     pending = {{"attacker", s.on_turn},
-               {"by", kUnitNames[static_cast<std::size_t>(s.pending.by)]},
-               {"target", kUnitNames[static_cast<std::size_t>(s.pending.target)]},
+               {"by", enum_name(s.pending.by)},
+               {"target", enum_name(s.pending.target)},
                {"base", base_damage(s, s.on_turn, s.pending.by)}};
   }
   return {{"game", "interstellar"},
           {"seat", seat},
           {"config", to_json(s.config)},
-          {"phase", phase_name(s.phase)},
+          {"phase", enum_name(s.phase)},
           {"turn", s.turn},
           {"start_player", s.start_player},
           {"on_turn", s.on_turn},
@@ -226,7 +226,7 @@ json view_with(const State& s, Seat seat, CardNamer& name) {
           {"players", players},
           {"events", events_json(s.events, name)},
           {"last_events", events_json(s.last_events, name)},
-          {"end", end_name(s.end)},
+          {"end", enum_name(s.end)},
           {"winner", s.phase == Phase::over && s.winner >= 0 ? json(s.winner) : json(nullptr)}};
 }
 

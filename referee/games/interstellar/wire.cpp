@@ -15,10 +15,6 @@ namespace arena::interstellar {
 
 namespace {
 
-using json_parts::kEventNames;
-using json_parts::kUnitNames;
-using json_parts::kZoneNames;
-
 class Writer : games::JsonText {
  public:
   Writer(const State& s, Seat seat, std::string& out) : JsonText(out), s_(s), seat_(seat) {}
@@ -29,11 +25,11 @@ class Writer : games::JsonText {
     out_.push_back('{');
     const std::size_t cards_at = out_.size();
     raw(R"("config":{"deckout":")");
-    raw(s_.config.deckout == DeckOut::loss ? "loss" : "literal_win");
+    raw(enum_name(s_.config.deckout));
     raw(R"(","max_turns":)");
     integer(s_.config.max_turns);
     raw(R"(},"end":")");
-    raw(end_name(s_.end));
+    raw(enum_name(s_.end));
     raw(R"(","events":)");
     events(s_.events);
     raw(R"(,"game":"interstellar","last_events":)");
@@ -43,7 +39,7 @@ class Writer : games::JsonText {
     raw(R"(,"pending":)");
     pending();
     raw(R"(,"phase":")");
-    raw(phase_name(s_.phase));
+    raw(enum_name(s_.phase));
     raw(R"(","players":[)");
     static_assert(kSeats == 2);
     player(0);
@@ -74,10 +70,11 @@ class Writer : games::JsonText {
   }
 
  private:
-  template <typename Names>
-  void name(const Names& names, std::size_t i) {
+  // An enum as its name, quoted (its EnumNames table: no name needs escaping).
+  template <typename E>
+  void name(E value) {
     out_.push_back('"');
-    raw(names[i]);
+    raw(enum_name(value));
     out_.push_back('"');
   }
 
@@ -106,7 +103,7 @@ class Writer : games::JsonText {
       out_.push_back(',');
     }
     raw(R"("zone":)");
-    name(kZoneNames, static_cast<std::size_t>(at.zone));
+    name(at.zone);
     out_.push_back('}');
   }
 
@@ -120,7 +117,7 @@ class Writer : games::JsonText {
     out_.push_back('{');
     const auto head = [&] {
       raw(R"("event":)");
-      name(kEventNames, static_cast<std::size_t>(e.kind));
+      name(e.kind);
     };
     const auto seat = [&] {
       raw(R"(,"seat":)");
@@ -164,7 +161,7 @@ class Writer : games::JsonText {
         break;
       case EventKind::move:
         first("by"), raw(e.extra == 0 ? R"("move")" : e.extra == 1 ? R"("teleport")" : R"("escape_pod")");
-        out_.push_back(','), head(), seat(), key("to"), loc(e.at), key("unit"), name(kUnitNames, idx(e.unit));
+        out_.push_back(','), head(), seat(), key("to"), loc(e.at), key("unit"), name(static_cast<Unit>(e.unit));
         break;
       case EventKind::collect:
       case EventKind::harvest:
@@ -181,8 +178,9 @@ class Writer : games::JsonText {
         seat();
         break;
       case EventKind::attack:
-        first("base"), integer(e.value), key("by"), name(kUnitNames, idx(e.unit)), out_.push_back(','), head(), seat();
-        key("target"), name(kUnitNames, idx(e.target_unit));
+        first("base"), integer(e.value), key("by"), name(static_cast<Unit>(e.unit)), out_.push_back(','), head(),
+            seat();
+        key("target"), name(static_cast<Unit>(e.target_unit));
         break;
       case EventKind::reaction:
         if (e.card.id != kNoCard) first("card"), card(e.card), out_.push_back(',');
@@ -211,10 +209,10 @@ class Writer : games::JsonText {
         break;
       case EventKind::damage:
         first("amount"), integer(e.value), out_.push_back(','), head(), seat(), key("unit");
-        name(kUnitNames, idx(e.target_unit));
+        name(static_cast<Unit>(e.target_unit));
         break;
       case EventKind::destroyed:
-        head(), seat(), key("unit"), name(kUnitNames, idx(e.unit));
+        head(), seat(), key("unit"), name(static_cast<Unit>(e.unit));
         break;
       case EventKind::formula:
         head(), seat(), key("value"), integer(e.value);
@@ -237,9 +235,9 @@ class Writer : games::JsonText {
     raw(R"(,"base":)");
     integer(base_damage(s_, s_.on_turn, s_.pending.by));
     raw(R"(,"by":)");
-    name(kUnitNames, static_cast<std::size_t>(s_.pending.by));
+    name(s_.pending.by);
     raw(R"(,"target":)");
-    name(kUnitNames, static_cast<std::size_t>(s_.pending.target));
+    name(s_.pending.target);
     out_.push_back('}');
   }
 

@@ -6,7 +6,6 @@ namespace arena::stella_quest {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kColourNames = {"blue", "green", "red", "yellow", "break"};
 constexpr std::array<std::string_view, 4> kColourLabels = {"Blue", "Green", "Red", "Yellow"};
 
 std::array<Card, kCards> build_table() {
@@ -27,10 +26,6 @@ std::array<Card, kCards> build_table() {
 const std::array<Card, kCards>& card_table() {
   static const std::array<Card, kCards> table = build_table();
   return table;
-}
-
-std::string_view colour_name(Colour c) {
-  return kColourNames[static_cast<std::size_t>(c)];
 }
 
 std::string face_name(Face face) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::stella_quest {
@@ -57,9 +58,20 @@ constexpr int jewels_of_number(int number) {
   return number <= 2 ? 3 : number <= 4 ? 2 : 1;
 }
 
-std::string_view colour_name(Colour c);  // "blue", ..., "break" for Colour::none
-std::string face_name(Face face);        // "Blue 6", "Break"
+// A colour's name is enum_name(colour) ("blue", ..., "break" for Colour::none: EnumNames<Colour> below).
+std::string face_name(Face face);  // "Blue 6", "Break"
 // A face from its name ("Blue 6", "Break"); the error lists the accepted form.
 Result<Face> parse_face(std::string_view name);
 
 }  // namespace arena::stella_quest
+
+// The colours' names in the views ("hand_colours", "trump", ...) and the terminal's table.
+template <>
+struct arena::EnumNames<arena::stella_quest::Colour> {
+  using Colour = stella_quest::Colour;
+  static constexpr NameTable<Colour, 5> table{{{Colour::blue, "blue"},
+                                               {Colour::green, "green"},
+                                               {Colour::red, "red"},
+                                               {Colour::yellow, "yellow"},
+                                               {Colour::none, "break"}}};
+};

@@ -84,7 +84,7 @@ Result<State> state_from_view(const nlohmann::json& v, Seat seat, Rng& rng) {
     rng.shuffle(pool);
     auto draw_colour = [&](const json& colour) -> Result<int> {
       for (std::size_t k = 0; k < pool.size(); ++k) {
-        if (colour_name(colour_of(pool[k])) == colour.get<std::string>()) {
+        if (enum_name(colour_of(pool[k])) == colour.get<std::string>()) {
           const int id = pool[k];
           pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(k));
           return id;

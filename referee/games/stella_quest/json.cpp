@@ -7,6 +7,7 @@
 #include <string>
 
 #include "referee/core/index.hpp"
+#include "referee/games/json_read.hpp"
 #include "referee/games/rng_json.hpp"
 
 namespace arena::stella_quest {
@@ -15,18 +16,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<const char*, 4> kPhaseNames = {"play", "collect", "top", "over"};
-constexpr std::array<const char*, 4> kKindNames = {"play", "draw", "collect", "top"};
-constexpr std::array<const char*, 5> kEndNames = {"none", "enlightenment", "elimination", "trick_cap", "exhausted"};
-
-Status only_keys(const json& j, std::initializer_list<const char*> keys) {
-  for (const auto& [key, value] : j.items()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
-      return fail(fmt::format("unknown field \"{}\"", key));
-    }
-  }
-  return {};
-}
+using games::enum_from_json;
+using games::enum_of_json;
+using games::only_keys;
 
 json names(const std::vector<CardId>& cards) {
   json out = json::array();
@@ -36,7 +28,7 @@ json names(const std::vector<CardId>& cards) {
 
 json colours(const std::vector<CardId>& cards) {
   json out = json::array();
-  for (CardId c : cards) out.push_back(colour_name(colour_of(c)));
+  for (CardId c : cards) out.push_back(enum_name(colour_of(c)));
   return out;
 }
 
@@ -53,23 +45,16 @@ Result<std::int8_t> seat_from_json(const json& j, int seats) {
   return fail(fmt::format("bad seat {}", j.dump()));
 }
 
-template <std::size_t N>
-Result<std::size_t> find_name(const std::array<const char*, N>& names_list, const std::string& name, const char* what) {
-  auto it = std::find_if(names_list.begin(), names_list.end(), [&](const char* n) { return name == n; });
-  if (it == names_list.end()) return fail(fmt::format("unknown {} \"{}\"", what, name));
-  return static_cast<std::size_t>(it - names_list.begin());
-}
-
 json colour_json(Colour c) {
-  return c == Colour::none ? json(nullptr) : json(colour_name(c));
+  return c == Colour::none ? json(nullptr) : json(enum_name(c));
 }
 
 Result<Colour> colour_from_json(const json& j) {
   if (j.is_null()) return Colour::none;
-  for (int c = 0; c < kColours; ++c) {
-    if (j == colour_name(static_cast<Colour>(c))) return static_cast<Colour>(c);
-  }
-  return fail(fmt::format("bad colour {}", j.dump()));
+  // A colour, never "break" (a break card leads no colour: null).
+  const auto colour = enum_of_json<Colour>(j);
+  if (!colour || *colour == Colour::none) return fail(fmt::format("bad colour {}", j.dump()));
+  return *colour;
 }
 
 json trick_json(const std::vector<Play>& trick) {
@@ -79,13 +64,6 @@ json trick_json(const std::vector<Play>& trick) {
 }
 
 }  // namespace
-
-const char* phase_name(Phase phase) {
-  return kPhaseNames[static_cast<std::size_t>(phase)];
-}
-const char* end_name(End end) {
-  return kEndNames[static_cast<std::size_t>(end)];
-}
 
 // ---- config ------------------------------------------------------------------------------
 
@@ -111,7 +89,7 @@ Result<Config> config_from_json(const json& j) {
 // ---- action ------------------------------------------------------------------------------
 
 json to_json(const Action& a) {
-  json j = {{"kind", kKindNames[static_cast<std::size_t>(a.kind)]}};
+  json j = {{"kind", enum_name(a.kind)}};
   if (a.kind != ActionKind::draw) j["card"] = face_name(a.face);
   return j;
 }
@@ -120,22 +98,21 @@ Result<Action> action_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("an action must be a JSON object"));
   auto kind_it = j.find("kind");
   if (kind_it == j.end() || !kind_it->is_string()) return fail(std::string("missing string \"kind\""));
-  const std::string kind = kind_it->get<std::string>();
-  if (kind == "draw") {
+  auto kind = enum_from_json<ActionKind>(*kind_it, "action kind");
+  if (!kind) return fail(kind.error());
+  const std::string_view name = enum_name(*kind);
+  if (*kind == ActionKind::draw) {
     if (auto st = only_keys(j, {"kind"}); !st) return fail("action \"draw\": " + st.error());
     return Action::draw();
   }
-  if (kind != "play" && kind != "collect" && kind != "top") {
-    return fail(fmt::format("unknown action kind \"{}\" (expected play, draw, collect or top)", kind));
-  }
-  if (auto st = only_keys(j, {"kind", "card"}); !st) return fail(fmt::format("action \"{}\": {}", kind, st.error()));
+  if (auto st = only_keys(j, {"kind", "card"}); !st) return fail(fmt::format("action \"{}\": {}", name, st.error()));
   auto card_it = j.find("card");
   if (card_it == j.end() || !card_it->is_string())
-    return fail(fmt::format("action \"{}\": missing string \"card\"", kind));
+    return fail(fmt::format("action \"{}\": missing string \"card\"", name));
   auto face = parse_face(card_it->get<std::string>());
-  if (!face) return fail(fmt::format("action \"{}\": {}", kind, face.error()));
-  if (kind == "play") return Action::play(*face);
-  if (kind == "collect") return Action::collect(*face);
+  if (!face) return fail(fmt::format("action \"{}\": {}", name, face.error()));
+  if (*kind == ActionKind::play) return Action::play(*face);
+  if (*kind == ActionKind::collect) return Action::collect(*face);
   return Action::top(*face);
 }
 
@@ -147,7 +124,7 @@ json to_json(const Outcome& o) {
     players.push_back(
         {{"tokens", p.tokens}, {"jewels", p.jewels}, {"face_down", names(p.face_down)}, {"points", p.points}});
   }
-  return {{"end", end_name(o.end)}, {"players", players}, {"scores", o.scores}, {"winners", o.winners}};
+  return {{"end", enum_name(o.end)}, {"players", players}, {"scores", o.scores}, {"winners", o.winners}};
 }
 
 // ---- full state --------------------------------------------------------------------------
@@ -162,7 +139,7 @@ json to_json(const State& s) {
   return {{"config", to_json(s.config)},
           {"rng", games::rng_to_json(s.rng)},
           {"seats", s.seats},
-          {"phase", phase_name(s.phase)},
+          {"phase", enum_name(s.phase)},
           {"deck", s.deck},
           {"discard", s.discard},
           {"players", players},
@@ -173,7 +150,7 @@ json to_json(const State& s) {
           {"leading_colour", colour_json(s.leading)},
           {"winner", seat_json(s.winner)},
           {"tricks", s.tricks},
-          {"end", end_name(s.end)},
+          {"end", enum_name(s.end)},
           {"decided", seat_json(s.decided)}};
 }
 
@@ -188,9 +165,9 @@ Result<State> state_from_json(const json& j) {
     const int seats = j.at("seats").get<int>();
     if (seats < kMinSeats || seats > kMaxSeats) return fail(fmt::format("{} seats", seats));
     s.seats = static_cast<std::int8_t>(seats);
-    auto phase = find_name(kPhaseNames, j.at("phase").get<std::string>(), "phase");
+    auto phase = enum_from_json<Phase>(j.at("phase"), "phase");
     if (!phase) return fail(phase.error());
-    s.phase = static_cast<Phase>(*phase);
+    s.phase = *phase;
     s.deck = j.at("deck").get<std::vector<CardId>>();
     s.discard = j.at("discard").get<std::vector<CardId>>();
     if (j.at("players").size() != idx(seats)) return fail(std::string("players do not match seats"));
@@ -220,9 +197,9 @@ Result<State> state_from_json(const json& j) {
     if (!leading) return fail("leading_colour: " + leading.error());
     s.leading = *leading;
     s.tricks = j.at("tricks").get<std::int32_t>();
-    auto end = find_name(kEndNames, j.at("end").get<std::string>(), "end");
+    auto end = enum_from_json<End>(j.at("end"), "end");
     if (!end) return fail(end.error());
-    s.end = static_cast<End>(*end);
+    s.end = *end;
     if (auto st = check_invariants(s); !st) return fail("inconsistent state: " + st.error());
     return s;
   } catch (const std::exception& e) {
@@ -250,7 +227,7 @@ json view(const State& s, Seat seat) {
             {"seat", seat},
             {"seats", s.seats},
             {"dummy", s.seats == 2},
-            {"phase", phase_name(s.phase)},
+            {"phase", enum_name(s.phase)},
             {"to_act", over ? json(nullptr) : json(to_act(s))},
             {"tricks_played", s.tricks},
             {"max_tricks", s.config.max_tricks},
@@ -263,9 +240,9 @@ json view(const State& s, Seat seat) {
             {"winner", seat_json(s.winner)},
             {"discard", names(s.discard)},
             {"deck_size", s.deck.size()},
-            {"deck_top_colour", s.deck.empty() ? json(nullptr) : json(colour_name(colour_of(s.deck.back())))},
+            {"deck_top_colour", s.deck.empty() ? json(nullptr) : json(enum_name(colour_of(s.deck.back())))},
             {"players", players}};
-  if (over) v["end"] = end_name(s.end);
+  if (over) v["end"] = enum_name(s.end);
   return v;
 }
 

@@ -33,7 +33,4 @@ nlohmann::json view(const State& state, Seat seat);
 // drawn from `rng` (from_view.cpp: the rules library's determinize from a request).
 Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng);
 
-const char* phase_name(Phase phase);
-const char* end_name(End end);
-
 }  // namespace arena::stella_quest

@@ -340,7 +340,7 @@ Status check_invariants(const State& s) {
                        : s.phase == Phase::top ? s.leading != Colour::none
                                                : s.leading == leading_colour(s.trick);
   if (!lead_ok) {
-    return fail(fmt::format("leading colour {} with a trick of {} cards", colour_name(s.leading), s.trick.size()));
+    return fail(fmt::format("leading colour {} with a trick of {} cards", enum_name(s.leading), s.trick.size()));
   }
   if (static_cast<int>(s.trick.size()) > trick_size(s))
     return fail(fmt::format("{} cards in the trick", s.trick.size()));

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
@@ -191,3 +192,27 @@ Status check_invariants(const State& s);
 std::uint64_t hash(const State& s);
 
 }  // namespace arena::stella_quest
+
+// The names the JSON (views, actions, the full state, the outcome) gives the enums: enum_name and
+// games::enum_from_json.
+template <>
+struct arena::EnumNames<arena::stella_quest::Phase> {
+  using Phase = stella_quest::Phase;
+  static constexpr NameTable<Phase, 4> table{
+      {{Phase::play, "play"}, {Phase::collect, "collect"}, {Phase::top, "top"}, {Phase::over, "over"}}};
+};
+template <>
+struct arena::EnumNames<arena::stella_quest::End> {
+  using End = stella_quest::End;
+  static constexpr NameTable<End, 5> table{{{End::none, "none"},
+                                            {End::enlightenment, "enlightenment"},
+                                            {End::elimination, "elimination"},
+                                            {End::trick_cap, "trick_cap"},
+                                            {End::exhausted, "exhausted"}}};
+};
+template <>
+struct arena::EnumNames<arena::stella_quest::ActionKind> {
+  using K = stella_quest::ActionKind;
+  static constexpr NameTable<K, 4> table{
+      {{K::play, "play"}, {K::draw, "draw"}, {K::collect, "collect"}, {K::top, "top"}}};
+};

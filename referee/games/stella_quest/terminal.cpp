@@ -180,7 +180,7 @@ nlohmann::json card_table_json() {
     const Card& c = table[id];
     cards.push_back({{"id", id},
                      {"name", c.name},
-                     {"colour", std::string(colour_name(c.colour))},
+                     {"colour", std::string(enum_name(c.colour))},
                      {"number", c.number},
                      {"jewels", c.jewels}});
   }

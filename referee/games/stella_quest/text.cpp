@@ -26,9 +26,9 @@ std::string describe(const State& s) {
   std::string out;
   const CardId top = s.discard.back();
   out += fmt::format("trick {} of at most {}; phase {}; {} leads; marker: {}\n", s.tricks + (is_over(s) ? 0 : 1),
-                     s.config.max_tricks, phase_name(s.phase), seat_text(s.leader), seat_text(s.marker));
+                     s.config.max_tricks, enum_name(s.phase), seat_text(s.leader), seat_text(s.marker));
   out += fmt::format("discard top: {} (trump: {}); discard pile {} cards; deck {} cards\n", card(top).name,
-                     is_break(top) ? "none" : colour_name(trump_colour(top)), s.discard.size(), s.deck.size());
+                     is_break(top) ? "none" : enum_name(trump_colour(top)), s.discard.size(), s.deck.size());
   if (!s.trick.empty()) {
     std::string trick;
     for (const Play& p : s.trick)
@@ -43,7 +43,7 @@ std::string describe(const State& s) {
                        list(p.collection));
   }
   if (is_over(s)) {
-    out += fmt::format("game over: {}{}\n", end_name(s.end),
+    out += fmt::format("game over: {}{}\n", enum_name(s.end),
                        s.decided == kNone ? "" : fmt::format(" (seat {})", s.decided));
     for (int seat = 0; seat < s.seats; ++seat) {
       const PlayerScore& ps = o.players[static_cast<std::size_t>(seat)];

@@ -11,10 +11,13 @@ namespace arena::stellar {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kTypeNames = {"planet", "moon",       "asteroid",
-                                                        "cloud",  "black_hole", "satellite"};
-constexpr std::array<std::string_view, 6> kTypeLabels = {"Planet", "Moon",       "Asteroid",
-                                                         "Cloud",  "Black Hole", "Satellite"};
+// What people read for a type (the JSON's names are EnumNames<CardType>'s).
+constexpr std::array<std::pair<CardType, std::string_view>, 6> kTypeLabels{{{CardType::planet, "Planet"},
+                                                                            {CardType::moon, "Moon"},
+                                                                            {CardType::asteroid, "Asteroid"},
+                                                                            {CardType::cloud, "Cloud"},
+                                                                            {CardType::black_hole, "Black Hole"},
+                                                                            {CardType::satellite, "Satellite"}}};
 // Planets carry a name in solar order (cosmetic, docs/games/stellar.md).
 constexpr std::array<std::string_view, 7> kPlanetNames = {"",        "Mercury", "Venus", "Mars",
                                                           "Jupiter", "Saturn",  "Planet"};
@@ -32,7 +35,7 @@ std::string default_name(CardType type, int number) {
   if (type == CardType::planet && number != kSixZero) {
     return fmt::format("{} {}", kPlanetNames[static_cast<std::size_t>(number)], num);
   }
-  return fmt::format("{} {}", kTypeLabels[static_cast<std::size_t>(type)], num);
+  return fmt::format("{} {}", type_label(type), num);
 }
 
 Deck build_standard_deck() {
@@ -59,21 +62,13 @@ Deck build_standard_deck() {
 
 }  // namespace
 
-std::string_view type_name(CardType type) {
-  return kTypeNames[static_cast<std::size_t>(type)];
-}
 std::string_view type_label(CardType type) {
-  return kTypeLabels[static_cast<std::size_t>(type)];
+  return table_lookup(kTypeLabels, type, std::string_view("?"));
 }
 
 Result<CardType> parse_type(std::string_view name) {
-  for (std::size_t i = 0; i < kTypeNames.size(); ++i) {
-    if (kTypeNames[i] == name) return static_cast<CardType>(i);
-  }
-  return fail(
-      fmt::format("unknown card type \"{}\" (expected one of planet, moon, asteroid, "
-                  "cloud, black_hole, satellite)",
-                  name));
+  if (const auto type = parse_enum<CardType>(name)) return *type;
+  return fail(fmt::format("unknown card type \"{}\" (expected {})", name, enum_names_text<CardType>()));
 }
 
 const CardTable& standard_table() {
@@ -178,7 +173,7 @@ Status check_starters(const std::array<int, kTypedKinds>& starters) {
     int n = starters[static_cast<std::size_t>(t)];
     if (n != 1) {
       return fail(fmt::format("deck list: {} starter cards of type {} (exactly one per type is needed)", n,
-                              type_name(static_cast<CardType>(t))));
+                              enum_name(static_cast<CardType>(t))));
     }
   }
   return {};
@@ -234,7 +229,7 @@ Status validate_deck(const Deck& deck) {
 }
 
 nlohmann::json card_to_json(const Card& card, CardId id) {
-  nlohmann::json j = {{"id", id}, {"name", card.name}, {"type", type_name(card.type)}};
+  nlohmann::json j = {{"id", id}, {"name", card.name}, {"type", enum_name(card.type)}};
   if (card.six_zero()) {
     j["number"] = "6/0";
   } else {
@@ -248,7 +243,7 @@ nlohmann::json card_to_json(const Card& card, CardId id) {
 nlohmann::json deck_to_json(const Deck& deck) {
   nlohmann::json list = nlohmann::json::array();
   for (const Card& card : deck) {
-    nlohmann::json j = {{"type", type_name(card.type)}, {"stars", card.stars}, {"name", card.name}};
+    nlohmann::json j = {{"type", enum_name(card.type)}, {"stars", card.stars}, {"name", card.name}};
     if (card.six_zero()) {
       j["number"] = "6/0";
     } else {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 
 namespace arena::stellar {
@@ -67,7 +68,7 @@ class CardTable {
   std::shared_ptr<const Shared> shared_;
 };
 
-std::string_view type_name(CardType type);   // "planet", "black_hole", ...
+// A type's name is enum_name(type) ("planet", "black_hole", ...: EnumNames<CardType> below).
 std::string_view type_label(CardType type);  // "Planet", "Black Hole", ...
 Result<CardType> parse_type(std::string_view name);
 
@@ -86,3 +87,15 @@ nlohmann::json deck_to_json(const Deck& deck);
 nlohmann::json card_to_json(const Card& card, CardId id);
 
 }  // namespace arena::stellar
+
+// The types' names in JSON (deck lists, cards, the score breakdown): enum_name and parse_type.
+template <>
+struct arena::EnumNames<arena::stellar::CardType> {
+  using T = stellar::CardType;
+  static constexpr NameTable<T, 6> table{{{T::planet, "planet"},
+                                          {T::moon, "moon"},
+                                          {T::asteroid, "asteroid"},
+                                          {T::cloud, "cloud"},
+                                          {T::black_hole, "black_hole"},
+                                          {T::satellite, "satellite"}}};
+};

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "referee/core/index.hpp"
+#include "referee/games/json_read.hpp"
 #include "referee/games/rng_json.hpp"
 
 namespace arena::stellar {
@@ -15,9 +16,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<const char*, 7> kPhaseNames = {"choose_starter", "refresh", "take", "play",
-                                                    "place",          "keep",    "over"};
-constexpr std::array<const char*, 6> kKindNames = {"choose_starter", "refresh", "take", "play", "place", "keep"};
+using games::enum_from_json;
+using games::enum_of_json;
+using games::only_keys;
 
 // Reads an integer field in [lo, hi]; the error names the field and what was found.
 Result<int> int_field(const json& j, const char* key, int lo, int hi) {
@@ -41,15 +42,6 @@ Result<bool> face_field(const json& j) {
   if (*face == "up") return true;
   if (*face == "down") return false;
   return fail(fmt::format("\"face\" is \"{}\", expected \"up\" or \"down\"", *face));
-}
-
-Status only_keys(const json& j, std::initializer_list<const char*> keys) {
-  for (const auto& [key, value] : j.items()) {
-    if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
-      return fail(fmt::format("unknown field \"{}\"", key));
-    }
-  }
-  return {};
 }
 
 }  // namespace
@@ -104,14 +96,10 @@ json opt(std::int16_t v) {
 
 }  // namespace
 
-const char* phase_name(Phase phase) {
-  return kPhaseNames[static_cast<std::size_t>(phase)];
-}
-
 // ---- config ------------------------------------------------------------------------------
 
 json to_json(const Config& config) {
-  json j = {{"facedown_step3", config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}};
+  json j = {{"facedown_step3", enum_name(config.facedown_step3)}};
   if (config.deck != standard_deck()) j["deck"] = deck_to_json(config.deck);
   return j;
 }
@@ -122,13 +110,12 @@ Result<Config> config_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("stellar config: expected a JSON object"));
   if (auto st = only_keys(j, {"facedown_step3", "deck"}); !st) return fail("stellar config: " + st.error());
   if (auto it = j.find("facedown_step3"); it != j.end()) {
-    if (*it == "three") {
-      config.facedown_step3 = FacedownStep3::three;
-    } else if (*it == "printed") {
-      config.facedown_step3 = FacedownStep3::printed;
-    } else {
-      return fail(fmt::format("stellar config: facedown_step3 is {}, expected \"three\" or \"printed\"", it->dump()));
+    const auto value = enum_of_json<FacedownStep3>(*it);
+    if (!value) {
+      return fail(fmt::format("stellar config: facedown_step3 is {}, expected {}", it->dump(),
+                              enum_names_text<FacedownStep3>()));
     }
+    config.facedown_step3 = *value;
   }
   if (auto it = j.find("deck"); it != j.end()) {
     auto deck = parse_deck(*it);
@@ -175,7 +162,7 @@ Result<json> card_table_json(const Config& config, const std::array<SeatConfig, 
 // ---- action ------------------------------------------------------------------------------
 
 json to_json(const Action& a) {
-  json j = {{"kind", kKindNames[static_cast<std::size_t>(a.kind)]}};
+  json j = {{"kind", enum_name(a.kind)}};
   switch (a.kind) {
     case ActionKind::choose_starter:
       j["card"] = a.card;
@@ -207,58 +194,62 @@ json to_json(const Action& a) {
 
 Result<Action> action_from_json(const json& j) {
   if (!j.is_object()) return fail(std::string("an action must be a JSON object"));
-  auto kind = string_field(j, "kind");
+  auto name = string_field(j, "kind");
+  if (!name) return fail(name.error());
+  auto kind = enum_from_json<ActionKind>(j.at("kind"), "action kind");
   if (!kind) return fail(kind.error());
   auto wrap = [&](Status st) -> Status {
-    if (!st) return fail(fmt::format("action \"{}\": {}", *kind, st.error()));
+    if (!st) return fail(fmt::format("action \"{}\": {}", *name, st.error()));
     return {};
   };
-  if (*kind == "choose_starter" || *kind == "keep") {
-    if (auto st = wrap(only_keys(j, {"kind", "card"})); !st) return fail(st.error());
-    auto c = int_field(j, "card", 0, 254);
-    if (!c) return fail(fmt::format("action \"{}\": {}", *kind, c.error()));
-    return *kind == "keep" ? Action::keep(*c) : Action::choose_starter(*c);
-  }
-  if (*kind == "refresh") {
-    if (auto st = wrap(only_keys(j, {"kind", "accept"})); !st) return fail(st.error());
-    auto it = j.find("accept");
-    if (it == j.end() || !it->is_boolean())
-      return fail(std::string("action \"refresh\": \"accept\" must be true or false"));
-    return Action::refresh(it->get<bool>());
-  }
-  if (*kind == "take") {
-    if (auto st = wrap(only_keys(j, {"kind", "slot"})); !st) return fail(st.error());
-    auto slot = int_field(j, "slot", 1, kRowSlots);
-    if (!slot) return fail("action \"take\": " + slot.error());
-    return Action::take(*slot - 1);
-  }
-  if (*kind == "place") {
-    if (auto st = wrap(only_keys(j, {"kind", "slot", "face"})); !st) return fail(st.error());
-    auto slot = int_field(j, "slot", 1, kTelescopeSlots);
-    if (!slot) return fail("action \"place\": " + slot.error());
-    auto face = face_field(j);
-    if (!face) return fail("action \"place\": " + face.error());
-    return Action::place(*slot - 1, *face);
-  }
-  if (*kind == "play") {
-    auto c = int_field(j, "card", 0, 254);
-    if (!c) return fail("action \"play\": " + c.error());
-    auto area = string_field(j, "area");
-    if (!area) return fail("action \"play\": " + area.error());
-    if (*area == "notebook") {
-      if (auto st = wrap(only_keys(j, {"kind", "card", "area"})); !st) return fail(st.error());
-      return Action::play_notebook(*c);
+  switch (*kind) {
+    case ActionKind::choose_starter:
+    case ActionKind::keep: {
+      if (auto st = wrap(only_keys(j, {"kind", "card"})); !st) return fail(st.error());
+      auto c = int_field(j, "card", 0, 254);
+      if (!c) return fail(fmt::format("action \"{}\": {}", *name, c.error()));
+      return *kind == ActionKind::keep ? Action::keep(*c) : Action::choose_starter(*c);
     }
-    if (*area != "telescope")
-      return fail(fmt::format("action \"play\": \"area\" is \"{}\", expected \"telescope\" or \"notebook\"", *area));
-    if (auto st = wrap(only_keys(j, {"kind", "card", "area", "slot", "face"})); !st) return fail(st.error());
-    auto slot = int_field(j, "slot", 1, kTelescopeSlots);
-    if (!slot) return fail("action \"play\": " + slot.error());
-    auto face = face_field(j);
-    if (!face) return fail("action \"play\": " + face.error());
-    return Action::play_telescope(*c, *slot - 1, *face);
+    case ActionKind::refresh: {
+      if (auto st = wrap(only_keys(j, {"kind", "accept"})); !st) return fail(st.error());
+      auto it = j.find("accept");
+      if (it == j.end() || !it->is_boolean())
+        return fail(std::string("action \"refresh\": \"accept\" must be true or false"));
+      return Action::refresh(it->get<bool>());
+    }
+    case ActionKind::take: {
+      if (auto st = wrap(only_keys(j, {"kind", "slot"})); !st) return fail(st.error());
+      auto slot = int_field(j, "slot", 1, kRowSlots);
+      if (!slot) return fail("action \"take\": " + slot.error());
+      return Action::take(*slot - 1);
+    }
+    case ActionKind::place: {
+      if (auto st = wrap(only_keys(j, {"kind", "slot", "face"})); !st) return fail(st.error());
+      auto slot = int_field(j, "slot", 1, kTelescopeSlots);
+      if (!slot) return fail("action \"place\": " + slot.error());
+      auto face = face_field(j);
+      if (!face) return fail("action \"place\": " + face.error());
+      return Action::place(*slot - 1, *face);
+    }
+    case ActionKind::play:
+      break;  // read below: a play to the notebook or to a telescope slot
   }
-  return fail(fmt::format("unknown action kind \"{}\"", *kind));
+  auto c = int_field(j, "card", 0, 254);
+  if (!c) return fail("action \"play\": " + c.error());
+  auto area = string_field(j, "area");
+  if (!area) return fail("action \"play\": " + area.error());
+  if (*area == "notebook") {
+    if (auto st = wrap(only_keys(j, {"kind", "card", "area"})); !st) return fail(st.error());
+    return Action::play_notebook(*c);
+  }
+  if (*area != "telescope")
+    return fail(fmt::format("action \"play\": \"area\" is \"{}\", expected \"telescope\" or \"notebook\"", *area));
+  if (auto st = wrap(only_keys(j, {"kind", "card", "area", "slot", "face"})); !st) return fail(st.error());
+  auto slot = int_field(j, "slot", 1, kTelescopeSlots);
+  if (!slot) return fail("action \"play\": " + slot.error());
+  auto face = face_field(j);
+  if (!face) return fail("action \"play\": " + face.error());
+  return Action::play_telescope(*c, *slot - 1, *face);
 }
 
 // ---- full state --------------------------------------------------------------------------
@@ -282,7 +273,7 @@ json to_json(const State& s) {
   for (auto c : s.row) row.push_back(opt(c));
   json out = {{"config", to_json(s.config)},
               {"rng", games::rng_to_json(s.rng)},
-              {"phase", phase_name(s.phase)},
+              {"phase", enum_name(s.phase)},
               {"start_player", s.start_player},
               {"turn", s.turn},
               {"row", row},
@@ -317,10 +308,9 @@ Result<State> state_from_json(const json& j) {
     if (!config) return fail(config.error());
     s.config = std::move(config).value();
     s.rng = games::rng_from_json(j.at("rng"));
-    const auto phase = j.at("phase").get<std::string>();
-    auto it = std::find_if(kPhaseNames.begin(), kPhaseNames.end(), [&](const char* n) { return phase == n; });
-    if (it == kPhaseNames.end()) return fail(fmt::format("unknown phase \"{}\"", phase));
-    s.phase = static_cast<Phase>(it - kPhaseNames.begin());
+    auto phase = enum_from_json<Phase>(j.at("phase"), "phase");
+    if (!phase) return fail(phase.error());
+    s.phase = *phase;
     s.start_player = j.at("start_player").get<std::int8_t>();
     s.turn = j.at("turn").get<std::int8_t>();
     for (std::size_t i = 0; i < kRowSlots; ++i) {
@@ -410,7 +400,7 @@ json view_of(const State& s, Seat seat, bool by_id) {
   for (auto c : s.row) row.push_back(c == kNone ? json(nullptr) : name(c));
   json v = {{"game", "stellar"},
             {"seat", seat},
-            {"phase", phase_name(s.phase)},
+            {"phase", enum_name(s.phase)},
             {"round", round_of(s)},
             {"turn", s.turn},
             {"start_player", s.phase == Phase::choose_starter ? json(nullptr) : json(s.start_player)},
@@ -422,7 +412,7 @@ json view_of(const State& s, Seat seat, bool by_id) {
             {"refresh_available", s.refresh_pending},
             {"placing", s.placing == kNone ? json(nullptr) : name(s.placing)},
             {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)},
-            {"config", {{"facedown_step3", s.config.facedown_step3 == FacedownStep3::three ? "three" : "printed"}}}};
+            {"config", {{"facedown_step3", enum_name(s.config.facedown_step3)}}}};
   if (s.own) {
     json decks = json::array();
     for (int i = 0; i < kSeats; ++i) {

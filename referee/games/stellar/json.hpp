@@ -55,6 +55,4 @@ void write_action(const Action& action, std::string& out);
 // A card as a view's object: card_to_json, plus "owner" in a match with own decks.
 nlohmann::json card_json(const State& state, int id);
 
-const char* phase_name(Phase phase);
-
 }  // namespace arena::stellar

@@ -22,6 +22,7 @@
 #include <optional>
 #include <vector>
 
+#include "referee/core/enum_names.hpp"
 #include "referee/core/result.hpp"
 #include "referee/core/rng.hpp"
 #include "referee/core/seat.hpp"
@@ -205,3 +206,32 @@ Status check_invariants(const State& s);
 std::uint64_t hash(const State& s);
 
 }  // namespace arena::stellar
+
+// The names the JSON (views, actions, the full state) gives the enums: enum_name and
+// games::enum_from_json.
+template <>
+struct arena::EnumNames<arena::stellar::FacedownStep3> {
+  using F = stellar::FacedownStep3;
+  static constexpr NameTable<F, 2> table{{{F::three, "three"}, {F::printed, "printed"}}};
+};
+template <>
+struct arena::EnumNames<arena::stellar::Phase> {
+  using Phase = stellar::Phase;
+  static constexpr NameTable<Phase, 7> table{{{Phase::choose_starter, "choose_starter"},
+                                              {Phase::refresh, "refresh"},
+                                              {Phase::take, "take"},
+                                              {Phase::play, "play"},
+                                              {Phase::place, "place"},
+                                              {Phase::keep, "keep"},
+                                              {Phase::over, "over"}}};
+};
+template <>
+struct arena::EnumNames<arena::stellar::ActionKind> {
+  using K = stellar::ActionKind;
+  static constexpr NameTable<K, 6> table{{{K::choose_starter, "choose_starter"},
+                                          {K::refresh, "refresh"},
+                                          {K::take, "take"},
+                                          {K::play, "play"},
+                                          {K::place, "place"},
+                                          {K::keep, "keep"}}};
+};

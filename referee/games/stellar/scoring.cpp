@@ -235,7 +235,7 @@ nlohmann::json to_json(const Outcome& outcome) {
     json types = json::object();
     for (int t = 0; t < kTypedKinds; ++t) {
       const TypeScore& ts = ps.types[idx(t)];
-      types[std::string(type_name(static_cast<CardType>(t)))] = {
+      types[std::string(enum_name(static_cast<CardType>(t)))] = {
           {"stars", ts.stars}, {"run", ts.run}, {"points", ts.points}, {"stack", ts.stack}};
     }
     json sections = json::object();
@@ -246,7 +246,7 @@ nlohmann::json to_json(const Outcome& outcome) {
     for (const auto& sat : ps.satellites) {
       // score() names a type for every satellite; null only for a hand-made PlayerScore.
       satellites.push_back({{"card", sat.card},
-                            {"stack", sat.stack == CardType::satellite ? json(nullptr) : json(type_name(sat.stack))}});
+                            {"stack", sat.stack == CardType::satellite ? json(nullptr) : json(enum_name(sat.stack))}});
     }
     json six_zero = json::array();
     for (const auto& [card_id, value] : ps.six_zero_values) six_zero.push_back({{"card", card_id}, {"value", value}});

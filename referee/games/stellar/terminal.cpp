@@ -24,15 +24,23 @@ constexpr std::size_t kHalfCell = 11;  // a cell is "[" + 19 + "]" plus one spac
 // 6-7-8 is shifted half a card left of 4-5, row 9-12 half a card again).
 const std::array<std::vector<int>, 5> kPyramid = {{{0}, {1, 2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}}};
 constexpr std::array<std::size_t, 5> kIndent = {3, 2, 2, 1, 0};
-constexpr std::array<const char*, 6> kTypes = {"planet", "moon", "asteroid", "cloud", "black_hole", "satellite"};
-constexpr std::array<const char*, 6> kTypeLabels = {"Planet", "Moon", "Asteroid", "Cloud", "Black Hole", "Satellite"};
-constexpr std::array<const char*, 6> kTypeColours = {"33", "36", "31", "35", "34", "32"};
+// Each card type's colour (its label is type_label's, its name in the JSON enum_name's).
+constexpr std::array<std::pair<CardType, const char*>, 6> kTypeColours{{{CardType::planet, "33"},
+                                                                        {CardType::moon, "36"},
+                                                                        {CardType::asteroid, "31"},
+                                                                        {CardType::cloud, "35"},
+                                                                        {CardType::black_hole, "34"},
+                                                                        {CardType::satellite, "32"}}};
+constexpr std::size_t kTypeCount = EnumNames<CardType>::table.size();
 
-std::string type_colour(const std::string& type) {
-  for (std::size_t i = 0; i < kTypes.size(); ++i) {
-    if (type == kTypes[i]) return kTypeColours[i];
-  }
-  return "0";
+const char* type_colour(CardType type) {
+  return table_lookup(kTypeColours, type, "0");
+}
+
+// The colour of a card's "type" in a view ("0", the terminal's own, for a type it does not know).
+std::string type_colour(const std::string& name) {
+  const auto type = parse_enum<CardType>(name);
+  return type ? type_colour(*type) : "0";
 }
 
 std::string card_name(const json& c) {
@@ -100,14 +108,12 @@ std::string telescope(const json& slots, const Style& st) {
 std::string notebook(const json& cards, const Style& st) {
   if (cards.empty()) return "  notebook: empty\n";
   constexpr std::size_t kColumn = 12;
-  std::array<std::vector<std::pair<int, std::string>>, kTypes.size()> stacks;
+  std::array<std::vector<std::pair<int, std::string>>, kTypeCount> stacks;
   for (const json& c : cards) {
-    const std::string type = c.value("type", "");
-    for (std::size_t t = 0; t < kTypes.size(); ++t) {
-      if (type != kTypes[t]) continue;
-      const std::string n = number_text(c);
-      stacks[t].emplace_back(n == "6/0" ? 6 : std::stoi(n), n);
-    }
+    const auto type = parse_enum<CardType>(c.value("type", ""));
+    if (!type) continue;
+    const std::string n = number_text(c);
+    stacks[static_cast<std::size_t>(*type)].emplace_back(n == "6/0" ? 6 : std::stoi(n), n);
   }
   std::size_t height = 0;
   for (auto& s : stacks) {
@@ -115,12 +121,15 @@ std::string notebook(const json& cards, const Style& st) {
     height = std::max(height, s.size());
   }
   std::string out = fmt::format("  notebook ({} cards, stacks by type):\n    ", cards.size());
-  for (std::size_t t = 0; t < kTypes.size(); ++t) out += pad(st.paint(kTypeLabels[t], kTypeColours[t]), kColumn);
+  for (std::size_t t = 0; t < kTypeCount; ++t) {
+    const auto type = static_cast<CardType>(t);
+    out += pad(st.paint(type_label(type), type_colour(type)), kColumn);
+  }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   out += "\n";
   for (std::size_t row = 0; row < height; ++row) {
     std::string line = "    ";
-    for (std::size_t t = 0; t < kTypes.size(); ++t) {
+    for (std::size_t t = 0; t < kTypeCount; ++t) {
       const std::string text = row < stacks[t].size() ? stacks[t][row].second : (row == 0 ? "-" : "");
       line += pad(text, kColumn);
     }
@@ -284,9 +293,10 @@ std::string draw_outcome(const json& o, const json& cards, const Names& names, c
   };
   while (!out.empty() && out.back() == ' ') out.pop_back();
   out += "\n";
-  for (std::size_t t = 0; t + 1 < kTypes.size(); ++t) {
-    row(kTypeLabels[t], [&](const json& p) {
-      const json& ts = p.at("types").at(kTypes[t]);
+  for (int t = 0; t < kTypedKinds; ++t) {
+    const auto type = static_cast<CardType>(t);
+    row(std::string(type_label(type)), [&](const json& p) {
+      const json& ts = p.at("types").at(std::string(enum_name(type)));
       std::string stack;
       for (const json& n : ts.at("stack")) {
         if (!stack.empty()) stack += ' ';

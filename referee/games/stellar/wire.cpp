@@ -132,7 +132,7 @@ class Writer : public games::JsonText {
       integer(s_.last_step3_slot + 1);
     }
     raw(R"(,"phase":")");
-    raw(phase_name(s_.phase));
+    raw(enum_name(s_.phase));
     raw(R"(","placing":)");
     if (s_.placing == kNone) {
       raw("null");

@@ -533,7 +533,7 @@ TEST_CASE("Interstellar's draw_outcome says every end, the winner or a draw, HP 
           CHECK_THAT(out, Contains(o.winner < 0
                                        ? std::string("a draw")
                                        : fmt::format("seat {} ({}) wins", o.winner, o.winner == 0 ? "alpha" : "beta")));
-          ends.insert(end_name(o.end));
+          ends.emplace(enum_name(o.end));
           return true;
         },
         Config{DeckOut::literal_win, seed % 2 == 0 ? 8 : kDefaultMaxTurns});

@@ -365,7 +365,7 @@ TEST_CASE(
         } else {
           CHECK(s.leading == leading_colour(s.trick));
         }
-        CHECK(v["leading_colour"] == (s.leading == Colour::none ? json(nullptr) : json(colour_name(s.leading))));
+        CHECK(v["leading_colour"] == (s.leading == Colour::none ? json(nullptr) : json(arena::enum_name(s.leading))));
         apply(s, actions[chooser.below(actions.size())]);
         ++decisions;
         ++steps;

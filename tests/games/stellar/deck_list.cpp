@@ -51,7 +51,7 @@ TEST_CASE("The standard deck: 11 cards per type and 5 satellites, as docs/games/
         CHECK(c.number == 3);
       }
     }
-    INFO(type_name(type));
+    INFO(arena::enum_name(type));
     CHECK(numbers == std::vector<int>{1, 1, 2, 2, 3, 3, 4, 4, 5, 5, kSixZero});
     CHECK(starters == 1);
   }
