@@ -6,6 +6,7 @@
 #include "referee/games/interstellar/engine.hpp"
 #include "referee/games/interstellar/json.hpp"
 #include "referee/games/interstellar/json_parts.hpp"
+#include "referee/games/view_cards.hpp"
 
 namespace arena::interstellar {
 
@@ -14,26 +15,18 @@ using namespace json_parts;
 
 namespace {
 
-// How a view names a card: protocol 1 as its object {"id","card"}, protocol 2 by its id, noting
-// the cards of the other seat (which the seat's card table in hello lacks) so that the view can
-// carry their objects in "cards".
-struct CardNamer {
+// A view's cards (games::ViewCardNamer): objects {"id","card"}; the other seat's cards are the
+// ones the seat's card table in hello lacks.
+struct ViewCards {
+  using Card = interstellar::Card;
   const State& s;
   Seat seat;
-  bool by_id;
-  std::vector<Card> foreign{};
 
-  json operator()(const Card& c) {
-    if (!by_id) return card_json(c);
-    if (owner(s, c.id) != seat) foreign.push_back(c);
-    return c.id;
-  }
-  json list(const std::vector<Card>& cards) {
-    json out = json::array();
-    for (const Card& c : cards) out.push_back((*this)(c));
-    return out;
-  }
+  CardId id(const Card& c) const { return c.id; }
+  json object(const Card& c) const { return card_json(c); }
+  bool foreign(const Card& c) const { return owner(s, c.id) != seat; }
 };
+using CardNamer = games::ViewCardNamer<ViewCards>;
 
 json event_json(const Event& e, CardNamer& name) {
   json out = {{"event", enum_name(e.kind)}, {"seat", e.seat}};
@@ -237,19 +230,14 @@ Seat owner(const State& s, CardId id) {
 }
 
 json view(const State& s, Seat seat) {
-  CardNamer name{s, seat, false};
+  CardNamer name({s, seat}, false);
   return view_with(s, seat, name);
 }
 
 json view_v2(const State& s, Seat seat) {
-  CardNamer name{s, seat, true};
+  CardNamer name({s, seat}, true);
   json out = view_with(s, seat, name);
-  if (!name.foreign.empty()) {
-    auto by_id = [](const Card& a, const Card& b) { return a.id < b.id; };
-    std::sort(name.foreign.begin(), name.foreign.end(), by_id);
-    name.foreign.erase(std::unique(name.foreign.begin(), name.foreign.end()), name.foreign.end());
-    out["cards"] = cards_json(name.foreign);
-  }
+  name.add_foreign_cards(out);
   return out;
 }
 

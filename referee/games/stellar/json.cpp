@@ -9,6 +9,7 @@
 #include "referee/core/index.hpp"
 #include "referee/games/json_read.hpp"
 #include "referee/games/rng_json.hpp"
+#include "referee/games/view_cards.hpp"
 
 namespace arena::stellar {
 
@@ -54,25 +55,18 @@ json card_json(const State& s, int id) {
 
 namespace {
 
-// How a view names a card: protocol 1 as its object, protocol 2 by its id, noting the ids the
-// seat's card table lacks (another seat's own deck) so that the view can carry their objects.
-struct CardNamer {
+// A view's cards (games::ViewCardNamer), by id: card_json's objects; with own decks, the other
+// seat's cards are the ones the seat's card table lacks.
+struct ViewCards {
+  using Card = int;
   const State& s;
   Seat seat;
-  bool by_id;
-  std::vector<CardId> foreign{};
 
-  json operator()(int id) {
-    if (!by_id) return card_json(s, id);
-    if (s.own && owner(s, id) != seat) foreign.push_back(static_cast<CardId>(id));
-    return id;
-  }
-  json list(const std::vector<CardId>& ids) {
-    json out = json::array();
-    for (CardId id : ids) out.push_back((*this)(id));
-    return out;
-  }
+  int id(int card) const { return card; }
+  json object(int card) const { return card_json(s, card); }
+  bool foreign(int card) const { return s.own && owner(s, card) != seat; }
 };
+using CardNamer = games::ViewCardNamer<ViewCards>;
 
 json telescope_json(CardNamer& name, const Player& p, bool owner) {
   json out = json::array();
@@ -373,7 +367,7 @@ Result<State> state_from_json(const json& j) {
 namespace {
 
 json view_of(const State& s, Seat seat, bool by_id) {
-  CardNamer name{s, seat, by_id};
+  CardNamer name({s, seat}, by_id);
   json players = json::array();
   for (int i = 0; i < kSeats; ++i) {
     const Player& p = s.players[idx(i)];
@@ -420,13 +414,7 @@ json view_of(const State& s, Seat seat, bool by_id) {
     }
     v["decks"] = std::move(decks);
   }
-  if (!name.foreign.empty()) {
-    std::sort(name.foreign.begin(), name.foreign.end());
-    name.foreign.erase(std::unique(name.foreign.begin(), name.foreign.end()), name.foreign.end());
-    json cards = json::array();
-    for (CardId id : name.foreign) cards.push_back(card_json(s, id));
-    v["cards"] = std::move(cards);
-  }
+  name.add_foreign_cards(v);
   return v;
 }
 
