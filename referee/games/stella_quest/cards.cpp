@@ -6,7 +6,9 @@ namespace arena::stella_quest {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kColourLabels = {"Blue", "Green", "Red", "Yellow"};
+// What people read for a colour (the JSON's names are EnumNames<Colour>'s); a break card has none.
+constexpr std::array<std::pair<Colour, std::string_view>, 4> kColourLabels{
+    {{Colour::blue, "Blue"}, {Colour::green, "Green"}, {Colour::red, "Red"}, {Colour::yellow, "Yellow"}}};
 
 std::array<Card, kCards> build_table() {
   std::array<Card, kCards> table{};
@@ -30,7 +32,8 @@ const std::array<Card, kCards>& card_table() {
 
 std::string face_name(Face face) {
   if (face == kBreakFace) return "Break";
-  return fmt::format("{} {}", kColourLabels[static_cast<std::size_t>(face / kNumbers)], face % kNumbers + 1);
+  const auto colour = static_cast<Colour>(face / kNumbers);
+  return fmt::format("{} {}", table_lookup(kColourLabels, colour, std::string_view("?")), face % kNumbers + 1);
 }
 
 Result<Face> parse_face(std::string_view name) {
