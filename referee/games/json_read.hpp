@@ -25,12 +25,14 @@ std::optional<E> enum_of_json(const nlohmann::json& j) {
   return parse_enum<E>(j.get_ref<const std::string&>());
 }
 
-// `j` as an E by its name, or an error naming `what`, the value found and every name E has:
+// `j` as an E by its name, or an error naming `what`, the value found (a string as it came, in
+// quotes: the edges escape what they print) and every name E has:
 // unknown phase "dusk" (expected "play", "collect", "top" or "over").
 template <typename E>
 Result<E> enum_from_json(const nlohmann::json& j, std::string_view what) {
   if (const auto value = enum_of_json<E>(j)) return *value;
-  return fail(fmt::format("unknown {} {} (expected {})", what, j.dump(), enum_names_text<E>()));
+  const std::string found = j.is_string() ? "\"" + j.get<std::string>() + "\"" : j.dump();
+  return fail(fmt::format("unknown {} {} (expected {})", what, found, enum_names_text<E>()));
 }
 
 // Refuses any key of the object `j` not in `keys`, by name: unknown field "decks".
