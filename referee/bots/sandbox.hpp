@@ -230,6 +230,6 @@ class SpawnLock {
 // The tiers' names (--sandbox, the replay's header, ladder.json): enum_name and parse_enum<bots::Tier>.
 template <>
 struct arena::EnumNames<arena::bots::Tier> {
-  static constexpr NameTable<bots::Tier, 3> table{
-      {{bots::Tier::none, "none"}, {bots::Tier::basic, "basic"}, {bots::Tier::strict, "strict"}}};
+  using E = bots::Tier;
+  static constexpr auto table = name_table(E::none, "none", E::basic, "basic", E::strict, "strict");
 };

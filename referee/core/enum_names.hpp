@@ -3,7 +3,7 @@
 // the only place that pairs them with the values. An enum E gets its table by a specialisation
 //
 //   template <> struct EnumNames<E> {
-//     static constexpr std::array<std::pair<E, std::string_view>, 2> table{{{E::a, "a"}, {E::b, "b"}}};
+//     static constexpr auto table = name_table(E::a, "a", E::b, "b");
 //   };
 //
 // next to E, and then enum_name(e), parse_enum<E>(text) and enum_names_text<E>() (for errors:
@@ -23,6 +23,25 @@ struct EnumNames;  // specialised per enum, with `table`
 // The type of an EnumNames table of N names.
 template <typename E, std::size_t N>
 using NameTable = std::array<std::pair<E, std::string_view>, N>;
+
+namespace enum_names_detail {
+template <typename E, std::size_t N>
+constexpr void fill(NameTable<E, N>&, std::size_t) {}
+template <typename E, std::size_t N, typename... Rest>
+constexpr void fill(NameTable<E, N>& table, std::size_t i, E value, std::string_view name, Rest... rest) {
+  table[i] = {value, name};
+  fill(table, i + 1, rest...);
+}
+}  // namespace enum_names_detail
+
+// A table of values and their names, given in turn: name_table(E::a, "a", E::b, "b").
+template <typename E, typename... Rest>
+constexpr NameTable<E, 1 + sizeof...(Rest) / 2> name_table(E value, std::string_view name, Rest... rest) {
+  static_assert(sizeof...(Rest) % 2 == 0, "name_table: a value, then its name, for every value");
+  NameTable<E, 1 + sizeof...(Rest) / 2> table{};
+  enum_names_detail::fill(table, 0, value, name, rest...);
+  return table;
+}
 
 // What `table` (pairs: EnumNames' tables, or any other per-value table) pairs with `key`, or
 // `otherwise` where it pairs nothing.

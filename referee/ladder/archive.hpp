@@ -111,21 +111,10 @@ ArchiveResult<void> unpack(const Bytes& packed, const std::filesystem::path& fol
 template <>
 struct arena::EnumNames<arena::ladder::ArchiveProblem> {
   using P = ladder::ArchiveProblem;
-  static constexpr std::array<std::pair<P, std::string_view>, 17> table{{{P::unreadable, "unreadable"},
-                                                                         {P::absolute_path, "absolute_path"},
-                                                                         {P::parent_path, "parent_path"},
-                                                                         {P::bad_name, "bad_name"},
-                                                                         {P::symlink, "symlink"},
-                                                                         {P::hard_link, "hard_link"},
-                                                                         {P::device, "device"},
-                                                                         {P::fifo, "fifo"},
-                                                                         {P::socket, "socket"},
-                                                                         {P::duplicate, "duplicate"},
-                                                                         {P::too_many_files, "too_many_files"},
-                                                                         {P::too_large, "too_large"},
-                                                                         {P::file_too_large, "file_too_large"},
-                                                                         {P::no_manifest, "no_manifest"},
-                                                                         {P::bad_manifest, "bad_manifest"},
-                                                                         {P::not_empty, "not_empty"},
-                                                                         {P::unwritable, "unwritable"}}};
+  static constexpr auto table =
+      name_table(P::unreadable, "unreadable", P::absolute_path, "absolute_path", P::parent_path, "parent_path",
+                 P::bad_name, "bad_name", P::symlink, "symlink", P::hard_link, "hard_link", P::device, "device",
+                 P::fifo, "fifo", P::socket, "socket", P::duplicate, "duplicate", P::too_many_files, "too_many_files",
+                 P::too_large, "too_large", P::file_too_large, "file_too_large", P::no_manifest, "no_manifest",
+                 P::bad_manifest, "bad_manifest", P::not_empty, "not_empty", P::unwritable, "unwritable");
 };

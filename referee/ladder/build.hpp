@@ -79,10 +79,7 @@ Result<BuildResult> build(const Submission& submission, const std::filesystem::p
 template <>
 struct arena::EnumNames<arena::ladder::BuildOutcome> {
   using O = ladder::BuildOutcome;
-  static constexpr std::array<std::pair<O, std::string_view>, 6> table{{{O::ok, "ok"},
-                                                                        {O::failed, "failed"},
-                                                                        {O::timed_out, "timed_out"},
-                                                                        {O::over_memory, "over_memory"},
-                                                                        {O::output_limit, "output_limit"},
-                                                                        {O::interrupted, "interrupted"}}};
+  static constexpr auto table =
+      name_table(O::ok, "ok", O::failed, "failed", O::timed_out, "timed_out", O::over_memory, "over_memory",
+                 O::output_limit, "output_limit", O::interrupted, "interrupted");
 };

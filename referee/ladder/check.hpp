@@ -118,6 +118,6 @@ Result<CheckResult> check(const std::string& command, const std::filesystem::pat
 template <>
 struct arena::EnumNames<arena::ladder::CheckOutcome> {
   using O = ladder::CheckOutcome;
-  static constexpr std::array<std::pair<O, std::string_view>, 4> table{
-      {{O::passed, "passed"}, {O::faulted, "faulted"}, {O::diverged, "diverged"}, {O::interrupted, "interrupted"}}};
+  static constexpr auto table =
+      name_table(O::passed, "passed", O::faulted, "faulted", O::diverged, "diverged", O::interrupted, "interrupted");
 };

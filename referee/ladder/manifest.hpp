@@ -31,10 +31,8 @@ enum class Language { cpp, python, javascript };
 
 template <>
 struct arena::EnumNames<arena::ladder::Language> {
-  static constexpr std::array<std::pair<ladder::Language, std::string_view>, 3> table{
-      {{ladder::Language::cpp, "cpp"},
-       {ladder::Language::python, "python"},
-       {ladder::Language::javascript, "javascript"}}};
+  using E = ladder::Language;
+  static constexpr auto table = name_table(E::cpp, "cpp", E::python, "python", E::javascript, "javascript");
 };
 
 namespace arena::ladder {

@@ -48,31 +48,23 @@ enum class EventKind { refused, expired, rejected, retired, storage };
 
 template <>
 struct arena::EnumNames<arena::ladder::VersionState> {
-  static constexpr std::array<std::pair<ladder::VersionState, std::string_view>, 4> table{
-      {{ladder::VersionState::building, "building"},
-       {ladder::VersionState::rejected, "rejected"},
-       {ladder::VersionState::active, "active"},
-       {ladder::VersionState::retired, "retired"}}};
+  using E = ladder::VersionState;
+  static constexpr auto table =
+      name_table(E::building, "building", E::rejected, "rejected", E::active, "active", E::retired, "retired");
 };
 
 template <>
 struct arena::EnumNames<arena::ladder::EventKind> {
-  static constexpr std::array<std::pair<ladder::EventKind, std::string_view>, 5> table{
-      {{ladder::EventKind::refused, "refused"},
-       {ladder::EventKind::expired, "expired"},
-       {ladder::EventKind::rejected, "rejected"},
-       {ladder::EventKind::retired, "retired"},
-       {ladder::EventKind::storage, "storage"}}};
+  using E = ladder::EventKind;
+  static constexpr auto table = name_table(E::refused, "refused", E::expired, "expired", E::rejected, "rejected",
+                                           E::retired, "retired", E::storage, "storage");
 };
 
 template <>
 struct arena::EnumNames<arena::ladder::MatchState> {
-  static constexpr std::array<std::pair<ladder::MatchState, std::string_view>, 5> table{
-      {{ladder::MatchState::queued, "queued"},
-       {ladder::MatchState::running, "running"},
-       {ladder::MatchState::reported, "reported"},
-       {ladder::MatchState::counted, "counted"},
-       {ladder::MatchState::refused, "refused"}}};
+  using E = ladder::MatchState;
+  static constexpr auto table = name_table(E::queued, "queued", E::running, "running", E::reported, "reported",
+                                           E::counted, "counted", E::refused, "refused");
 };
 
 namespace arena::ladder {

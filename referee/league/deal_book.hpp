@@ -31,8 +31,8 @@ enum class DealOrder { file, shuffled };
 // --deals-order and the league file's "deals_order": "file", "shuffled".
 template <>
 struct arena::EnumNames<arena::league::DealOrder> {
-  static constexpr std::array<std::pair<league::DealOrder, std::string_view>, 2> table{
-      {{league::DealOrder::file, "file"}, {league::DealOrder::shuffled, "shuffled"}}};
+  using E = league::DealOrder;
+  static constexpr auto table = name_table(E::file, "file", E::shuffled, "shuffled");
 };
 
 namespace arena::league {

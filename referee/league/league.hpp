@@ -57,18 +57,16 @@ Result<Format> parse_format(std::string_view text);
 // The league file's "format".
 template <>
 struct arena::EnumNames<arena::league::Format> {
-  static constexpr std::array<std::pair<league::Format, std::string_view>, 4> table{
-      {{league::Format::round_robin, "round-robin"},
-       {league::Format::gauntlet, "gauntlet"},
-       {league::Format::swiss, "swiss"},
-       {league::Format::knockout, "knockout"}}};
+  using E = league::Format;
+  static constexpr auto table =
+      name_table(E::round_robin, "round-robin", E::gauntlet, "gauntlet", E::swiss, "swiss", E::knockout, "knockout");
 };
 
 // The league file's "seeding" (knockout).
 template <>
 struct arena::EnumNames<arena::league::Seeding> {
-  static constexpr std::array<std::pair<league::Seeding, std::string_view>, 2> table{
-      {{league::Seeding::order, "order"}, {league::Seeding::rating, "rating"}}};
+  using E = league::Seeding;
+  static constexpr auto table = name_table(E::order, "order", E::rating, "rating");
 };
 
 namespace arena::league {

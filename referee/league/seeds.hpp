@@ -26,8 +26,8 @@ enum class SeedScheme { legacy, keyed_v1 };
 // league.json's "seed_scheme": "legacy", "keyed-v1".
 template <>
 struct arena::EnumNames<arena::league::SeedScheme> {
-  static constexpr std::array<std::pair<league::SeedScheme, std::string_view>, 2> table{
-      {{league::SeedScheme::legacy, "legacy"}, {league::SeedScheme::keyed_v1, "keyed-v1"}}};
+  using E = league::SeedScheme;
+  static constexpr auto table = name_table(E::legacy, "legacy", E::keyed_v1, "keyed-v1");
 };
 
 namespace arena::league {

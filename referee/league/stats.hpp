@@ -41,10 +41,8 @@ enum class IntervalKind {
 // Its name in standings.json.
 template <>
 struct arena::EnumNames<arena::league::IntervalKind> {
-  static constexpr std::array<std::pair<league::IntervalKind, std::string_view>, 3> table{
-      {{league::IntervalKind::none, "none"},
-       {league::IntervalKind::normal, "normal"},
-       {league::IntervalKind::exact, "exact"}}};
+  using E = league::IntervalKind;
+  static constexpr auto table = name_table(E::none, "none", E::normal, "normal", E::exact, "exact");
 };
 
 namespace arena::league {

@@ -118,31 +118,24 @@ namespace arena {
 
 template <>
 struct EnumNames<replay::End> {
-  static constexpr std::array<std::pair<replay::End, std::string_view>, 4> table{
-      {{replay::End::finished, "finished"},
-       {replay::End::fault, "fault"},
-       {replay::End::interrupted, "interrupted"},
-       {replay::End::error, "error"}}};
+  using E = replay::End;
+  static constexpr auto table =
+      name_table(E::finished, "finished", E::fault, "fault", E::interrupted, "interrupted", E::error, "error");
 };
 
 template <>
 struct EnumNames<replay::FaultKind> {
-  static constexpr std::array<std::pair<replay::FaultKind, std::string_view>, 6> table{
-      {{replay::FaultKind::timeout, "timeout"},
-       {replay::FaultKind::malformed, "malformed"},
-       {replay::FaultKind::illegal, "illegal"},
-       {replay::FaultKind::crash, "crash"},
-       {replay::FaultKind::output_limit, "output_limit"},
-       {replay::FaultKind::unsupported_game, "unsupported_game"}}};
+  using E = replay::FaultKind;
+  static constexpr auto table =
+      name_table(E::timeout, "timeout", E::malformed, "malformed", E::illegal, "illegal", E::crash, "crash",
+                 E::output_limit, "output_limit", E::unsupported_game, "unsupported_game");
 };
 
 template <>
 struct EnumNames<replay::FaultPhase> {
-  static constexpr std::array<std::pair<replay::FaultPhase, std::string_view>, 4> table{
-      {{replay::FaultPhase::spawn, "spawn"},
-       {replay::FaultPhase::handshake, "handshake"},
-       {replay::FaultPhase::between_matches, "between_matches"},
-       {replay::FaultPhase::decision, "decision"}}};
+  using E = replay::FaultPhase;
+  static constexpr auto table = name_table(E::spawn, "spawn", E::handshake, "handshake", E::between_matches,
+                                           "between_matches", E::decision, "decision");
 };
 
 }  // namespace arena

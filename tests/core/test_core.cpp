@@ -91,8 +91,8 @@ enum class Colour { red, dark_green, blue };
 
 template <>
 struct arena::EnumNames<Colour> {
-  static constexpr std::array<std::pair<Colour, std::string_view>, 3> table{
-      {{Colour::red, "red"}, {Colour::dark_green, "dark-green"}, {Colour::blue, "blue"}}};
+  using E = Colour;
+  static constexpr auto table = name_table(E::red, "red", E::dark_green, "dark-green", E::blue, "blue");
 };
 
 TEST_CASE("enum names: one table gives the name, the parse and the list for errors", "[core][enum]") {

@@ -45,8 +45,6 @@ Reading read_like_the_cli(const std::string& text, bool html);
 template <>
 struct arena::EnumNames<arena::fuzz::Outcome> {
   using O = fuzz::Outcome;
-  static constexpr NameTable<O, 4> table{{{O::ok, "ok (exit 0)"},
-                                          {O::diverged, "diverged (exit 4)"},
-                                          {O::bad, "bad replay (exit 5)"},
-                                          {O::internal, "internal error (exit 3)"}}};
+  static constexpr auto table = name_table(O::ok, "ok (exit 0)", O::diverged, "diverged (exit 4)", O::bad,
+                                           "bad replay (exit 5)", O::internal, "internal error (exit 3)");
 };

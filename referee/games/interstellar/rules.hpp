@@ -299,57 +299,47 @@ Status check_invariants(const State& s);
 template <>
 struct arena::EnumNames<arena::interstellar::DeckOut> {
   using DeckOut = interstellar::DeckOut;
-  static constexpr NameTable<DeckOut, 2> table{{{DeckOut::literal_win, "literal_win"}, {DeckOut::loss, "loss"}}};
+  static constexpr auto table = name_table(DeckOut::literal_win, "literal_win", DeckOut::loss, "loss");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::Phase> {
   using Phase = interstellar::Phase;
-  static constexpr NameTable<Phase, 4> table{
-      {{Phase::timewarp, "timewarp"}, {Phase::main, "main"}, {Phase::reaction, "reaction"}, {Phase::over, "over"}}};
+  static constexpr auto table =
+      name_table(Phase::timewarp, "timewarp", Phase::main, "main", Phase::reaction, "reaction", Phase::over, "over");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::End> {
   using End = interstellar::End;
-  static constexpr NameTable<End, 4> table{
-      {{End::none, "none"}, {End::defeated, "defeated"}, {End::deckout, "deckout"}, {End::turn_cap, "turn_cap"}}};
+  static constexpr auto table =
+      name_table(End::none, "none", End::defeated, "defeated", End::deckout, "deckout", End::turn_cap, "turn_cap");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::Zone> {
   using Zone = interstellar::Zone;
-  static constexpr NameTable<Zone, 3> table{
-      {{Zone::planet, "planet"}, {Zone::orbit, "orbit"}, {Zone::battlefield, "battlefield"}}};
+  static constexpr auto table =
+      name_table(Zone::planet, "planet", Zone::orbit, "orbit", Zone::battlefield, "battlefield");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::Unit> {
   using Unit = interstellar::Unit;
-  static constexpr NameTable<Unit, 3> table{
-      {{Unit::ship, "ship"}, {Unit::character, "character"}, {Unit::reinforcements, "reinforcements"}}};
+  static constexpr auto table =
+      name_table(Unit::ship, "ship", Unit::character, "character", Unit::reinforcements, "reinforcements");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::ActionKind> {
   using K = interstellar::ActionKind;
-  static constexpr NameTable<K, 13> table{{{K::keep, "keep"},
-                                           {K::timewarp, "timewarp"},
-                                           {K::end_turn, "end_turn"},
-                                           {K::move, "move"},
-                                           {K::teleport, "teleport"},
-                                           {K::pod, "pod"},
-                                           {K::play, "play"},
-                                           {K::attack, "attack"},
-                                           {K::invasion, "invasion"},
-                                           {K::bombard, "bombard"},
-                                           {K::pass, "pass"},
-                                           {K::cloak, "cloak"},
-                                           {K::force_field, "force_field"}}};
+  static constexpr auto table =
+      name_table(K::keep, "keep", K::timewarp, "timewarp", K::end_turn, "end_turn", K::move, "move", K::teleport,
+                 "teleport", K::pod, "pod", K::play, "play", K::attack, "attack", K::invasion, "invasion", K::bombard,
+                 "bombard", K::pass, "pass", K::cloak, "cloak", K::force_field, "force_field");
 };
 template <>
 struct arena::EnumNames<arena::interstellar::EventKind> {
   using K = interstellar::EventKind;
-  static constexpr NameTable<K, 21> table{
-      {{K::start, "start"},        {K::draw, "draw"},       {K::timewarp, "timewarp"},   {K::recharge, "recharge"},
-       {K::play, "play"},          {K::pay, "pay"},         {K::move, "move"},           {K::collect, "collect"},
-       {K::harvest, "harvest"},    {K::deplete, "deplete"}, {K::voided, "void"},         {K::discarded, "discard"},
-       {K::drew, "draw_resource"}, {K::attack, "attack"},   {K::reaction, "reaction"},   {K::cloak, "cloak"},
-       {K::roll, "roll"},          {K::damage, "damage"},   {K::destroyed, "destroyed"}, {K::formula, "formula"},
-       {K::end_turn, "end_turn"}}};
+  static constexpr auto table =
+      name_table(K::start, "start", K::draw, "draw", K::timewarp, "timewarp", K::recharge, "recharge", K::play, "play",
+                 K::pay, "pay", K::move, "move", K::collect, "collect", K::harvest, "harvest", K::deplete, "deplete",
+                 K::voided, "void", K::discarded, "discard", K::drew, "draw_resource", K::attack, "attack", K::reaction,
+                 "reaction", K::cloak, "cloak", K::roll, "roll", K::damage, "damage", K::destroyed, "destroyed",
+                 K::formula, "formula", K::end_turn, "end_turn");
 };

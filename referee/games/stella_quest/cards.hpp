@@ -69,9 +69,6 @@ Result<Face> parse_face(std::string_view name);
 template <>
 struct arena::EnumNames<arena::stella_quest::Colour> {
   using Colour = stella_quest::Colour;
-  static constexpr NameTable<Colour, 5> table{{{Colour::blue, "blue"},
-                                               {Colour::green, "green"},
-                                               {Colour::red, "red"},
-                                               {Colour::yellow, "yellow"},
-                                               {Colour::none, "break"}}};
+  static constexpr auto table = name_table(Colour::blue, "blue", Colour::green, "green", Colour::red, "red",
+                                           Colour::yellow, "yellow", Colour::none, "break");
 };

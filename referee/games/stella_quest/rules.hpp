@@ -198,21 +198,17 @@ std::uint64_t hash(const State& s);
 template <>
 struct arena::EnumNames<arena::stella_quest::Phase> {
   using Phase = stella_quest::Phase;
-  static constexpr NameTable<Phase, 4> table{
-      {{Phase::play, "play"}, {Phase::collect, "collect"}, {Phase::top, "top"}, {Phase::over, "over"}}};
+  static constexpr auto table =
+      name_table(Phase::play, "play", Phase::collect, "collect", Phase::top, "top", Phase::over, "over");
 };
 template <>
 struct arena::EnumNames<arena::stella_quest::End> {
   using End = stella_quest::End;
-  static constexpr NameTable<End, 5> table{{{End::none, "none"},
-                                            {End::enlightenment, "enlightenment"},
-                                            {End::elimination, "elimination"},
-                                            {End::trick_cap, "trick_cap"},
-                                            {End::exhausted, "exhausted"}}};
+  static constexpr auto table = name_table(End::none, "none", End::enlightenment, "enlightenment", End::elimination,
+                                           "elimination", End::trick_cap, "trick_cap", End::exhausted, "exhausted");
 };
 template <>
 struct arena::EnumNames<arena::stella_quest::ActionKind> {
   using K = stella_quest::ActionKind;
-  static constexpr NameTable<K, 4> table{
-      {{K::play, "play"}, {K::draw, "draw"}, {K::collect, "collect"}, {K::top, "top"}}};
+  static constexpr auto table = name_table(K::play, "play", K::draw, "draw", K::collect, "collect", K::top, "top");
 };

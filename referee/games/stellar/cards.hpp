@@ -92,10 +92,6 @@ nlohmann::json card_to_json(const Card& card, CardId id);
 template <>
 struct arena::EnumNames<arena::stellar::CardType> {
   using T = stellar::CardType;
-  static constexpr NameTable<T, 6> table{{{T::planet, "planet"},
-                                          {T::moon, "moon"},
-                                          {T::asteroid, "asteroid"},
-                                          {T::cloud, "cloud"},
-                                          {T::black_hole, "black_hole"},
-                                          {T::satellite, "satellite"}}};
+  static constexpr auto table = name_table(T::planet, "planet", T::moon, "moon", T::asteroid, "asteroid", T::cloud,
+                                           "cloud", T::black_hole, "black_hole", T::satellite, "satellite");
 };

@@ -212,26 +212,18 @@ std::uint64_t hash(const State& s);
 template <>
 struct arena::EnumNames<arena::stellar::FacedownStep3> {
   using F = stellar::FacedownStep3;
-  static constexpr NameTable<F, 2> table{{{F::three, "three"}, {F::printed, "printed"}}};
+  static constexpr auto table = name_table(F::three, "three", F::printed, "printed");
 };
 template <>
 struct arena::EnumNames<arena::stellar::Phase> {
   using Phase = stellar::Phase;
-  static constexpr NameTable<Phase, 7> table{{{Phase::choose_starter, "choose_starter"},
-                                              {Phase::refresh, "refresh"},
-                                              {Phase::take, "take"},
-                                              {Phase::play, "play"},
-                                              {Phase::place, "place"},
-                                              {Phase::keep, "keep"},
-                                              {Phase::over, "over"}}};
+  static constexpr auto table =
+      name_table(Phase::choose_starter, "choose_starter", Phase::refresh, "refresh", Phase::take, "take", Phase::play,
+                 "play", Phase::place, "place", Phase::keep, "keep", Phase::over, "over");
 };
 template <>
 struct arena::EnumNames<arena::stellar::ActionKind> {
   using K = stellar::ActionKind;
-  static constexpr NameTable<K, 6> table{{{K::choose_starter, "choose_starter"},
-                                          {K::refresh, "refresh"},
-                                          {K::take, "take"},
-                                          {K::play, "play"},
-                                          {K::place, "place"},
-                                          {K::keep, "keep"}}};
+  static constexpr auto table = name_table(K::choose_starter, "choose_starter", K::refresh, "refresh", K::take, "take",
+                                           K::play, "play", K::place, "place", K::keep, "keep");
 };
