@@ -24,6 +24,7 @@
 #include "referee/core/stop.hpp"
 #include "referee/games/game.hpp"
 #include "referee/match/command.hpp"
+#include "referee/match/match.hpp"
 #include "referee/replay/result.hpp"
 
 namespace arena::ladder {
@@ -43,7 +44,7 @@ struct HandshakeSetup {
   std::filesystem::path stderr_log;
   std::uint64_t stderr_cap = 1 << 20;
   std::size_t stderr_tail_lines = 20;  // kept in a fault
-  std::chrono::milliseconds grace{200};
+  std::chrono::milliseconds grace = match::kDefaultGrace;
   const StopSignal* stop = nullptr;
 };
 
@@ -76,7 +77,7 @@ struct CheckOptions {
   bots::SandboxPolicy sandbox{bots::Tier::none, {}, false};
   std::vector<std::string> env;  // the bots' environment
   std::uint64_t seed = 1;        // game k is played with seed + k
-  std::chrono::milliseconds grace{200};
+  std::chrono::milliseconds grace = match::kDefaultGrace;
   const StopSignal* stop = nullptr;
 };
 
