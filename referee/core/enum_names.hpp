@@ -55,7 +55,12 @@ constexpr V table_lookup(const std::array<std::pair<K, V>, N>& table, K key, V o
 
 template <typename E>
 constexpr std::string_view enum_name(E value) {
-  return table_lookup(EnumNames<E>::table, value, std::string_view("unknown"));
+  // A table lists its values in their declaration order as a rule (the games' view writers name an
+  // enum at every decision): then a value's own number finds its row; otherwise the table is searched.
+  const auto& table = EnumNames<E>::table;
+  const auto row = static_cast<std::size_t>(value);
+  if (row < table.size() && table[row].first == value) return table[row].second;
+  return table_lookup(table, value, std::string_view("unknown"));
 }
 
 template <typename E>

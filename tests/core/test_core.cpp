@@ -87,6 +87,7 @@ TEST_CASE("Result: value or error") {
 
 namespace {
 enum class Colour { red, dark_green, blue };
+enum class Sparse { low = 0, high = 5, middle = 2 };  // a table out of declaration order, with a gap
 }  // namespace
 
 template <>
@@ -94,6 +95,21 @@ struct arena::EnumNames<Colour> {
   using E = Colour;
   static constexpr auto table = name_table(E::red, "red", E::dark_green, "dark-green", E::blue, "blue");
 };
+
+template <>
+struct arena::EnumNames<Sparse> {
+  using E = Sparse;
+  static constexpr auto table = name_table(E::middle, "middle", E::low, "low", E::high, "high");
+};
+
+TEST_CASE("enum names: a table in any order, with gaps in the values, names every value", "[core][enum]") {
+  CHECK(arena::enum_name(Sparse::low) == "low");        // row 0 holds another value: searched
+  CHECK(arena::enum_name(Sparse::middle) == "middle");  // row 2 holds another value: searched
+  CHECK(arena::enum_name(Sparse::high) == "high");      // beyond the table's rows: searched
+  CHECK(arena::enum_name(static_cast<Sparse>(1)) == "unknown");
+  CHECK(arena::parse_enum<Sparse>("high") == Sparse::high);
+  CHECK(arena::enum_names_text<Sparse>() == "\"middle\", \"low\" or \"high\"");
+}
 
 TEST_CASE("enum names: one table gives the name, the parse and the list for errors", "[core][enum]") {
   for (Colour c : {Colour::red, Colour::dark_green, Colour::blue})
