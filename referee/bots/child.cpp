@@ -325,4 +325,27 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
   return finish_child(p);
 }
 
+pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[], char* const envp[],
+                     BorrowedFailure& failure) noexcept {
+  // The sandboxes fork instead: unshare(CLONE_NEWUSER) refuses a process that shares its memory,
+  // and glibc's setuid would signal the referee's threads from such a child.
+  if (plan.namespaces || plan.change_uid || plan.mounts.enabled || !plan.cgroup_procs.empty()) {
+    errno = EINVAL;
+    return -1;
+  }
+  BorrowedFailure* volatile out = &failure;  // volatile: written by the child, read after it
+  const pid_t pid = ::vfork();
+  if (pid == 0) {
+    const char* step = enter_sandbox(plan);
+    if (step == nullptr) {
+      ::execve(exe, argv, envp);
+      step = "execve";
+    }
+    out->error = errno;
+    out->step = step;
+    ::_exit(127);
+  }
+  return pid;
+}
+
 }  // namespace arena::bots

@@ -22,6 +22,8 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "referee/bots/sandbox_detail.hpp"
 #include "referee/bots/stderr_drain.hpp"
@@ -326,8 +328,9 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     plan.cwd = (o.workspace.empty() ? o.working_dir : o.workspace).string();
   }
 
-  // Runs in the child between fork and exec: only async-signal-safe calls (enter_sandbox). On
-  // failure the error goes back through Boost's exec-error pipe and the child exits.
+  // Runs in a sandboxed bot's child between fork and exec: only async-signal-safe calls
+  // (enter_sandbox). On failure the error goes back through Boost's exec-error pipe and the child
+  // exits.
   auto setup = [&](auto& exec) {
     if (const char* failed = enter_sandbox(plan)) {
       exec.set_error(std::error_code(errno, std::system_category()), failed);
@@ -335,14 +338,34 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     }
   };
   pid_t failed_pid = -1;
+  pid_t pid = -1;
   std::error_code ec;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
-  bp::child child(
-      bp::exe = command.exe, bp::args = command.args,
-      bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); }, bp::extend::on_exec_setup = setup,
-      bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
+  if (jail) {
+    bp::child child(
+        bp::exe = command.exe, bp::args = command.args,
+        bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); }, bp::extend::on_exec_setup = setup,
+        bp::extend::on_error = [&](auto& exec, const std::error_code&) { failed_pid = exec.pid; }, ec);
+    if (!ec && child.valid()) {
+      child.detach();  // from here on the pid is ours to wait for, kill and reap
+      pid = child.id();
+    }
+  } else {
+    // No sandbox: vfork (spawn_borrowed), the cheap start; Boost's forks.
+    std::vector<char*> argv{const_cast<char*>(command.exe.c_str())};
+    for (const std::string& a : command.args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    BorrowedFailure failure;
+    pid = spawn_borrowed(plan, command.exe.c_str(), argv.data(), envp.data(), failure);
+    if (pid < 0) {
+      ec = std::error_code(errno, std::system_category());
+    } else if (failure.step != nullptr) {
+      failed_pid = std::exchange(pid, -1);
+      ec = std::error_code(failure.error, std::system_category());
+    }
+  }
   for (int fd : {in[0], out[1], err[1]}) ::close(fd);
-  if (ec || !child.valid()) {
+  if (pid < 0) {
     if (failed_pid > 0) ::waitpid(failed_pid, nullptr, 0);
     for (int fd : {in[1], out[0], err[0]}) ::close(fd);
     close_fd(drain->wake[0]);
@@ -350,8 +373,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     close_fd(drain->log);
     return fail(fmt::format("cannot start \"{}\": {}", o.argv[0], ec ? ec.message() : "unknown error"));
   }
-  child.detach();  // from here on the pid is ours to wait for, kill and reap
-  bot->pid_ = child.id();
+  bot->pid_ = pid;
   register_leader(bot->pid_);
   if (jail) {
     jail->started(bot->pid_);

@@ -210,6 +210,20 @@ struct ChildPlan {
 // processes (they _exit with the bot's status).
 const char* enter_sandbox(const ChildPlan& plan) noexcept;
 
+// Where a child started by spawn_borrowed says which step failed (null: none), and errno then.
+struct BorrowedFailure {
+  const char* step = nullptr;
+  int error = 0;
+};
+
+// Starts `exe` with vfork for a bot without a sandbox (plan without namespaces, uid change or
+// limits): the child borrows the referee's memory until it execs instead of copying its page
+// tables, whose cost grows with the referee's memory. Returns the child's pid, or -1 with errno
+// set when vfork fails. When the child's set-up or execve fails, it fills `failure` (the referee's
+// own memory: it allocates nothing) and exits 127; the caller then reaps it.
+pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[], char* const envp[],
+                     BorrowedFailure& failure) noexcept;
+
 // Kills the referee's orphaned children that no live bot owns (descendants of a bot that
 // escaped its process group and came back to us as subreaper), and reaps them.
 void sweep_orphans();

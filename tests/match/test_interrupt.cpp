@@ -143,6 +143,34 @@ TEST_CASE("play: SIGINT and SIGTERM during a hanging decision end the match at o
   }
 }
 
+// A referee killed outright (SIGKILL: no handler, no clean-up) takes its bots with it: a bot is
+// started with PR_SET_PDEATHSIG, also when it starts with vfork (tier none).
+TEST_CASE("play: a referee killed by SIGKILL leaves no bot behind", "[interrupt][cli]") {
+  const fs::path dir = testing::fresh_dir("interrupt", "killed");
+  const fs::path flag = dir / "hang";
+  { std::ofstream(flag) << "hang"; }
+  const auto r = start(fmt::format("{} play --sandbox none --bot '{}' --bot {} --seed 3 --decision-ms 60000 --out {}",
+                                   ARENA_REFEREE, hang_bot(flag), testing::random_bot(), dir.string()),
+                       dir / "play.log");
+  REQUIRE(r.pid > 0);
+  REQUIRE(wait_for_file(dir / "hang.hanging", 60s));
+  const pid_t bot = std::stoi(testing::read_file(dir / "hang.hanging"));
+  REQUIRE(bot > 0);
+  ::kill(r.pid, SIGKILL);
+  wait_exit(r.pid, 60s);
+  // Gone (or a zombie waiting for init to reap it) within seconds.
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    const std::string stat = testing::read_file(fmt::format("/proc/{}/stat", bot));
+    const auto close = stat.rfind(')');
+    gone = close == std::string::npos || stat.compare(close + 1, 3, " Z ") == 0;
+    if (!gone) std::this_thread::sleep_for(20ms);
+  }
+  INFO(testing::read_file(r.log));
+  CHECK(gone);
+  if (!gone) ::kill(bot, SIGKILL);
+}
+
 TEST_CASE("league: a signal stops it at once, the match in flight is not journaled, resume finishes it",
           "[interrupt][league]") {
   const fs::path dir = testing::fresh_dir("interrupt", "league");
