@@ -351,7 +351,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
       pid = child.id();
     }
   } else {
-    // No sandbox: vfork (spawn_borrowed), the cheap start; Boost's forks.
+    // No sandbox: vfork (spawn_borrowed), a cheaper start than Boost's fork.
     std::vector<char*> argv{const_cast<char*>(command.exe.c_str())};
     for (const std::string& a : command.args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
