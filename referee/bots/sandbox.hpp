@@ -217,10 +217,11 @@ struct BorrowedFailure {
 };
 
 // Starts `exe` with vfork for a bot without a sandbox (a plan without namespaces, uid change,
-// private mounts or cgroup; it refuses another with EINVAL): the child borrows the referee's memory until it execs
-// instead of copying its page tables, whose cost grows with the referee's memory. Returns the child's pid, or -1 with
-// errno set when vfork fails. When the child's set-up or execve fails, it fills `failure` (the referee's own memory: it
-// allocates nothing) and exits 127; the caller then reaps it.
+// private mounts or cgroup; it refuses another with EINVAL): the child borrows the referee's
+// memory until it execs instead of copying its page tables, whose cost grows with the referee's
+// memory. Returns the child's pid, or -1 with errno set when vfork fails. When the child's set-up
+// or execve fails, it fills `failure` (the referee's own memory: it allocates nothing) and exits
+// 127; the caller then reaps it.
 pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[], char* const envp[],
                      BorrowedFailure& failure) noexcept;
 
