@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "referee/bots/process.hpp"
+#include "tests/command.hpp"
 
 using namespace arena;
 using namespace std::chrono_literals;
@@ -24,6 +25,7 @@ using bots::Clock;
 using bots::ReadStatus;
 using bots::WriteStatus;
 using Catch::Contains;
+using testing::process_alive;
 namespace fs = std::filesystem;
 
 namespace {
@@ -52,14 +54,6 @@ std::unique_ptr<BotProcess> start(const bots::SpawnOptions& o) {
 
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-bool process_alive(pid_t pid) {
-  if (::kill(pid, 0) != 0) return false;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all((std::istreambuf_iterator<char>(stat)), {});
-  const auto close = all.rfind(')');
-  return close == std::string::npos || all.size() < close + 2 || all[close + 2] != 'Z';
 }
 
 // Reads every line until EOF.

@@ -161,9 +161,7 @@ TEST_CASE("play: a referee killed by SIGKILL leaves no bot behind", "[interrupt]
   // Gone (or a zombie waiting for init to reap it) within seconds.
   bool gone = false;
   for (int i = 0; i < 500 && !gone; ++i) {
-    const std::string stat = testing::read_file(fmt::format("/proc/{}/stat", bot));
-    const auto close = stat.rfind(')');
-    gone = close == std::string::npos || stat.compare(close + 1, 3, " Z ") == 0;
+    gone = !testing::process_alive(bot);
     if (!gone) std::this_thread::sleep_for(20ms);
   }
   INFO(testing::read_file(r.log));
