@@ -8,6 +8,7 @@
 #include <array>
 
 #include "referee/games/draw.hpp"
+#include "referee/games/stellar/telescope.hpp"
 #include "referee/games/stellar/text.hpp"
 
 namespace arena::stellar {
@@ -20,10 +21,6 @@ namespace {
 
 constexpr std::size_t kCellText = 19;  // inside the brackets of a telescope cell
 constexpr std::size_t kHalfCell = 11;  // a cell is "[" + 19 + "]" plus one space: 22 columns
-// The pyramid's rows as slot indexes and each row's indent in half cells (docs/games/stellar.md, section 3: row
-// 6-7-8 is shifted half a card left of 4-5, row 9-12 half a card again).
-const std::array<std::vector<int>, 5> kPyramid = {{{0}, {1, 2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}}};
-constexpr std::array<std::size_t, 5> kIndent = {3, 2, 2, 1, 0};
 // Each card type's colour (its label is type_label's, its name in the JSON enum_name's).
 constexpr std::array<std::pair<CardType, const char*>, 6> kTypeColours{{{CardType::planet, "33"},
                                                                         {CardType::moon, "36"},
@@ -92,10 +89,10 @@ std::string cell(const json& slot, int index, const Style& st) {
 
 std::string telescope(const json& slots, const Style& st) {
   std::string out;
-  for (std::size_t r = 0; r < kPyramid.size(); ++r) {
-    std::string line(2 + kIndent[r] * kHalfCell, ' ');
-    for (std::size_t k = 0; k < kPyramid[r].size(); ++k) {
-      const int i = kPyramid[r][k];
+  for (const PyramidRow& row : kPyramidRows) {
+    std::string line(2 + row.indent * kHalfCell, ' ');
+    for (std::size_t k = 0; k < row.count; ++k) {
+      const int i = row.slots[k];
       if (k > 0) line += ' ';
       line += cell(slots.at(static_cast<std::size_t>(i)), i, st);
     }

@@ -6,15 +6,13 @@
 #include <array>
 
 #include "referee/games/stellar/scoring.hpp"
+#include "referee/games/stellar/telescope.hpp"
 
 namespace arena::stellar {
 
 namespace {
 
 constexpr int kCell = 18;  // width of one telescope slot
-// The pyramid's rows as slot indexes, and each row's indent in half cells (docs/games/stellar.md, section 3).
-const std::array<std::vector<int>, 5> kRows = {{{0}, {1, 2}, {3, 4}, {5, 6, 7}, {8, 9, 10, 11}}};
-constexpr std::array<int, 5> kIndent = {3, 2, 2, 1, 0};
 
 std::string slot_text(const State& s, const Slot& slot, int index) {
   if (slot.empty()) return fmt::format("{:>2} .", index + 1);
@@ -35,10 +33,12 @@ std::string describe(const State& s) {
     const Player& p = s.players[static_cast<std::size_t>(seat)];
     const PlayerScore& ps = o.players[static_cast<std::size_t>(seat)];
     out += fmt::format("seat {}: {} points\n  telescope (face down in parentheses):\n", seat, ps.total);
-    for (std::size_t r = 0; r < kRows.size(); ++r) {
-      std::string line(static_cast<std::size_t>(4 + kIndent[r] * kCell / 2), ' ');
-      for (int i : kRows[r])
+    for (const PyramidRow& row : kPyramidRows) {
+      std::string line(4 + row.indent * static_cast<std::size_t>(kCell) / 2, ' ');
+      for (std::size_t k = 0; k < row.count; ++k) {
+        const int i = row.slots[k];
         line += fmt::format("{:<{}}", slot_text(s, p.telescope[static_cast<std::size_t>(i)], i), kCell);
+      }
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";
     }
