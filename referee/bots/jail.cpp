@@ -396,6 +396,7 @@ void Jail::started(pid_t leader) {
     const auto bot = init.empty() ? std::vector<pid_t>() : children_of(init.front());
     if (!bot.empty()) bot_ = bot.front();
   }
+  bot_clock_ = cpu_clock_of(bot_);
 }
 
 const char* Jail::cpu_source() const {
@@ -414,12 +415,7 @@ double Jail::cpu_ms() const {
     if (at == nullptr) return -1;
     return static_cast<double>(std::strtoull(at + 11, nullptr, 10)) / 1000.0;
   }
-  if (bot_ <= 0) return -1;
-  clockid_t clock{};
-  if (::clock_getcpuclockid(bot_, &clock) != 0) return -1;
-  timespec ts{};
-  if (::clock_gettime(clock, &ts) != 0) return -1;
-  return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
+  return cpu_clock_ms(bot_clock_);
 }
 
 void Jail::freeze(bool frozen) const {

@@ -374,6 +374,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     return fail(fmt::format("cannot start \"{}\": {}", o.argv[0], ec ? ec.message() : "unknown error"));
   }
   bot->pid_ = pid;
+  bot->cpu_clock_ = detail::cpu_clock_of(pid);
   register_leader(bot->pid_);
   if (jail) {
     jail->started(bot->pid_);
@@ -575,10 +576,7 @@ ExitStatus BotProcess::shutdown(std::chrono::milliseconds grace) {
 double BotProcess::cpu_ms() const {
   if (reaped_) return -1;
   if (jail_) return jail_->cpu_ms();
-  clockid_t clock{};
-  timespec ts{};
-  if (::clock_getcpuclockid(pid_, &clock) != 0 || ::clock_gettime(clock, &ts) != 0) return -1;
-  return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
+  return detail::cpu_clock_ms(cpu_clock_);
 }
 
 bool BotProcess::cpu_covers_tree() const {

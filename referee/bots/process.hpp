@@ -148,6 +148,7 @@ class BotProcess {
   BotProcess() = default;
 
   pid_t pid_ = -1;
+  CpuClock cpu_clock_;  // pid_'s CPU-time clock
   int pidfd_ = -1;
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;

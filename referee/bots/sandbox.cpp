@@ -54,6 +54,18 @@ void close_fd(int& fd) noexcept {
   fd = -1;
 }
 
+CpuClock cpu_clock_of(pid_t pid) noexcept {
+  CpuClock c;
+  c.valid = pid > 0 && ::clock_getcpuclockid(pid, &c.id) == 0;
+  return c;
+}
+
+double cpu_clock_ms(CpuClock clock) noexcept {
+  timespec ts{};
+  if (!clock.valid || ::clock_gettime(clock.id, &ts) != 0) return -1;
+  return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream ss;

@@ -37,6 +37,14 @@ namespace arena::bots {
 
 enum class Tier { none, basic, strict };
 
+// A process's CPU-time clock, looked up once (detail::cpu_clock_of): clock_getcpuclockid asks the
+// kernel every time (a clock_getres), and a bot's CPU is read at every decision. Valid while the
+// process (or its zombie) holds its pid.
+struct CpuClock {
+  clockid_t id{};
+  bool valid = false;
+};
+
 struct SandboxLimits {
   std::uint64_t cpu_seconds = 300;        // RLIMIT_CPU per process: SIGXCPU, SIGKILL 5 s later
   std::uint64_t address_space_mb = 8192;  // RLIMIT_AS per process; 0 = unlimited (JVMs reserve a lot)
@@ -177,7 +185,8 @@ class Jail {
   int freeze_fd_ = -1;
   void set_cgroup_frozen(bool frozen) const;
   pid_t leader_ = -1;
-  pid_t bot_ = -1;  // the process that exec'd the bot (inside the namespaces when there are some)
+  pid_t bot_ = -1;      // the process that exec'd the bot (inside the namespaces when there are some)
+  CpuClock bot_clock_;  // bot_'s CPU-time clock
 };
 
 // Everything the child needs between fork and exec, computed before the fork so the child only

@@ -28,6 +28,12 @@ namespace arena::bots::detail {
 std::string errno_text(int err);
 // Closes `fd` if it is open and marks it closed (-1).
 void close_fd(int& fd) noexcept;
+
+// A process's CPU-time clock (CpuClock, sandbox.hpp), or one that is not valid when the process is
+// already gone.
+CpuClock cpu_clock_of(pid_t pid) noexcept;
+// The clock's time in milliseconds, or -1 (no clock, or its process is gone).
+double cpu_clock_ms(CpuClock clock) noexcept;
 std::string read_text(const std::filesystem::path& path);
 
 // child: writes `text` to an existing file (cgroup and /proc control files).

@@ -295,7 +295,6 @@ Status Writer::write_step(const Step& s) {
   if (!s.view_hash.empty()) line.append(R"(,"view_hash":")").append(s.view_hash).push_back('"');
   line.append("}\n");
   out_->write(line.data(), static_cast<std::streamsize>(line.size()));
-  out_->flush();
   if (!*out_) return fail(fmt::format("writing the replay {} failed", path_.string()));
   return {};
 }

@@ -92,7 +92,10 @@ class Writer {
   static Result<Writer> open(const std::filesystem::path& path);
   Status write(const json& line);  // one line, flushed
   // A step, written as text without a JSON tree (the decision loop's path): byte for byte the
-  // dump of to_json(s).
+  // dump of to_json(s). Not flushed: the stream writes when its buffer is full and at the next
+  // write() (the footer), a system call every few dozen steps instead of one per decision; a
+  // referee killed mid-match leaves the steps of its last buffer unwritten (the match is not
+  // finished either way: no footer).
   Status write_step(const Step& s);
   const std::filesystem::path& path() const { return path_; }
 
