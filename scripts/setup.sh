@@ -3,6 +3,7 @@
 # builds. Idempotent: a second run installs nothing and rebuilds only what changed.
 #
 #   scripts/setup.sh [--sanitize]     build/ (or build-asan/ with ASan + UBSan)
+#   scripts/setup.sh --packages-only  installs what is missing, builds nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +35,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "${1:-}" = "--packages-only" ] && exit 0
 
 build=build
 # Warnings are errors in development and CI. -g1 (line tables: backtraces and sanitizer reports
