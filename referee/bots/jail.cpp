@@ -322,7 +322,9 @@ Jail::~Jail() {
   std::error_code ec;
   if (!work_dir_.empty()) fs::remove_all(work_dir_, ec);
   // Nothing of the uid is left (what escaped the group is killed here), then it is free.
-  if (uid_lock_fd_ >= 0) release_uid(uid_, uid_lock_fd_, tree_dead);
+  // A bot with its own /tmp, /var/tmp and /dev/shm (strict, basic with private mounts) wrote
+  // nothing in the host's; at the uid's next claim they are looked through anyway.
+  if (uid_lock_fd_ >= 0) release_uid(uid_, uid_lock_fd_, tree_dead, !(namespaces_ || mounts_.enabled));
 }
 
 bool Jail::memory_by_cgroup() const {

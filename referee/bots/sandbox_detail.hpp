@@ -79,10 +79,13 @@ ProcessResources& resources();
 // bot of it left; held by a lock file across referees: (uid, lock descriptor).
 Result<std::pair<uid_t, int>> claim_uid();
 // Purges it, then frees it. `tree_dead`: the bot's cgroup or namespace is known to be empty.
-void release_uid(uid_t uid, int lock_fd, bool tree_dead);
-// Kills every process of `uid` (only checks there is none when `tree_dead`) and removes its
-// files from /tmp, /var/tmp and /dev/shm (and every world-writable folder after purge_everywhere).
-void purge_uid(uid_t uid, bool tree_dead);
+// `saw_host_folders`: the bot could write the host's temporary folders (no mount namespace of its
+// own covering them); when not, its files there cannot exist and are not looked for.
+void release_uid(uid_t uid, int lock_fd, bool tree_dead, bool saw_host_folders);
+// Kills every process of `uid` (only checks there is none when `tree_dead`) and, unless
+// `saw_host_folders` is false, removes its files from /tmp, /var/tmp and /dev/shm (and every
+// world-writable folder after purge_everywhere): a readdir and a stat per entry of each.
+void purge_uid(uid_t uid, bool tree_dead, bool saw_host_folders = true);
 // From now on purge_uid also looks in every world-writable folder of the machine (found once):
 // for basic bots as root without a mount namespace of their own.
 void purge_everywhere();

@@ -95,6 +95,21 @@ int open_uid_lock(const fs::path& lock) {
   return ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 }
 
+// The lock file's first byte: what its last holder did with the uid. kPurged is written by
+// release_uid after the purge; kInUse at the claim, so that a referee killed while it holds the
+// uid leaves it asking for a purge (as does a lock file of an older referee, which is empty).
+constexpr char kPurged = 'p';
+constexpr char kInUse = 'u';
+
+bool left_purged(int lock_fd) {
+  char c = 0;
+  return ::pread(lock_fd, &c, 1, 0) == 1 && c == kPurged;
+}
+
+bool mark(int lock_fd, char state) {
+  return ::pwrite(lock_fd, &state, 1, 0) == 1;
+}
+
 // The guardian's purge of the uids a dead referee held, each under its lock like any purge. The
 // referee's death released its locks, so another referee may have claimed one of these uids
 // since, purged it at its claim and started a bot as that uid: a purge without the lock would
@@ -217,8 +232,16 @@ Result<std::pair<uid_t, int>> claim_uid() {
     const int fd = open_uid_lock(lock);
     if (fd < 0) return fail(fmt::format("cannot create the uid lock {}: {}", lock.string(), errno_text(errno)));
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-      // Whatever a bot of an earlier referee (one killed with SIGKILL) left is gone before reuse.
-      purge_uid(u, true);
+      // Whatever a bot of an earlier referee (one killed with SIGKILL) left is gone before reuse;
+      // after a release that purged, only the processes are checked (the files were looked for
+      // then: a readdir and a stat per entry of /tmp, /var/tmp and /dev/shm saved). A uid whose
+      // state cannot be recorded is not used.
+      const bool purged = left_purged(fd);
+      if (!mark(fd, kInUse)) {
+        ::close(fd);
+        continue;
+      }
+      purge_uid(u, true, !purged);
       guard(std::to_string(u), true);
       return std::make_pair(u, fd);
     }
@@ -227,8 +250,9 @@ Result<std::pair<uid_t, int>> claim_uid() {
   return fail(fmt::format("all {} sandbox uids ({}-{}) are in use", kUidCount, kUidBase, kUidBase + kUidCount - 1));
 }
 
-void release_uid(uid_t uid, int lock_fd, bool tree_dead) {
-  purge_uid(uid, tree_dead);
+void release_uid(uid_t uid, int lock_fd, bool tree_dead, bool saw_host_folders) {
+  purge_uid(uid, tree_dead, saw_host_folders);
+  mark(lock_fd, kPurged);
   guard(std::to_string(uid), false);
   ::close(lock_fd);
 }
@@ -253,7 +277,7 @@ bool uid_has_processes(uid_t uid) {
   return found;
 }
 
-void purge_uid(uid_t uid, bool tree_dead) {
+void purge_uid(uid_t uid, bool tree_dead, bool saw_host_folders) {
   // Every process of the uid, wherever it went (setsid, double fork, a namespace of its own):
   // a child that takes the uid signals everything it may signal, until none is left. (kill(-1)
   // itself says nothing: it succeeds whenever any other process exists.) When the bot's tree is
@@ -267,6 +291,7 @@ void purge_uid(uid_t uid, bool tree_dead) {
     if (!uid_has_processes(uid)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  if (!saw_host_folders) return;
   for (const char* place : kTempFolders) remove_owned(place, uid);
   if (g_everywhere) {
     for (const std::string& place : world_writable_folders()) remove_owned(place.c_str(), uid);
