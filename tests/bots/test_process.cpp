@@ -3,6 +3,7 @@
 // teardown that leaves nothing behind whatever the bot does. Deadlines are generous upper bounds:
 // a slow machine must pass.
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "referee/bots/process.hpp"
+#include "referee/bots/sandbox_detail.hpp"
 #include "tests/command.hpp"
 
 using namespace arena;
@@ -240,4 +242,52 @@ TEST_CASE("destroying a BotProcess without shutdown still kills and reaps it", "
     pid = p->pid();
   }
   CHECK(::kill(pid, 0) != 0);
+}
+
+// A sandbox uid (as root) is purged of its files in the host's temporary folders at its claim
+// unless its last holder purged it at its release: a referee killed while holding the uid (here:
+// its lock closed without the release) leaves it to be purged at the next claim.
+TEST_CASE("a sandbox uid left by a killed referee is purged at its next claim and one released is not walked again",
+          "[bots]") {
+  if (::geteuid() != 0) {
+    WARN("not root: sandbox uids are taken only as root");
+    return;
+  }
+  bots::init_process_wide();
+  auto claimed = bots::detail::claim_uid();
+  REQUIRE(claimed.ok());
+  const auto [uid, lock] = *claimed;
+  const fs::path left = fs::path("/tmp") / fmt::format("arena-test-uid-{}-{}", uid, ::getpid());
+  std::ofstream(left) << "left behind\n";
+  REQUIRE(::chown(left.c_str(), uid, uid) == 0);
+  // The referee dies holding the uid: no release, no purge.
+  bots::detail::guard(std::to_string(uid), false);
+  ::close(lock);
+
+  // The next claims until that uid comes back (another referee may take it first: its claim
+  // purges it the same way).
+  std::vector<std::pair<uid_t, int>> held;
+  bool again = false;
+  for (int i = 0; i < 64 && !again; ++i) {
+    auto next = bots::detail::claim_uid();
+    REQUIRE(next.ok());
+    held.push_back(*next);
+    again = next->first == uid;
+  }
+  std::error_code ec;
+  CHECK_FALSE(fs::exists(left, ec));
+
+  // Released with its purge, then a file of the uid appears (nothing of the uid runs: only a test
+  // can make one): the next claim trusts the recorded purge and does not walk the folders.
+  for (const auto& [u, fd] : held) bots::detail::release_uid(u, fd, true, true);
+  if (again) {
+    std::ofstream(left) << "made after the release\n";
+    REQUIRE(::chown(left.c_str(), uid, uid) == 0);
+    auto back = bots::detail::claim_uid();
+    REQUIRE(back.ok());
+    if (back->first == uid) CHECK(fs::exists(left, ec));
+    bots::detail::release_uid(back->first, back->second, true, true);  // this release purges it
+    CHECK_FALSE(fs::exists(left, ec));
+  }
+  fs::remove(left, ec);
 }
