@@ -101,7 +101,13 @@ int open_uid_lock(const fs::path& lock) {
 constexpr char kPurged = 'p';
 constexpr char kInUse = 'u';
 
+// Trusted only from a lock file this referee's user owns and nobody else may write: the mark lets
+// a claim skip the purge of the temporary folders, and a file a bot's uid could write (one made in
+// a folder it owns, should the lock folder ever be such a one) would let it keep its files there
+// for the uid's next bot.
 bool left_purged(int lock_fd) {
+  struct stat st {};
+  if (::fstat(lock_fd, &st) != 0 || st.st_uid != ::geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) return false;
   char c = 0;
   return ::pread(lock_fd, &c, 1, 0) == 1 && c == kPurged;
 }

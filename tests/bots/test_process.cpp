@@ -288,6 +288,20 @@ TEST_CASE("a sandbox uid left by a killed referee is purged at its next claim an
     if (back->first == uid) CHECK(fs::exists(left, ec));
     bots::detail::release_uid(back->first, back->second, true, true);  // this release purges it
     CHECK_FALSE(fs::exists(left, ec));
+
+    // The mark is not trusted from a lock file the uid could have written: owned by the uid, the
+    // same purged lock asks for the purge again.
+    fs::path lock_file = fmt::format("/run/stellar-arena/uid-{}.lock", uid);
+    if (!fs::exists(lock_file, ec)) lock_file = fs::temp_directory_path() / "stellar-arena-uids" / lock_file.filename();
+    REQUIRE(fs::exists(lock_file, ec));
+    std::ofstream(left) << "made after the release\n";
+    REQUIRE(::chown(left.c_str(), uid, uid) == 0);
+    REQUIRE(::chown(lock_file.c_str(), uid, uid) == 0);
+    auto forged = bots::detail::claim_uid();
+    REQUIRE(::chown(lock_file.c_str(), 0, 0) == 0);
+    REQUIRE(forged.ok());
+    if (forged->first == uid) CHECK_FALSE(fs::exists(left, ec));
+    bots::detail::release_uid(forged->first, forged->second, true, true);
   }
   fs::remove(left, ec);
 }
