@@ -78,6 +78,8 @@ ProcessResources& resources();
 // uid_slots.cpp. A uid no other bot uses now and no account owns, purged of whatever an earlier
 // bot of it left; held by a lock file across referees: (uid, lock descriptor).
 Result<std::pair<uid_t, int>> claim_uid();
+// The lock file that says a uid is in use (held with flock), in a folder only root may enter.
+std::filesystem::path uid_lock_path(uid_t uid);
 // Purges it, then frees it. `tree_dead`: the bot's cgroup or namespace is known to be empty.
 // `saw_host_folders`: the bot could write the host's temporary folders (no mount namespace of its
 // own covering them); when not, its files there cannot exist and are not looked for.

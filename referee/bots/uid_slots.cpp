@@ -83,14 +83,6 @@ void remove_owned(const char* place, uid_t uid) {
   ::closedir(d);
 }
 
-// The lock file that says a uid is in use (held with flock), in a folder only root may enter.
-fs::path uid_lock_path(uid_t uid) {
-  fs::path dir = "/run/stellar-arena";
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) dir = fs::temp_directory_path() / "stellar-arena-uids";
-  ::mkdir(dir.c_str(), 0700);
-  return dir / fmt::format("uid-{}.lock", uid);
-}
-
 int open_uid_lock(const fs::path& lock) {
   return ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 }
@@ -183,6 +175,13 @@ void tell_guardian(const std::string& line) {
 }
 
 }  // namespace
+
+fs::path uid_lock_path(uid_t uid) {
+  fs::path dir = "/run/stellar-arena";
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) dir = fs::temp_directory_path() / "stellar-arena-uids";
+  ::mkdir(dir.c_str(), 0700);
+  return dir / fmt::format("uid-{}.lock", uid);
+}
 
 void kill_cgroup(const std::string& path) {
   write_file((path + "/cgroup.freeze").c_str(), "0");

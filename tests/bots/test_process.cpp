@@ -291,8 +291,7 @@ TEST_CASE("a sandbox uid left by a killed referee is purged at its next claim an
 
     // The mark is not trusted from a lock file the uid could have written: owned by the uid, the
     // same purged lock asks for the purge again.
-    fs::path lock_file = fmt::format("/run/stellar-arena/uid-{}.lock", uid);
-    if (!fs::exists(lock_file, ec)) lock_file = fs::temp_directory_path() / "stellar-arena-uids" / lock_file.filename();
+    const fs::path lock_file = bots::detail::uid_lock_path(uid);
     REQUIRE(fs::exists(lock_file, ec));
     std::ofstream(left) << "made after the release\n";
     REQUIRE(::chown(left.c_str(), uid, uid) == 0);
