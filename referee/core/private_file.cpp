@@ -39,9 +39,11 @@ class FdStream : public Base {
   __gnu_cxx::stdio_filebuf<char> buf_;
 };
 
-// A path the user names on purpose as a stream (/dev/null, /dev/stdout): opened as it is.
+// A path the user names on purpose as a stream (/dev/null, /dev/stdout): opened as it is. Files
+// under /dev/shm (a tmpfs for ordinary files, a usual place for a fast league) are files like any.
 bool is_device_path(const fs::path& path) {
-  return path.string().rfind("/dev/", 0) == 0;
+  const std::string text = path.lexically_normal().string();
+  return text.rfind("/dev/", 0) == 0 && text.rfind("/dev/shm/", 0) != 0;
 }
 
 // `path` without trailing separators, so that O_NOFOLLOW applies to its last component.

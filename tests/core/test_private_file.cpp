@@ -101,6 +101,32 @@ TEST_CASE("an existing file is made private, a folder that existed and a device 
   CHECK(refused.error().find("old.json is not a folder") != std::string::npos);
 }
 
+TEST_CASE("files under /dev/shm are private files like any, not streams", "[core][files]") {
+  // A league's folder on the tmpfs (/dev/shm/...) used to be taken for a device: league.json was
+  // opened without being created and the league stopped on "No such file or directory".
+  if (!fs::is_directory("/dev/shm")) {
+    WARN("no /dev/shm on this machine: nothing to check");
+    return;
+  }
+  std::string templ = "/dev/shm/arena-private-XXXXXX";
+  REQUIRE(::mkdtemp(templ.data()) != nullptr);
+  const fs::path folder = templ;
+  auto created = files::make_private_dirs(folder / "league");
+  REQUIRE(created.ok());
+  REQUIRE(files::write_private(folder / "league" / "league.json", "{}").ok());
+  CHECK(mode_of(folder / "league" / "league.json") == 0600);
+  auto out = files::open_private(folder / "league" / "results.jsonl", std::ios::app);
+  REQUIRE(out.ok());
+  **out << "{}\n";
+  out->reset();
+  CHECK(fs::file_size(folder / "league" / "results.jsonl") == 3);
+  // A link planted there is refused as anywhere else (the device exception would follow it).
+  fs::create_symlink("/etc/hostname", folder / "league" / "link");
+  CHECK_FALSE(files::open_private(folder / "league" / "link").ok());
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+}
+
 TEST_CASE("share: files 0644, folders 0755, missing paths skipped", "[core][files]") {
   TempDir tmp;
   Umask scoped(0);
