@@ -233,8 +233,10 @@ class Match {
       s.report.protocol = ready->protocol;
       s.reusable = ready->protocol >= 2 && ready->reuse;
       if (ready->protocol >= 2 && ready->view_delta) s.delta = std::make_unique<ViewDelta>();
-      // Frozen as soon as it is ready: it cannot think while the others start either.
-      if (o_.sandbox.freeze_idle) s.process->freeze(true);
+      // Not frozen now: it is stopped if a later seat's ready takes freeze_after (read_line_of),
+      // so that it cannot think while a slow bot starts. Bots that answer hello at once (kept
+      // ones) are never stopped between matches: a freeze and a thaw per bot and match cost a
+      // fast league more than its bots' handshakes.
     }
   }
 
@@ -298,7 +300,7 @@ class Match {
                                  s.delta != nullptr, s.delta ? std::string_view(removed_text_) : std::string_view());
       if (o_.sandbox.freeze_idle) {
         // The bots to stop at once stop before this one is asked (a no-op for those already
-        // stopped); the others are stopped if this turn lasts freeze_after (read_reply). A bot that
+        // stopped); the others are stopped if this turn lasts freeze_after (read_line_of). A bot that
         // answers and is asked again next (Stellar's take, play, place) is not stopped in between.
         for (Seat_& other : seats_) {
           if (&other != &s && other.process && other.freeze_at_once) other.process->freeze(true);
@@ -389,7 +391,7 @@ class Match {
 
   // One line from the bot, parsed as a JSON object, or a recorded fault.
   std::optional<Received> receive(Seat_& s, Deadline deadline, std::int64_t request_id) {
-    auto r = request_id > 0 ? read_reply(s, deadline) : s.process->read_line(deadline, stop_fd());
+    auto r = read_line_of(s, deadline, request_id);
     // The bot's turn ends here: its CPU time from now on is idle time. (--freeze-idle stops it
     // before another seat is asked: play_decisions.)
     if (request_id > 0) s.cpu_mark = s.process->cpu_ms();
@@ -423,16 +425,19 @@ class Match {
     return Received{std::move(r.line), std::move(parsed).value()};
   }
 
-  // The reply to a request; the other bots still running are stopped if it takes freeze_after.
-  bots::ReadResult read_reply(Seat_& s, Deadline deadline) {
-    const bool others_running = o_.sandbox.freeze_idle && std::any_of(seats_.begin(), seats_.end(), [&](Seat_& o) {
-                                  return &o != &s && o.process && !o.process->frozen();
-                                });
-    if (others_running) {
+  // A line from `s`: the reply to a request, or (request 0) its ready. The idle bots still running
+  // are stopped if it takes freeze_after: in a decision every other seat, in the handshake the
+  // seats already ready (the handshake reads them in seat order; the later ones are starting).
+  bots::ReadResult read_line_of(Seat_& s, Deadline deadline, std::int64_t request_id) {
+    const auto idle = [&](const Seat_& o) { return &o != &s && o.process && (request_id > 0 || o.seat < s.seat); };
+    const bool idle_running = o_.sandbox.freeze_idle && std::any_of(seats_.begin(), seats_.end(), [&](Seat_& o) {
+                                return idle(o) && !o.process->frozen();
+                              });
+    if (idle_running) {
       auto r = s.process->read_line(std::min(deadline, Clock::now() + o_.freeze_after), stop_fd());
       if (r.status != bots::ReadStatus::timeout || Clock::now() >= deadline) return r;
       for (Seat_& other : seats_) {
-        if (&other != &s && other.process) other.process->freeze(true);
+        if (idle(other)) other.process->freeze(true);
       }
     }
     return s.process->read_line(deadline, stop_fd());

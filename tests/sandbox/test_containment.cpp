@@ -198,14 +198,15 @@ namespace {
 
 // A Python bot that plays the first legal action of every request after sleeping `seconds`,
 // written under the test output folder; its path as a bot's uid reaches it.
-std::string sleeping_bot(const std::string& name, double seconds) {
+std::string sleeping_bot(const std::string& name, double seconds, double start_seconds = 0) {
   const std::string path = fmt::format("{}/{}.py", ARENA_TEST_OUT, name);
   std::filesystem::create_directories(ARENA_TEST_OUT);
   std::ofstream(path) << "import json, sys, time\n"
                          "for line in sys.stdin:\n"
                          "    m = json.loads(line)\n"
                          "    if m['type'] == 'hello':\n"
-                         "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
+                      << fmt::format("        time.sleep({})\n", start_seconds)
+                      << "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
                          "    elif m['type'] == 'request':\n"
                       << fmt::format("        time.sleep({})\n", seconds)
                       << "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
@@ -262,6 +263,19 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   INFO("tier " << enum_name(t));
   const Spun spun = spin_against(t, sleeping_bot("slow_bot", 0.02), "hostile-freeze");
   WARN(fmt::format("frozen while idle: {:.1f} ms CPU in {:.1f} ms of waiting", spun.cpu_ms, spun.wall_ms));
+  CHECK(spun.cpu_ms < 0.25 * spun.wall_ms);
+}
+
+TEST_CASE("hostile: a bot ready first cannot think while its opponent starts slowly", "[hostile]") {
+  // Ready bots are frozen lazily in the handshake too: once a later seat's start lasts
+  // freeze_after. The opponent takes half a second to answer hello and no time to decide; the
+  // busy bot, ready at once, spins whenever it is not asked. Unstopped it would spin through most
+  // of that half second; stopped, through about a millisecond of it.
+  const Tier t = tiers().back();
+  INFO("tier " << enum_name(t));
+  const Spun spun = spin_against(t, sleeping_bot("slow_start_bot", 0, 0.5), "hostile-slow-start");
+  WARN(fmt::format("opponent starting slowly: {:.1f} ms CPU in {:.1f} ms of waiting", spun.cpu_ms, spun.wall_ms));
+  CHECK(spun.wall_ms > 500);
   CHECK(spun.cpu_ms < 0.25 * spun.wall_ms);
 }
 
