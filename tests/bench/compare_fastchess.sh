@@ -15,7 +15,11 @@
 # system of the whole process tree (GNU time's, which counts every child the tool waited for)
 # divided by the moves, counted from fastchess's PGN (UCI notation) and from the league's
 # results.jsonl. Run it from the project root on an otherwise quiet machine; the load average is
-# printed with each line, as the ratios inside one repetition are what compare.
+# printed with each line, as the ratios inside one repetition are what compare. Its folders go
+# under $TMPDIR (default /tmp): TMPDIR=/dev/shm keeps the filesystem's cost of creating a replay
+# per match out of the comparison (docs/architecture.md, "Against fastchess"). GNU time misses
+# the strict tier's bots (they are not the referee's waited-for children): its CPU figure there
+# is the referee's and its helpers' only.
 set -euo pipefail
 
 fastchess_dir=${1:?usage: compare_fastchess.sh FASTCHESS_DIR [REFEREE] [RANDOM_BOT] [ROUNDS] [DEALS] [REPEATS]}
@@ -31,7 +35,7 @@ for program in "$fastchess" "$mover" "$referee" "$random_bot"; do
 done
 [[ -x /usr/bin/time ]] || { echo "compare_fastchess.sh: needs GNU time (/usr/bin/time)" >&2; exit 2; }
 
-work=$(mktemp -d /tmp/compare_fastchess.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/compare_fastchess.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # Prints one result line: NAME, the moves, and the time file (wall, user, system seconds).
