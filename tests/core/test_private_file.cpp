@@ -20,11 +20,11 @@ unsigned mode_of(const fs::path& p) {
   return st.st_mode & 07777;
 }
 
-// A fresh folder under the system's temporary folder, removed at the end of the test.
+// A fresh folder under `parent` (the system's temporary folder), removed at the end of the test.
 struct TempDir {
   fs::path path;
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "arena-private-XXXXXX").string();
+  explicit TempDir(const fs::path& parent = fs::temp_directory_path()) {
+    std::string templ = (parent / "arena-private-XXXXXX").string();
     REQUIRE(::mkdtemp(templ.data()) != nullptr);
     path = templ;
   }
@@ -108,9 +108,8 @@ TEST_CASE("files under /dev/shm are private files like any, not streams", "[core
     WARN("no /dev/shm on this machine: nothing to check");
     return;
   }
-  std::string templ = "/dev/shm/arena-private-XXXXXX";
-  REQUIRE(::mkdtemp(templ.data()) != nullptr);
-  const fs::path folder = templ;
+  TempDir tmp("/dev/shm");
+  const fs::path& folder = tmp.path;
   auto created = files::make_private_dirs(folder / "league");
   REQUIRE(created.ok());
   REQUIRE(files::write_private(folder / "league" / "league.json", "{}").ok());
@@ -123,8 +122,6 @@ TEST_CASE("files under /dev/shm are private files like any, not streams", "[core
   // A link planted there is refused as anywhere else (the device exception would follow it).
   fs::create_symlink("/etc/hostname", folder / "league" / "link");
   CHECK_FALSE(files::open_private(folder / "league" / "link").ok());
-  std::error_code ec;
-  fs::remove_all(folder, ec);
 }
 
 TEST_CASE("share: files 0644, folders 0755, missing paths skipped", "[core][files]") {

@@ -196,8 +196,9 @@ TEST_CASE("hostile: moves printed after the game ended change nothing", "[hostil
 
 namespace {
 
-// A Python bot that plays the first legal action of every request after sleeping `seconds`,
-// written under the test output folder; its path as a bot's uid reaches it.
+// A Python bot that answers hello after sleeping `start_seconds` and plays the first legal action
+// of every request after sleeping `seconds`, written under the test output folder; its path as a
+// bot's uid reaches it.
 std::string sleeping_bot(const std::string& name, double seconds, double start_seconds = 0) {
   const std::string path = fmt::format("{}/{}.py", ARENA_TEST_OUT, name);
   std::filesystem::create_directories(ARENA_TEST_OUT);
