@@ -95,11 +95,11 @@ class LibraryBots(unittest.TestCase):
     # Each league's games, search_bot's --samples (the cheapest that still wins clearly, measured:
     # docs/library.md) and the wins asserted, a count a fair coin reaches with a probability under 3%.
     def test_search_bot_beats_greedy_in_stella_quest(self):
-        # 32 games: a fair coin wins 21 or more with a probability of 5.5%, 22 or more of 2.5%. The
-        # default 100 worlds (50 won only 20 of 40 of these deals, 25 won 24).
-        row = search_league("stella_quest", 16, 100, self.out)
-        print(f"search_bot against greedy_bot, Stella Quest: {row['wins']} won, {row['losses']} lost of 32")
-        self.assertGreaterEqual(row["wins"], 22)
+        # 20 games: a fair coin wins 15 or more with a probability of 2%. The default 100 worlds
+        # (50 won only 20 of 40 of these deals, 25 won 24).
+        row = search_league("stella_quest", 10, 100, self.out)
+        print(f"search_bot against greedy_bot, Stella Quest: {row['wins']} won, {row['losses']} lost of 20")
+        self.assertGreaterEqual(row["wins"], 15)
 
     def test_search_bot_beats_greedy_in_stellar(self):
         # 20 games: a fair coin wins 15 or more with a probability of 2%. 6 worlds a decision (the
