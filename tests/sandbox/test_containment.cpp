@@ -273,10 +273,10 @@ TEST_CASE("hostile: a bot ready first cannot think while its opponent starts slo
   // busy bot, ready at once, spins whenever it is not asked. Unstopped it would spin through most
   // of that half second; stopped, through about a millisecond of it.
   // The premise is that the busy bot is ready long before its opponent: it waited more than half a
-  // second in all. Both bots start at once, and on a loaded machine setting up the busy bot's
-  // sandbox (its namespaces) has taken longer than the opponent's python and half second together
-  // (CI: 43 ms of waiting in all). Such a run proves nothing either way and is played again, the
-  // opponent slower each time.
+  // second in all. Both bots start at once, and on a loaded machine the busy bot's ready has come
+  // after the opponent's python start and half second together (CI: 43 ms of waiting in all; why
+  // its start was that slow is not known). Such a run proves nothing either way and is played
+  // again, the opponent slower each time.
   const Tier t = tiers().back();
   INFO("tier " << enum_name(t));
   Spun spun;
