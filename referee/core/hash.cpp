@@ -5,15 +5,7 @@ namespace arena {
 Hasher& Hasher::bytes(std::string_view data) {
   for (char c : data) {
     h_ ^= static_cast<unsigned char>(c);
-    h_ *= 0x100000001B3ULL;
-  }
-  return *this;
-}
-
-Hasher& Hasher::u64(std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    h_ ^= (value >> (8 * i)) & 0xFF;
-    h_ *= 0x100000001B3ULL;
+    h_ *= kPrime;
   }
   return *this;
 }

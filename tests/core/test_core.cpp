@@ -2,6 +2,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "referee/core/enum_names.hpp"
@@ -70,6 +71,36 @@ TEST_CASE("stable_hash: pinned values and hex form") {
   CHECK(hash_hex(0x1234) == "0000000000001234");
   CHECK(hash_hex(stable_hash("stellar")).size() == 16);
   CHECK(hash_hex(stable_hash("stellar")) == "2497fe696a558513");
+}
+
+// Hasher::u64 skips the zero bytes above a value's highest non-zero byte: every value must still
+// hash as its 8 little-endian bytes do, one at a time, as the replays already written record it.
+TEST_CASE("Hasher: u64 hashes a value as its 8 little-endian bytes") {
+  const auto as_bytes = [](std::uint64_t value) {
+    std::string le(8, '\0');
+    for (std::size_t i = 0; i < 8; ++i) le[i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+    return Hasher{}.bytes("prefix").bytes(le).digest();
+  };
+  std::vector<std::uint64_t> values = {0,
+                                       1,
+                                       0xFF,
+                                       0x100,
+                                       0xFFFF,
+                                       0x10000,
+                                       0x8000000000000000ULL,
+                                       ~0ULL,
+                                       static_cast<std::uint64_t>(-1LL),
+                                       static_cast<std::uint64_t>(-2LL)};
+  for (int bit = 0; bit < 64; ++bit) {
+    values.push_back(1ULL << bit);
+    values.push_back((1ULL << bit) - 1);
+  }
+  Rng rng(7);
+  for (int i = 0; i < 1000; ++i) values.push_back(rng.next() >> rng.below(64));
+  for (const std::uint64_t v : values) {
+    CAPTURE(v);
+    REQUIRE(Hasher{}.bytes("prefix").u64(v).digest() == as_bytes(v));
+  }
 }
 
 TEST_CASE("Result: value or error") {
