@@ -21,6 +21,9 @@
 #ifndef MOVE_MOUNT_F_EMPTY_PATH
 #define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
 #endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
 
 namespace arena::bots {
 
@@ -55,6 +58,13 @@ void close_all_but(int a, int b) noexcept {
     ::_exit(128 + sig);
   }
   ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+// fork(2) as the system call alone. glibc's fork() first takes its stdio and malloc locks, which
+// another thread of the referee may have held when clone3 copied it into spawn_into_cgroup's
+// child: there they would stay taken for good.
+pid_t plain_fork() noexcept {
+  return static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
 }
 
 const char* set_limit(int resource, std::uint64_t soft, std::uint64_t hard) noexcept {
@@ -248,7 +258,8 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (::setsid() < 0) return "setsid";
-  if (!p.cgroup_procs.empty() && !write_file(p.cgroup_procs.c_str(), "0")) return "joining the bot's cgroup";
+  if (!p.cgroup_procs.empty() && !p.born_in_cgroup && !write_file(p.cgroup_procs.c_str(), "0"))
+    return "joining the bot's cgroup";
   if (const char* step = set_limit(RLIMIT_CORE, 0, 0)) return step;
   if (p.limits) {
     for (const auto& [resource, value] : p.rlimits) {
@@ -282,7 +293,7 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
   int status_pipe[2], alive_pipe[2];
   if (::pipe2(status_pipe, O_CLOEXEC) != 0) return "pipe";
   if (::pipe2(alive_pipe, O_CLOEXEC) != 0) return "pipe";
-  const pid_t init = ::fork();
+  const pid_t init = plain_fork();
   if (init < 0) return "fork";
   if (init > 0) {
     close_all_but(status_pipe[0], alive_pipe[1]);
@@ -304,7 +315,7 @@ const char* enter_sandbox(const ChildPlan& p) noexcept {
   if (p.nproc > 0) {
     if (const char* step = set_limit(RLIMIT_NPROC, p.nproc, p.nproc)) return step;
   }
-  const pid_t bot = ::fork();
+  const pid_t bot = plain_fork();
   if (bot < 0) return "fork";
   if (bot > 0) {
     close_all_but(status_pipe[1], -1);
@@ -346,6 +357,55 @@ pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[],
     ::_exit(127);
   }
   return pid;
+}
+
+pid_t spawn_into_cgroup(const ChildPlan& plan, int cgroup_fd, const char* exe, char* const argv[], char* const envp[],
+                        BorrowedFailure& failure) noexcept {
+#ifdef SYS_clone3
+  // What the child reports when a step fails; end of file when the bot's exec closed the last copy
+  // (the helpers close theirs once they forked the next process).
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) return -1;
+  // struct clone_args of <linux/sched.h> up to its `cgroup` field (Linux 5.7).
+  struct {
+    std::uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
+        cgroup;
+  } args{};
+  args.flags = CLONE_INTO_CGROUP;
+  args.exit_signal = SIGCHLD;
+  args.cgroup = static_cast<std::uint64_t>(cgroup_fd);
+  const long pid = ::syscall(SYS_clone3, &args, sizeof args);
+  if (pid == 0) {
+    ::close(report[0]);
+    const char* step = enter_sandbox(plan);
+    if (step == nullptr) {
+      ::execve(exe, argv, envp);
+      step = "execve";
+    }
+    const BorrowedFailure f{step, errno};
+    (void)!::write(report[1], &f, sizeof f);
+    ::_exit(127);
+  }
+  const int clone_error = errno;
+  ::close(report[1]);
+  if (pid < 0) {
+    ::close(report[0]);
+    errno = clone_error;
+    return -1;
+  }
+  BorrowedFailure f;
+  ssize_t n = 0;
+  do {
+    n = ::read(report[0], &f, sizeof f);
+  } while (n < 0 && errno == EINTR);
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof f)) failure = f;
+  return static_cast<pid_t>(pid);
+#else
+  (void)plan, (void)cgroup_fd, (void)exe, (void)argv, (void)envp, (void)failure;
+  errno = ENOSYS;
+  return -1;
+#endif
 }
 
 }  // namespace arena::bots

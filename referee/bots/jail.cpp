@@ -295,6 +295,7 @@ Result<std::unique_ptr<Jail>> Jail::create(const SandboxPolicy& policy, const st
     // Kept open for the leaf's life: each read of the CPU time and each freeze is then one
     // pread/pwrite, not a path lookup, an open and a close (a quarter of the referee's CPU per
     // decision when done per call).
+    j->cgroup_fd_ = ::open(leaf.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     j->cpu_stat_fd_ = ::open((leaf / "cpu.stat").c_str(), O_RDONLY | O_CLOEXEC);
     j->freeze_fd_ = ::open((leaf / "cgroup.freeze").c_str(), O_WRONLY | O_CLOEXEC);
     const SandboxLimits& l = policy.limits;
@@ -313,7 +314,7 @@ Jail::~Jail() {
   if (!cgroup_.empty()) {
     kill_tree();
     tree_dead = wait_cgroup_empty(1000) || tree_dead;
-    for (int fd : {cpu_stat_fd_, freeze_fd_}) {
+    for (int fd : {cgroup_fd_, cpu_stat_fd_, freeze_fd_}) {
       if (fd >= 0) ::close(fd);
     }
     ::rmdir(cgroup_.c_str());

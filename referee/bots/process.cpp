@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "referee/bots/executable.hpp"
 #include "referee/bots/sandbox_detail.hpp"
 #include "referee/bots/stderr_drain.hpp"
 
@@ -102,55 +103,6 @@ ExitStatus decode(const siginfo_t& info) {
   }
   s.code = info.si_status;
   return s;
-}
-
-// The executable for argv[0]: a path with a '/' is taken relative to `base` (the bots' working
-// directory, which a resumed league takes from its league.json; empty: the referee's own); a
-// bare name is looked up in the PATH the bot will get.
-Result<std::string> resolve_exe(const std::string& name, const std::vector<std::string>& env,
-                                const std::filesystem::path& base) {
-  namespace fs = std::filesystem;
-  auto usable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); };
-  if (name.find('/') != std::string::npos) {
-    const fs::path p = fs::path(name).is_absolute() || base.empty() ? fs::absolute(name) : fs::absolute(base) / name;
-    if (::access(p.c_str(), F_OK) != 0) return fail(fmt::format("cannot start \"{}\": no such file", name));
-    if (!usable(p)) return fail(fmt::format("cannot start \"{}\": not an executable file", name));
-    return p.string();
-  }
-  std::string path = "/usr/local/bin:/usr/bin:/bin";
-  for (const std::string& e : env) {
-    if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
-  }
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const std::size_t end = std::min(path.find(':', start), path.size());
-    const fs::path dir = path.substr(start, end - start);
-    if (!dir.empty() && usable(dir / name)) return (dir / name).string();
-    start = end + 1;
-  }
-  return fail(fmt::format("cannot start \"{}\": not found in the bot's PATH ({})", name, path));
-}
-
-// Arguments naming an existing file relative to `base` (the referee's directory when empty),
-// made absolute: a sandboxed bot runs in its private directory, where "bots/x.py" would not
-// resolve. An argument counts when it contains a '/' or names a regular file.
-std::vector<std::string> absolute_file_arguments(const std::vector<std::string>& args,
-                                                 const std::filesystem::path& base) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  std::error_code ec;
-  const fs::path dir = base.empty() ? fs::current_path(ec) : fs::absolute(base, ec);
-  for (const std::string& a : args) {
-    const fs::path p(a);
-    if (a.empty() || a[0] == '-' || p.is_absolute()) {
-      out.push_back(a);
-      continue;
-    }
-    const fs::path full = dir / p;
-    const bool file_like = a.find('/') != std::string::npos ? fs::exists(full, ec) : fs::is_regular_file(full, ec);
-    out.push_back(file_like ? full.lexically_normal().string() : a);
-  }
-  return out;
 }
 
 }  // namespace
@@ -340,8 +292,26 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   pid_t failed_pid = -1;
   pid_t pid = -1;
   std::error_code ec;
+  std::vector<char*> argv{const_cast<char*>(command.exe.c_str())};
+  for (const std::string& a : command.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  BorrowedFailure failure;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
-  if (jail) {
+  // A bot with a cgroup leaf starts inside it (spawn_into_cgroup): joining it after the fork
+  // waited 5-15 ms for the kernel, most of a sandboxed bot's start.
+  bool started_in_cgroup = false;
+  if (jail && jail->cgroup_dir_fd() >= 0) {
+    plan.born_in_cgroup = true;
+    pid = spawn_into_cgroup(plan, jail->cgroup_dir_fd(), command.exe.c_str(), argv.data(), envp.data(), failure);
+    started_in_cgroup = pid >= 0;
+    plan.born_in_cgroup = started_in_cgroup;  // else clone3 is missing: the fork below joins it
+  }
+  if (started_in_cgroup) {
+    if (failure.step != nullptr) {
+      failed_pid = std::exchange(pid, -1);
+      ec = std::error_code(failure.error, std::system_category());
+    }
+  } else if (jail) {
     bp::child child(
         bp::exe = command.exe, bp::args = command.args,
         bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); }, bp::extend::on_exec_setup = setup,
@@ -352,10 +322,6 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     }
   } else {
     // No sandbox: vfork (spawn_borrowed), a cheaper start than Boost's fork.
-    std::vector<char*> argv{const_cast<char*>(command.exe.c_str())};
-    for (const std::string& a : command.args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    BorrowedFailure failure;
     pid = spawn_borrowed(plan, command.exe.c_str(), argv.data(), envp.data(), failure);
     if (pid < 0) {
       ec = std::error_code(errno, std::system_category());

@@ -163,6 +163,8 @@ class Jail {
   MemoryScope memory_scope() const;
   // True when the kernel holds the tree to memory_mb (cgroup memory.max); else the referee samples.
   bool memory_by_cgroup() const;
+  // The cgroup leaf's folder, open (for spawn_into_cgroup); -1 without one.
+  int cgroup_dir_fd() const { return cgroup_fd_; }
   // Waits (briefly) until the cgroup is empty; true if it is.
   bool wait_cgroup_empty(int max_ms) const;
 
@@ -181,6 +183,7 @@ class Jail {
   PrivateMounts mounts_;            // basic as root: its own mount namespace
   std::vector<std::string> shown_;  // strict: host folders shown to the bot, for the report
   std::filesystem::path cgroup_;    // empty: no cgroup leaf
+  int cgroup_fd_ = -1;              // the leaf's folder, open while it exists (spawn_into_cgroup)
   int cpu_stat_fd_ = -1;            // its cpu.stat and cgroup.freeze, open while it exists
   int freeze_fd_ = -1;
   void set_cgroup_frozen(bool frozen) const;
@@ -194,8 +197,9 @@ class Jail {
 struct ChildPlan {
   pid_t referee = 0;
   int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;
-  std::string cwd;           // empty: stay
-  std::string cgroup_procs;  // join this cgroup first; empty: none
+  std::string cwd;              // empty: stay
+  std::string cgroup_procs;     // join this cgroup first; empty: none
+  bool born_in_cgroup = false;  // started in it already (spawn_into_cgroup): nothing to join
   bool change_uid = false;
   uid_t uid = 0;
   gid_t gid = 0;
@@ -233,6 +237,19 @@ struct BorrowedFailure {
 // 127; the caller then reaps it.
 pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[], char* const envp[],
                      BorrowedFailure& failure) noexcept;
+
+// Starts a sandboxed bot (enter_sandbox, then `exe`) as a child created inside its cgroup
+// (`cgroup_fd`, the leaf's folder; clone3 with CLONE_INTO_CGROUP, Linux 5.7), with `plan.born_in_cgroup`
+// set. Moving a running process into a cgroup (a write to cgroup.procs) waits for an RCU grace
+// period of the kernel, 5-15 ms, while a child created there costs nothing more than a fork. The
+// child is a copy of the calling thread only, in a process with other threads: like a vfork
+// child it allocates nothing and makes only system calls (enter_sandbox's rule), and the
+// helpers it forks are forked by the system call alone. Returns the child's pid once it exec'd
+// the bot or failed (then `failure` says the step and errno, and the child exits 127; the
+// caller reaps it), or -1 with errno when clone3 itself fails: ENOSYS, E2BIG or EINVAL on a
+// kernel without it, when the caller joins the cgroup the old way.
+pid_t spawn_into_cgroup(const ChildPlan& plan, int cgroup_fd, const char* exe, char* const argv[], char* const envp[],
+                        BorrowedFailure& failure) noexcept;
 
 // Kills the referee's orphaned children that no live bot owns (descendants of a bot that
 // escaped its process group and came back to us as subreaper), and reaps them.

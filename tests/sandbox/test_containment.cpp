@@ -314,6 +314,44 @@ TEST_CASE("hostile: a bot that spins through short opponent turns is stopped too
   }
 }
 
+// A strict bot starts inside its cgroup (spawn_into_cgroup): a start that fails after the fork, in
+// the bot's own root, still comes back as the step's error, and the helpers, the cgroup leaf and
+// the uid go with it.
+TEST_CASE("sandbox: a bot whose interpreter its root does not show is a spawn fault and leaves nothing", "[hostile]") {
+  const auto& s = bots::sandbox_support();
+  if (!s.namespaces) {
+    WARN("tier strict is not available here: " << s.namespaces_note);
+    return;
+  }
+  const std::filesystem::path dir = fmt::format("{}/hidden-interpreter-{}", ARENA_TEST_OUT, ::getpid());
+  std::filesystem::create_directories(dir / "prog");
+  std::filesystem::create_directories(dir / "other");
+  std::filesystem::copy_file("/bin/sh", dir / "other/sh", std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "prog/bot.sh") << "#!" << (dir / "other/sh").string() << "\nexec true\n";
+  for (const auto& p : {dir, dir / "prog", dir / "other", dir / "prog/bot.sh", dir / "other/sh"}) {
+    std::filesystem::permissions(p, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                        std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                        std::filesystem::perms::others_exec);
+  }
+  auto o = testing::options({(dir / "prog/bot.sh").string(), random_bot()}, 3, "hostile-hidden-interpreter");
+  o.sandbox = policy(Tier::strict);
+  auto r = match::play(o);
+  REQUIRE(r.ok());
+  INFO(replay::to_json(*r).dump(2));
+  REQUIRE(r->fault.has_value());
+  CHECK(r->fault->seat == 0);
+  CHECK(r->fault->phase == replay::FaultPhase::spawn);
+  CHECK_THAT(r->fault->message, Catch::Contains("cannot start") && Catch::Contains("No such file"));
+  CHECK(testing::leftover_processes(o).empty());
+  if (s.cgroup) {
+    std::vector<std::string> leaves;
+    for (const auto& e : std::filesystem::directory_iterator(s.cgroup_dir)) {
+      if (e.is_directory() && e.path().filename().string().rfind("bot-", 0) == 0) leaves.push_back(e.path());
+    }
+    CHECK(leaves.empty());
+  }
+}
+
 TEST_CASE("sandbox: the support probe, the policy and the error for an unavailable tier", "[hostile]") {
   const auto& s = bots::sandbox_support();
   INFO(s.to_json().dump(2));
