@@ -5,12 +5,20 @@
 
 #include <dirent.h>
 #include <fmt/format.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -351,6 +359,57 @@ TEST_CASE("sandbox: a bot whose interpreter its root does not show is a spawn fa
     CHECK(leaves.empty());
   }
 }
+
+#if defined(__x86_64__) && defined(SYS_clone3)
+// Where clone3 is missing (Linux before 5.3; CLONE_INTO_CGROUP came in 5.7) a sandboxed bot is
+// forked as before and joins its cgroup leaf itself. Played in a child of the test whose clone3
+// answers ENOSYS (a seccomp filter): the bots' CPU, read from their cgroups, shows that they ran
+// inside them.
+TEST_CASE("sandbox: without clone3 a strict bot joins its cgroup after the fork and plays", "[hostile]") {
+  const auto& s = bots::sandbox_support();
+  if (!s.namespaces || !s.cgroup) {
+    WARN("no tier strict with a cgroup here: " << s.namespaces_note << " " << s.cgroup_note);
+    return;
+  }
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    int code = 3;
+    try {
+      const sock_filter no_clone3[] = {
+          {BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(seccomp_data, arch)},
+          {BPF_JMP | BPF_JEQ | BPF_K, 1, 0, AUDIT_ARCH_X86_64},
+          {BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW},
+          {BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(seccomp_data, nr)},
+          {BPF_JMP | BPF_JEQ | BPF_K, 0, 1, SYS_clone3},
+          {BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS},
+          {BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW},
+      };
+      const sock_fprog prog{static_cast<unsigned short>(std::size(no_clone3)), const_cast<sock_filter*>(no_clone3)};
+      if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
+        std::perror("installing the filter");
+        ::_exit(2);
+      }
+      auto o = testing::options({random_bot(), random_bot()}, 7, "hostile-no-clone3");
+      o.sandbox = policy(Tier::strict);
+      auto r = match::play(o);
+      if (!r.ok()) {
+        std::fprintf(stderr, "match: %s\n", r.error().c_str());
+      } else {
+        code = !r->fault && r->end == replay::End::finished && r->seats[0].cpu_ms > 0 && r->seats[1].cpu_ms > 0 ? 0 : 1;
+        if (code != 0) std::fprintf(stderr, "%s\n", replay::to_json(*r).dump(2).c_str());
+      }
+    } catch (...) {
+      code = 4;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);  // else its stderr above says what happened
+}
+#endif
 
 TEST_CASE("sandbox: the support probe, the policy and the error for an unavailable tier", "[hostile]") {
   const auto& s = bots::sandbox_support();
