@@ -298,7 +298,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   BorrowedFailure failure;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
   // A bot with a cgroup leaf starts inside it (spawn_into_cgroup): joining it after the fork
-  // waited 5-15 ms for the kernel, most of a sandboxed bot's start.
+  // waits for the kernel (an RCU grace period) with this lock held.
   bool started_in_cgroup = false;
   if (jail && jail->cgroup_dir_fd() >= 0) {
     plan.born_in_cgroup = true;

@@ -239,15 +239,16 @@ pid_t spawn_borrowed(const ChildPlan& plan, const char* exe, char* const argv[],
                      BorrowedFailure& failure) noexcept;
 
 // Starts a sandboxed bot (enter_sandbox, then `exe`) as a child created inside its cgroup
-// (`cgroup_fd`, the leaf's folder; clone3 with CLONE_INTO_CGROUP, Linux 5.7), with `plan.born_in_cgroup`
-// set. Moving a running process into a cgroup (a write to cgroup.procs) waits for an RCU grace
-// period of the kernel, 5-15 ms, while a child created there costs nothing more than a fork. The
-// child is a copy of the calling thread only, in a process with other threads: like a vfork
-// child it allocates nothing and makes only system calls (enter_sandbox's rule), and the
-// helpers it forks are forked by the system call alone. Returns the child's pid once it exec'd
-// the bot or failed (then `failure` says the step and errno, and the child exits 127; the
-// caller reaps it), or -1 with errno when clone3 itself fails: ENOSYS, E2BIG or EINVAL on a
-// kernel without it, when the caller joins the cgroup the old way.
+// (`cgroup_fd`, the leaf's folder; clone3 with CLONE_INTO_CGROUP, Linux 5.7), with
+// `plan.born_in_cgroup` set. Moving a running process into a cgroup (a write to cgroup.procs)
+// waits for an RCU grace period of the kernel (a strict match's two bots started 2.8-3.7 ms
+// sooner without it), while a child created there costs nothing more than a fork. The child is a
+// copy of the calling thread only, in a process with other threads: like a vfork child it
+// allocates nothing and makes only system calls (enter_sandbox's rule), and the helpers it forks
+// are forked by the system call alone. Returns the child's pid once it exec'd the bot or failed
+// (then `failure` says the step and errno, and the child exits 127; the caller reaps it), or -1
+// with errno when clone3 itself fails (ENOSYS, E2BIG or EINVAL on a kernel without it): the
+// caller then joins the cgroup the old way.
 pid_t spawn_into_cgroup(const ChildPlan& plan, int cgroup_fd, const char* exe, char* const argv[], char* const envp[],
                         BorrowedFailure& failure) noexcept;
 
