@@ -323,8 +323,8 @@ TEST_CASE("hostile: a bot that spins through short opponent turns is stopped too
 }
 
 // A strict bot starts inside its cgroup (spawn_into_cgroup): a start that fails after the fork, in
-// the bot's own root, still comes back as the step's error, and the helpers, the cgroup leaf and
-// the uid go with it.
+// the bot's own root, still comes back as the step's error, and its helper processes and its
+// cgroup leaf go with it.
 TEST_CASE("sandbox: a bot whose interpreter its root does not show is a spawn fault and leaves nothing", "[hostile]") {
   const auto& s = bots::sandbox_support();
   if (!s.namespaces) {
