@@ -298,7 +298,10 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
   BorrowedFailure failure;
   SpawnLock registry;  // a concurrent orphan sweep must not see this bot before it is registered
   // A bot with a cgroup leaf starts inside it (spawn_into_cgroup): joining it after the fork
-  // waits for the kernel (an RCU grace period) with this lock held.
+  // waits for the kernel (an RCU grace period) with this lock held. Other sandboxed bots, and
+  // those on a kernel without clone3, start with Boost's fork and `setup`; a bot without a sandbox
+  // with vfork (spawn_borrowed), a cheaper start than Boost's fork. The two of ours say in
+  // `failure` which step failed after their child started.
   bool started_in_cgroup = false;
   if (jail && jail->cgroup_dir_fd() >= 0) {
     plan.born_in_cgroup = true;
@@ -306,12 +309,7 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
     started_in_cgroup = pid >= 0;
     plan.born_in_cgroup = started_in_cgroup;  // else clone3 is missing: the fork below joins it
   }
-  if (started_in_cgroup) {
-    if (failure.step != nullptr) {
-      failed_pid = std::exchange(pid, -1);
-      ec = std::error_code(failure.error, std::system_category());
-    }
-  } else if (jail) {
+  if (jail && !started_in_cgroup) {
     bp::child child(
         bp::exe = command.exe, bp::args = command.args,
         bp::extend::on_setup = [&](auto& exec) { exec.env = envp.data(); }, bp::extend::on_exec_setup = setup,
@@ -320,15 +318,13 @@ Result<std::unique_ptr<BotProcess>> BotProcess::spawn(const SpawnOptions& o) {
       child.detach();  // from here on the pid is ours to wait for, kill and reap
       pid = child.id();
     }
-  } else {
-    // No sandbox: vfork (spawn_borrowed), a cheaper start than Boost's fork.
+  } else if (!jail) {
     pid = spawn_borrowed(plan, command.exe.c_str(), argv.data(), envp.data(), failure);
-    if (pid < 0) {
-      ec = std::error_code(errno, std::system_category());
-    } else if (failure.step != nullptr) {
-      failed_pid = std::exchange(pid, -1);
-      ec = std::error_code(failure.error, std::system_category());
-    }
+    if (pid < 0) ec = std::error_code(errno, std::system_category());
+  }
+  if (failure.step != nullptr) {
+    failed_pid = std::exchange(pid, -1);
+    ec = std::error_code(failure.error, std::system_category());
   }
   for (int fd : {in[0], out[1], err[1]}) ::close(fd);
   if (pid < 0) {
