@@ -393,11 +393,14 @@ void Jail::started(pid_t leader) {
   close_trees(root_);  // attached in the bot's namespace by now, or never
   leader_ = leader;
   bot_ = leader;
+  helpers_.clear();
   if (namespaces_) {
     // leader (outside) -> the namespace's init -> the bot. All exist once the exec succeeded.
     const auto init = children_of(leader);
     const auto bot = init.empty() ? std::vector<pid_t>() : children_of(init.front());
     if (!bot.empty()) bot_ = bot.front();
+    helpers_.push_back(leader);
+    if (!init.empty()) helpers_.push_back(init.front());
   }
   bot_clock_ = cpu_clock_of(bot_);
 }
@@ -456,7 +459,7 @@ std::vector<pid_t> Jail::tree_pids() const {
 }
 
 MemoryScope Jail::memory_scope() const {
-  return {uid_, change_uid_, namespaces_ ? bot_ : -1, namespaces_ || mounts_.enabled ? bot_ : -1};
+  return {helpers_, uid_, change_uid_, namespaces_ ? bot_ : -1, namespaces_ || mounts_.enabled ? bot_ : -1};
 }
 
 bool Jail::wait_cgroup_empty(int max_ms) const {

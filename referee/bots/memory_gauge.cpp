@@ -309,6 +309,7 @@ MemoryUse MemoryGauge::sample(const std::vector<pid_t>& pids) {
   if (look) shared += scratch() + segments(objects);
   char text[4096];
   for (pid_t pid : pids) {
+    if (std::find(scope_.helpers.begin(), scope_.helpers.end(), pid) != scope_.helpers.end()) continue;
     if (!own_resident(pid, use.total)) continue;
     if (m.huge_pages && read_small(fmt::format("/proc/{}/status", pid).c_str(), text, sizeof text))
       shared += kb_field(text, "HugetlbPages:");

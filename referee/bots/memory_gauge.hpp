@@ -4,7 +4,8 @@
 //
 // Counted, in bytes:
 //   - each process's own resident memory (/proc/PID/statm: resident minus file and shared pages),
-//     and its huge pages when the machine has any reserved;
+//     and its huge pages when the machine has any reserved; not the referee's own helpers in the
+//     tree (MemoryScope::helpers);
 //   - every shared memory object the tree holds, once however many of its processes hold it and
 //     however little of it is mapped: shared anonymous mappings, memfd, files on a tmpfs, SysV
 //     and POSIX shared memory, whether mapped (/proc/PID/maps) or only held open (/proc/PID/fd);
@@ -37,6 +38,10 @@ struct MemoryUse {
 
 // Whose memory: set by the jail (Jail::memory_scope).
 struct MemoryScope {
+  // Strict: the referee's own processes in the bot's cgroup (the one it started, which waits, and
+  // the namespace's init), not counted. Neither execs nor runs the bot's code, and each holds a
+  // copy-on-write copy of the referee's memory that is the referee's, not the bot's.
+  std::vector<pid_t> helpers;
   uid_t uid = 0;
   bool own_uid = false;  // the bot runs as a uid of its own: its files on the host's tmpfs count
   pid_t inner = -1;      // strict: a process inside the bot's namespaces (its root, its IPC namespace)

@@ -188,8 +188,9 @@ class Jail {
   int freeze_fd_ = -1;
   void set_cgroup_frozen(bool frozen) const;
   pid_t leader_ = -1;
-  pid_t bot_ = -1;      // the process that exec'd the bot (inside the namespaces when there are some)
-  CpuClock bot_clock_;  // bot_'s CPU-time clock
+  pid_t bot_ = -1;              // the process that exec'd the bot (inside the namespaces when there are some)
+  std::vector<pid_t> helpers_;  // strict: leader_ and the namespace's init (MemoryScope::helpers)
+  CpuClock bot_clock_;          // bot_'s CPU-time clock
 };
 
 // Everything the child needs between fork and exec, computed before the fork so the child only

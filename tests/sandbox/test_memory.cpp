@@ -88,3 +88,28 @@ TEST_CASE("memory: memory that the bot's processes share counts once", "[hostile
     CHECK(p.hostile["full"] == "4");
   }
 }
+
+TEST_CASE("memory: the referee's own memory is not charged to a strict bot", "[hostile][memory]") {
+  // A strict bot's cgroup also holds two processes of the referee's (the one it started, which
+  // waits, and the namespace's init), copies of the referee made by fork: their resident memory
+  // is the referee's, shared copy-on-write. A referee holding 192 MiB must not push a bot that
+  // holds a few MiB over a 128 MiB limit.
+  const auto& s = bots::sandbox_support();
+  if (!s.namespaces) {
+    WARN("tier strict is not available here: " << s.namespaces_note);
+    return;
+  }
+  if (s.cgroup_memory)
+    WARN("the kernel holds the limit here (memory.max), which charges a page to who touched it first");
+  std::vector<char> held(std::size_t{192} << 20);
+  std::fill(held.begin(), held.end(), '\1');  // resident, in this process and in copies of it
+  auto o = testing::options({testing::reachable_random_bot(), testing::reachable_random_bot()}, 5, "referee-memory");
+  o.sandbox = testing::policy(Tier::strict);
+  o.sandbox.limits.memory_mb = 128;
+  auto r = match::play(o);
+  REQUIRE(r.ok());
+  INFO(replay::to_json(*r).dump(2));
+  CHECK_FALSE(r->fault.has_value());
+  CHECK(r->end == match::End::finished);
+  CHECK(held[held.size() / 2] == '\1');
+}
