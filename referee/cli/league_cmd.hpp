@@ -35,6 +35,7 @@ struct LeagueArgs {
   bool fail_on_fault = false;          // the same as --fail-on fault
   std::vector<std::string> fail_on;    // --fail-on conditions (league_verdict.hpp)
   bool reuse = false;                  // keep bots that ask for it alive across matches
+  bool affinity = false;               // pin each worker and its bots to one CPU
   std::uint64_t rating_interval = 10;  // print the scores and points every N matches; 0: never
   int rounds = 0;                      // --rounds (swiss)
   std::string shard;                   // "I/N": play that shard of the league only

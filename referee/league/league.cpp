@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "referee/bots/affinity.hpp"
 #include "referee/core/host.hpp"
 #include "referee/core/private_file.hpp"
 #include "referee/core/rng.hpp"
@@ -263,7 +264,12 @@ class Runner {
     const auto threads =
         static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(spec_.concurrency), missing));
     std::vector<std::thread> workers;
-    for (std::size_t i = 0; i < threads; ++i) workers.emplace_back([this] { work(); });
+    for (std::size_t i = 0; i < threads; ++i) {
+      workers.emplace_back([this, i] {
+        if (o_.affinity) bots::pin_thread_to_cpu(i);
+        work();
+      });
+    }
     for (std::thread& t : workers) t.join();
   }
 

@@ -206,6 +206,10 @@ struct RunOptions {
   // legs of one duplicate deal; bots that do not ask for it (protocol 2, "reuse": true) are
   // started for every match as without this.
   bool reuse = false;
+  // Pin worker i, and so the bots it starts, to the i-th CPU the referee may use, round robin
+  // (bots/affinity.hpp; docs/league.md, "Pinned workers"). A bot then has one core however many
+  // threads it runs.
+  bool affinity = false;
   // After a match's game_over, the time a bot has to exit before it is killed (as play's
   // --grace-ms); a kept bot (reuse) gets it when it is let go.
   std::chrono::milliseconds grace = match::kDefaultGrace;

@@ -10,7 +10,9 @@
 #   - fastchess: random_mover against random_mover, tc=10+0.1, -concurrency 2, ROUNDS rounds of
 #     2 games (default 100);
 #   - referee league, Stellar, random_bot against random_bot, -j2, DEALS deals (both legs;
-#     default 500): sandbox none with and without --reuse, and the strict tier with --reuse.
+#     default 500): sandbox none with and without --reuse, and the strict tier with --reuse;
+#   - the same four again with each worker and its engines or bots pinned to one CPU (fastchess
+#     -use-affinity, league --affinity).
 # For each it prints moves (decisions) per second of wall time and the CPU per decision: user +
 # system of the whole process tree (GNU time's, which counts every child the tool waited for)
 # divided by the moves, counted from fastchess's PGN (UCI notation) and from the league's
@@ -70,21 +72,22 @@ print(sum(len(s.get("decision_ms", [])) for line in open(sys.argv[1]) for s in j
 PY
 }
 
-run_fastchess() {
+run_fastchess() {  # NAME [-use-affinity]
   local out="$work/fastchess-$1"
   mkdir -p "$out"
   (cd "$out" && /usr/bin/time -f "%e %U %S" -o "$out/time" "$fastchess" \
     -engine cmd="$mover" name=a -engine cmd="$mover" name=b -each tc=10+0.1 -rounds "$rounds" -games 2 \
-    -concurrency 2 -pgnout file="$out/games.pgn" notation=uci >"$out/log" 2>&1)
-  report "fastchess random_mover -concurrency 2" "$(pgn_moves "$out/games.pgn")" "$out/time"
+    -concurrency 2 ${2:-} -pgnout file="$out/games.pgn" notation=uci >"$out/log" 2>&1)
+  report "fastchess -concurrency 2 ${2:-}" "$(pgn_moves "$out/games.pgn")" "$out/time"
 }
 
-run_league() {  # NAME TIER [--reuse]
-  local out="$work/league-$1"
+run_league() {  # NAME TIER [FLAG...]
+  local out="$work/league-$1" tier=$2
+  shift 2
   rm -rf "$out"
-  /usr/bin/time -f "%e %U %S" -o "$work/time-$1" "$referee" league --game stellar --bot "$random_bot" \
-    --bot "$random_bot" --deals "$deals" -j2 --sandbox "$2" ${3:-} --out "$out" >"$work/log-$1" 2>&1
-  report "referee league $2 ${3:-(started)}" "$(league_moves "$out")" "$work/time-$1"
+  /usr/bin/time -f "%e %U %S" -o "$work/time-$tier-$*" "$referee" league --game stellar --bot "$random_bot" \
+    --bot "$random_bot" --deals "$deals" -j2 --sandbox "$tier" "$@" --out "$out" >"$work/log" 2>&1
+  report "referee league $tier ${*:-(started)}" "$(league_moves "$out")" "$work/time-$tier-$*"
 }
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -94,4 +97,9 @@ for ((r = 1; r <= repeats; ++r)); do
   run_league "none-reuse-$r" none --reuse
   run_league "none-$r" none
   run_league "strict-reuse-$r" strict --reuse
+  # Each worker and its engines or bots on one CPU (fastchess -use-affinity, league --affinity).
+  run_fastchess "$r-affinity" -use-affinity
+  run_league "none-reuse-affinity-$r" none --reuse --affinity
+  run_league "none-affinity-$r" none --affinity
+  run_league "strict-reuse-affinity-$r" strict --reuse --affinity
 done

@@ -4,6 +4,7 @@
 // deal, legacy leagues resume with their old seeds; the legs of a deal never overlap in time.
 
 #include <fmt/format.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "referee/league/league.hpp"
 #include "referee/league/standings.hpp"
@@ -590,4 +592,66 @@ TEST_CASE("referee league without --seed prints and records its seed, bots are f
   auto replay = replay::read(json::parse(play.out).at("replay").get<std::string>());
   REQUIRE(replay.ok());
   CHECK(replay->header.extra.at("sandbox").at("freeze_idle") == false);
+}
+
+namespace {
+
+// The CPUs each bot of a league may use, as the bots saw them: a Python bot that writes
+// os.sched_getaffinity(0) to its stderr and plays the first legal action; one set per stderr log.
+std::vector<std::set<int>> bots_cpus(const fs::path& dir, bool affinity) {
+  fs::create_directories(dir);
+  const fs::path bot = dir / "cpus_bot.py";
+  std::ofstream(bot) << "import json, os, sys\n"
+                        "print('cpus=' + ','.join(map(str, sorted(os.sched_getaffinity(0)))), file=sys.stderr)\n"
+                        "for line in sys.stdin:\n"
+                        "    m = json.loads(line)\n"
+                        "    if m['type'] == 'hello':\n"
+                        "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'cpus'}), flush=True)\n"
+                        "    elif m['type'] == 'request':\n"
+                        "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], "
+                        "'action': m['legal'][0]}), flush=True)\n"
+                        "    else:\n"
+                        "        break\n";
+  const std::string command = "python3 " + bot.string();
+  auto o = testing::league_options(dir / "out");
+  o.affinity = affinity;
+  auto r = league::run(spec_of({{"a", command}, {"b", command}}, 4, 2), o);
+  REQUIRE(r.ok());
+  REQUIRE(r->played_now == 8);
+  std::vector<std::set<int>> out;
+  for (const auto& e : fs::directory_iterator(dir / "out" / "logs")) {
+    std::ifstream in(e.path());
+    std::string line;
+    std::getline(in, line);
+    REQUIRE(line.rfind("cpus=", 0) == 0);
+    std::set<int> cpus;
+    std::stringstream list(line.substr(5));
+    for (std::string cpu; std::getline(list, cpu, ',');) cpus.insert(std::stoi(cpu));
+    out.push_back(cpus);
+  }
+  REQUIRE(out.size() == 16);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("league --affinity: each worker's bots run on one CPU of the referee's, the workers on different ones",
+          "[league]") {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  REQUIRE(::sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  const int cpus = CPU_COUNT(&allowed);
+  // Without it a bot may use every CPU the referee may.
+  for (const auto& seen : bots_cpus(testing::fresh_dir("league", "unpinned"), false)) {
+    CHECK(static_cast<int>(seen.size()) == cpus);
+  }
+  std::set<int> used;
+  for (const auto& seen : bots_cpus(testing::fresh_dir("league", "pinned"), true)) {
+    REQUIRE(seen.size() == 1);
+    CHECK(CPU_ISSET(static_cast<std::size_t>(*seen.begin()), &allowed));
+    used.insert(*seen.begin());
+  }
+  // Two workers, each on its own CPU (when there are two); which bot played under which worker
+  // is the schedule's business.
+  CHECK(static_cast<int>(used.size()) == std::min(cpus, 2));
 }
