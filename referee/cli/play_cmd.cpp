@@ -159,6 +159,7 @@ int run_play(const PlayArgs& a) {
   o.working_dir = fs::current_path();
   o.env = bot_environment(o.working_dir, a.match.env);
   o.stop = &stop_signal();
+  o.final_table = true;  // print_summary shows it
   if (a.verbose) {
     say("referee play: game {}, seed {}, limits init {} ms, decision {} ms, bank {} ms, x{} time scale\n", o.game,
         o.seed, o.limits.init_ms, o.limits.decision_ms, o.limits.time_bank_ms, o.time_scale);

@@ -501,12 +501,15 @@ class Match {
   }
 
   // The result so far, typed; ranks and the winner by replay::settle.
-  MatchResult final_result() const {
+  // Called twice (the bots' game_over, then the footer, after teardown): the game's scores and
+  // outcome are computed once, from the final state.
+  MatchResult final_result() {
     MatchResult r;
     r.end = end_;
     if (end_ == End::finished) {
-      r.scores = state_->scores();
-      r.outcome = state_->outcome();
+      if (!final_scores_) final_scores_.emplace(state_->scores(), state_->outcome());
+      r.scores = final_scores_->first;
+      r.outcome = final_scores_->second;
     }
     r.fault = fault_;
     r.game = game_.info().name;
@@ -540,7 +543,7 @@ class Match {
 
     MatchResult m = final_result();
     (void)writer_->write(replay::to_json(replay::Footer{end_, replay::to_json(m)}));
-    if (end_ == End::finished) m.table = state_->describe();
+    if (end_ == End::finished && o_.final_table) m.table = state_->describe();
     return m;
   }
 
@@ -563,6 +566,7 @@ class Match {
   std::string write_error_;
   End end_ = End::finished;
   std::int64_t decisions_ = 0;
+  std::optional<std::pair<std::vector<double>, json>> final_scores_;  // final_result's, once finished
   Seat last_to_answer_ = -1;  // the seat whose reply was the last one read (-1: none yet)
 };
 

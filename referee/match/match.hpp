@@ -98,6 +98,9 @@ struct Options {
   // (a scheduler signals every process of a job) is not charged: the match is interrupted too.
   const StopSignal* stop = nullptr;
   json replay_extra = json::object();  // extra header fields (e.g. the sandbox in force)
+  // Fill MatchResult::table (the final table for people: `referee play` prints it; a league,
+  // which would throw it away, does not pay for it).
+  bool final_table = false;
   // One per seat (null: start that seat's bot), or empty: every bot starts for this match alone.
   std::vector<KeptBot*> kept;
 };
@@ -105,7 +108,7 @@ struct Options {
 // The result, typed (replay/result.hpp): what the footer and `referee play` print (replay::to_json)
 // and what bots are told (replay::public_json).
 struct MatchResult : replay::FinalResult {
-  std::string table;  // the final table and score breakdown for people, when finished
+  std::string table;  // the final table and score breakdown for people, when finished and asked (final_table)
 };
 
 // The seat counts a game plays, as every message writes them: "2", or "2 to 4".
