@@ -30,9 +30,11 @@
 // sent as its raw text, unparsed. The referee's lines are valid JSON: these readers do not
 // validate what they skip (json::parse a value that you use as more than text).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <utility>
@@ -158,14 +160,25 @@ std::size_t array_elements(std::string_view s, std::size_t i, Element&& element)
 class Fields {
  public:
   // False when `line` is not one JSON object (json::parse it to say what is wrong).
-  bool read(std::string_view line) {
+  //
+  // With `wanted` keys it stops as soon as it has all of them, and the rest of the line is not
+  // even scanned: the referee writes a request's members in key order, so "id", "legal" and
+  // "type" come before the view, the bulk of the line. False then only when the line is not an
+  // object as far as it was read; the members after the last wanted one are not there.
+  bool read(std::string_view line, std::initializer_list<std::string_view> wanted = {}) {
     members_.clear();
+    std::size_t missing = wanted.size();
     const std::size_t end =
         detail::object_members(line, detail::skip_space(line, 0), [&](std::string_view key, std::size_t at) {
           const std::size_t value_end = detail::skip_value(line, at);
-          if (value_end != std::string_view::npos) members_.emplace_back(key, line.substr(at, value_end - at));
+          if (value_end == std::string_view::npos) return value_end;
+          const bool first = (*this)[key].empty();
+          members_.emplace_back(key, line.substr(at, value_end - at));
+          if (missing > 0 && first && std::find(wanted.begin(), wanted.end(), key) != wanted.end() && --missing == 0)
+            return std::string_view::npos;  // stop: everything wanted is here
           return value_end;
         });
+    if (wanted.size() > 0 && missing == 0) return true;
     return end != std::string_view::npos && detail::skip_space(line, end) == line.size();
   }
   // The raw text of member `key` ("7", "\"request\"", "[...]"), empty when there is none.

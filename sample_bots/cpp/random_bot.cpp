@@ -7,8 +7,9 @@
 // after match until its input ends ("reuse": true): every hello starts a new match.
 //
 // It reads a request the cheap way (protocol2.hpp's Fields): it finds "type", "id" and "legal"
-// without parsing the view, the bulk of every request, and copies the chosen legal action into
-// its answer as text. Only hello, once a match, is parsed into a JSON tree.
+// and stops there, without parsing or even scanning the view (the bulk of every request, written
+// after them), and copies the chosen legal action into its answer as text. Only hello, once a
+// match, is parsed into a JSON tree.
 //
 //   usage: random_bot [--seed N]      (the seed is mixed with the seat from the hello message)
 //
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
   std::vector<std::string_view> legal;    // the request's legal actions, as raw text
   std::string answer;                     // the answer line, reused
   while (std::getline(std::cin, line)) {  // the referee closes stdin at the end: we exit on EOF
-    if (!fields.read(line)) {
+    if (!fields.read(line, {"type", "id", "legal"})) {
       std::cerr << "random_bot: ignoring a line that is not a JSON object\n";
       continue;
     }
@@ -66,7 +67,7 @@ int main(int argc, char** argv) {
     if (type == R"("request")") {
       // A decision: "legal" lists every action allowed now (never empty). Answer with one of
       // them, copied as is, the request's id and the version chosen at the hello. Nothing else of
-      // the request is read: its view is skipped, not parsed.
+      // the request is read: its view is not even scanned.
       if (!protocol2::elements(fields["legal"], legal) || legal.empty() || fields["id"].empty()) {
         std::cerr << "random_bot: a request without an id or legal actions\n";
         continue;

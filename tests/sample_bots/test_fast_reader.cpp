@@ -18,8 +18,9 @@ using nlohmann::json;
 
 namespace {
 
-// Checks that Fields and elements() agree with json::parse on `line`.
-void check_line(const std::string& line) {
+// Checks that Fields and elements() agree with json::parse on `line` (one the referee wrote, in
+// its key order, when `from_referee`).
+void check_line(const std::string& line, bool from_referee = false) {
   INFO(line.substr(0, 300));
   const json whole = json::parse(line);
   protocol2::Fields fields;
@@ -36,6 +37,15 @@ void check_line(const std::string& line) {
     REQUIRE(entries.size() == whole["legal"].size());
     for (std::size_t i = 0; i < entries.size(); ++i) CHECK(json::parse(entries[i]) == whole["legal"][i]);
   }
+  // Reading only what random_bot wants: the same raw text for those, and on the referee's
+  // request (its members in key order) nothing of the view, which comes after them.
+  protocol2::Fields wanted;
+  REQUIRE(wanted.read(line, {"type", "id", "legal"}));
+  for (const char* key : {"type", "id", "legal"}) CHECK(wanted[key] == fields[key]);
+  if (from_referee && whole.value("type", "") == "request") {
+    CHECK(wanted["view"].empty());
+    CHECK(wanted["view_delta"].empty());
+  }
 }
 
 }  // namespace
@@ -44,8 +54,8 @@ TEST_CASE("the cheap reader finds what json::parse finds in every request of who
   for (const games::Game* game : games::all_games()) {
     INFO(game->info().name);
     for (std::uint64_t g = 0; g < 3; ++g) {
-      testing::random_game_requests(*game, g, 2, [](const std::string& line, auto&&...) { check_line(line); });
-      testing::random_game_requests(*game, g, 1, [](const std::string& line, auto&&...) { check_line(line); });
+      testing::random_game_requests(*game, g, 2, [](const std::string& line, auto&&...) { check_line(line, true); });
+      testing::random_game_requests(*game, g, 1, [](const std::string& line, auto&&...) { check_line(line, true); });
     }
   }
 }
@@ -65,6 +75,12 @@ TEST_CASE("the cheap reader refuses a line that is not one JSON object", "[sampl
     INFO(bad);
     CHECK_FALSE(fields.read(bad));
   }
+  // Stopping at the wanted keys, it reads no further: what follows them is not checked.
+  CHECK_FALSE(fields.read("[\"id\",1]", {"id"}));
+  CHECK_FALSE(fields.read("{\"id\":}", {"id"}));
+  CHECK(fields.read("{\"id\":1,\"type\":\"request\", not json", {"type", "id"}));
+  CHECK(fields["type"] == "\"request\"");
+  CHECK_FALSE(fields.read("{\"id\":1,\"id\":2, not json", {"type", "id"}));  // a key twice counts once
   std::vector<std::string_view> entries;
   CHECK_FALSE(protocol2::elements("{}", entries));
   CHECK_FALSE(protocol2::elements("[1,", entries));
