@@ -274,10 +274,11 @@ TEST_CASE("hostile: a bot frozen while idle cannot think on the opponent's time"
   // The busy bot spins whenever it is not asked; its opponent thinks for 20 ms of CPU per
   // decision (36 of them, in runs of three or four). Frozen, the busy bot can spin only between
   // its answer and the freeze (freeze_after, then the referee's reaction, which a loaded machine
-  // delays as it delays the opponent's thinking): about 0.5 ms per wait on a quiet machine. Unfrozen
-  // it spins through all of its opponent's decisions. The bound is the opponent's time, not the
-  // bot's own count of its waiting, which misses the waits it was stopped in before it began to
-  // count (CI once: 46 ms CPU in 80 ms counted, while its opponent decided for over 700 ms).
+  // delays as it delays the opponent's thinking): about 0.5 ms per wait on a quiet machine.
+  // Unfrozen it spins through all of its opponent's decisions. The bound is the opponent's time,
+  // not the bot's own count of its waiting, which misses the waits it was stopped in before it
+  // began to count (CI once: 46 ms CPU in 80 ms counted, while its opponent decided for over
+  // 700 ms).
   const Tier t = tiers().back();
   INFO("tier " << enum_name(t));
   const Spun spun = spin_against(t, slow_bot("slow_bot", 0.02), "hostile-freeze");
@@ -293,8 +294,8 @@ TEST_CASE("hostile: a bot ready first cannot think while its opponent starts slo
   // Ready bots are frozen lazily in the handshake too: once a later seat's start lasts
   // freeze_after. The opponent takes half a second to answer hello; the busy bot, ready at once,
   // spins whenever it is not asked. Unstopped it would spin through most of that half second;
-  // stopped, through about a millisecond of it (10-16 ms with four busy loops beside the test
-  // on two cores). Only the busy bot's first wait, from its ready to the first request, is the
+  // stopped, through about a millisecond of it (1-19 ms with four or eight busy loops beside the
+  // test on two cores). Only the busy bot's first wait, from its ready to the first request, is the
   // handshake's: the game after it, whose turns last as long as the machine makes them, is the
   // other tests' matter.
   // The premise is that the busy bot is ready long before its opponent: its first wait lasted
