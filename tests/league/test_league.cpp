@@ -601,17 +601,9 @@ namespace {
 std::vector<std::set<int>> bots_cpus(const fs::path& dir, bool affinity) {
   fs::create_directories(dir);
   const fs::path bot = dir / "cpus_bot.py";
-  std::ofstream(bot) << "import json, os, sys\n"
-                        "print('cpus=' + ','.join(map(str, sorted(os.sched_getaffinity(0)))), file=sys.stderr)\n"
-                        "for line in sys.stdin:\n"
-                        "    m = json.loads(line)\n"
-                        "    if m['type'] == 'hello':\n"
-                        "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'cpus'}), flush=True)\n"
-                        "    elif m['type'] == 'request':\n"
-                        "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], "
-                        "'action': m['legal'][0]}), flush=True)\n"
-                        "    else:\n"
-                        "        break\n";
+  testing::write_first_legal_bot(bot,
+                                 "print('cpus=' + ','.join(map(str, sorted(os.sched_getaffinity(0)))), "
+                                 "file=sys.stderr)");
   const std::string command = "python3 " + bot.string();
   auto o = testing::league_options(dir / "out");
   o.affinity = affinity;

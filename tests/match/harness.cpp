@@ -66,6 +66,29 @@ std::string reachable_random_bot() {
   return reachable(ARENA_RANDOM_BOT);
 }
 
+void write_first_legal_bot(const std::filesystem::path& file, const std::string& on_start, const std::string& on_hello,
+                           const std::string& on_request) {
+  const auto indented = [](const std::string& code, const std::string& indent) {
+    std::string out;
+    std::istringstream lines(code);
+    for (std::string line; std::getline(lines, line);) out += indent + line + "\n";
+    return out;
+  };
+  std::ofstream(file)
+      << "import json, os, sys, time\n"
+      << indented(on_start, "") << "for line in sys.stdin:\n"
+      << "    m = json.loads(line)\n"
+         "    if m['type'] == 'hello':\n"
+      << indented(on_hello, "        ")
+      << "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'first_legal'}), flush=True)\n"
+         "    elif m['type'] == 'request':\n"
+      << indented(on_request, "        ")
+      << "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
+         "m['legal'][0]}), flush=True)\n"
+         "    else:\n"
+         "        break\n";
+}
+
 std::string referee() {
   return ARENA_REFEREE;
 }

@@ -31,6 +31,13 @@ replay::Replay parse_lines(const std::vector<std::string>& lines);
 std::string reachable(const std::string& built);
 std::string reachable_random_bot();
 
+// Writes to `file` a Python bot (protocol 1) that plays the first legal action of every request:
+// `on_start` runs once before it reads, `on_hello` before its ready, `on_request` before each
+// answer (Python statements, one per line, without indentation; the json, os, sys and time
+// modules are imported).
+void write_first_legal_bot(const std::filesystem::path& file, const std::string& on_start = "",
+                           const std::string& on_hello = "", const std::string& on_request = "");
+
 // Reads the replay at `path` (REQUIREd to read), checks that it verifies (its message shown) and
 // returns it.
 replay::Replay require_verifies(const std::filesystem::path& path);

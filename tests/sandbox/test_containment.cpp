@@ -211,19 +211,9 @@ namespace {
 std::string slow_bot(const std::string& name, double seconds, double start_seconds = 0) {
   const std::string path = fmt::format("{}/{}.py", ARENA_TEST_OUT, name);
   std::filesystem::create_directories(ARENA_TEST_OUT);
-  std::ofstream(path) << "import json, sys, time\n"
-                         "for line in sys.stdin:\n"
-                         "    m = json.loads(line)\n"
-                         "    if m['type'] == 'hello':\n"
-                      << fmt::format("        time.sleep({})\n", start_seconds)
-                      << "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
-                         "    elif m['type'] == 'request':\n"
-                      << fmt::format("        t = time.process_time() + {}\n", seconds)
-                      << "        while time.process_time() < t: pass\n"
-                      << "        print(json.dumps({'type': 'action', 'protocol': 1, 'id': m['id'], 'action': "
-                         "m['legal'][0]}), flush=True)\n"
-                         "    else:\n"
-                         "        break\n";
+  testing::write_first_legal_bot(
+      path, "", fmt::format("time.sleep({})", start_seconds),
+      fmt::format("t = time.process_time() + {}\nwhile time.process_time() < t: pass", seconds));
   // Run from the fixtures folder: the test output folder is the referee's (0700), which a bot's uid cannot read.
   const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   return python + " " + testing::reachable(path);
