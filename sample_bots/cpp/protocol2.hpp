@@ -207,6 +207,14 @@ inline bool elements(std::string_view array, std::vector<std::string_view>& out)
   return end != std::string_view::npos;
 }
 
+// choose() from hello's raw "protocols" (Fields()["protocols"]; empty when there is none): 2 if
+// the array offers it, else 1.
+inline int choose(std::string_view protocols) {
+  std::vector<std::string_view> offered;
+  if (!elements(protocols, offered)) return 1;
+  return std::find(offered.begin(), offered.end(), "2") != offered.end() ? 2 : 1;
+}
+
 class CardTable {
  public:
   // A new match: keeps hello's "cards" (none from a version-1 referee or for a game without a

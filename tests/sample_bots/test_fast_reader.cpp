@@ -3,12 +3,14 @@
 // (the referee's own lines, protocol 2 and 1), every top-level member's raw text parses to the
 // member json::parse finds, and the legal list splits into entries that parse to the list's;
 // hand-written lines with brackets and quotes inside strings, spaces and escapes read the same;
-// lines that are not one JSON object are refused.
+// lines that are not one JSON object are refused. The hello of every game at every seat count, as
+// the referee writes it, gives random_bot the seat and the version json would give.
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
+#include "protocol/codec.hpp"
 #include "referee/games/game.hpp"
 #include "sample_bots/cpp/protocol2.hpp"
 #include "tests/bench/random_requests.hpp"
@@ -56,6 +58,35 @@ TEST_CASE("the cheap reader finds what json::parse finds in every request of who
     for (std::uint64_t g = 0; g < 3; ++g) {
       testing::random_game_requests(*game, g, 2, [](const std::string& line, auto&&...) { check_line(line, true); });
       testing::random_game_requests(*game, g, 1, [](const std::string& line, auto&&...) { check_line(line, true); });
+    }
+  }
+}
+
+TEST_CASE("random_bot reads the seat and the version from every game's hello as json does", "[sample_bots]") {
+  for (const games::Game* game : games::all_games()) {
+    const auto config = game->normalize_config(nullptr);
+    REQUIRE(config);
+    for (int seats = game->info().min_seats; seats <= game->info().max_seats; ++seats) {
+      const std::vector<json> seat_configs(static_cast<std::size_t>(seats));
+      const json cards = game->protocol_card_table(*config, seat_configs);
+      for (int seat = 0; seat < seats; ++seat) {
+        json hello = protocol::hello(game->info().name, seat, seats, *config, protocol::Limits{},
+                                     games::seat_card_table(cards, seat));
+        INFO(game->info().name << " seat " << seat << " of " << seats);
+        // As sent, offering versions 1 and 2; as a version-1 referee sends it (no "protocols");
+        // and offering version 1 only.
+        for (int variant = 0; variant < 3; ++variant) {
+          if (variant == 1) hello.erase("protocols");
+          if (variant == 2) hello["protocols"] = {1};
+          const std::string line = protocol::to_line(hello);
+          protocol2::Fields fields;
+          REQUIRE(fields.read(line, {"type", "id", "legal"}));
+          CHECK(fields["type"] == R"("hello")");
+          CHECK(json::parse(fields["seat"]) == seat);
+          CHECK(protocol2::choose(fields["protocols"]) == protocol2::choose(hello));
+          CHECK(protocol2::choose(fields["protocols"]) == (variant == 0 ? 2 : 1));
+        }
+      }
     }
   }
 }
