@@ -50,12 +50,20 @@ if [ "${1:-}" = "--sanitize" ]; then
   # -g1 (line tables only) is all a sanitizer's report needs, and builds faster than -g.
   flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1")
   # A bot is never sanitized: the sanitizer build plays the normal build's (ARENA_BOTS_FROM in
-  # CMakeLists.txt), built or brought up to date here first. A configured build/ is not
-  # configured again: .ci/run builds this beside the tests that run from it.
-  [ -f build/build.ninja ] || cmake -S . -B build -G Ninja "${normal[@]}" >/dev/null
-  cmake --build build --target bot_programs -- -j"$(nproc)"
+  # CMakeLists.txt), built or brought up to date here first, under build/'s lock (below: .ci/run
+  # runs this beside scripts/test.sh, whose set-up builds build/ too).
+  mkdir -p build
+  (
+    flock 8
+    [ -f build/build.ninja ] || cmake -S . -B build -G Ninja "${normal[@]}" >/dev/null
+    cmake --build build --target bot_programs -- -j"$(nproc)"
+  ) 8>build/.setup.lock
   flags+=("-DARENA_BOTS_FROM=$PWD/build")
 fi
+# One build of a folder at a time (a second waits): two at once would race on its files.
+mkdir -p "$build"
+exec 9>"$build/.setup.lock"
+flock 9
 # Configuring again is cheap and keeps the cache in step with this script's flags.
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build" -- -j"$(nproc)"
