@@ -36,6 +36,11 @@ enum Exit : int {
   kInterrupted = 130,    // SIGINT; a run stopped by another signal exits 128 + it (interrupted_exit_code)
 };
 
+// The help of --affinity (league, ladder run, ladder worker: bots/affinity.hpp).
+inline constexpr const char* kAffinityHelp =
+    "Pin each worker, and the bots it starts, to one CPU (round robin over those the referee may use): "
+    "faster and steadier with fast bots; a bot then has one core however many threads it runs";
+
 // A command of `referee` (main.cpp's table): its add function binds its options to `command`,
 // the subcommand main.cpp created with its name and description, and returns how to run it once
 // argv is parsed. The run gets the parsed subcommand and returns the exit code.

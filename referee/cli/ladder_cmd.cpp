@@ -394,6 +394,7 @@ RunCommand add_ladder(CLI::App& command) {
   run->add_option("dir", a->dir, "The ladder folder")->required();
   run->add_option("-j,--workers", a->workers, "Local workers (default 1; 0: only coordinate)")
       ->check(CLI::Range(0, 1024));
+  run->add_flag("--affinity", a->affinity, kAffinityHelp);
   run->add_option("--opponent", a->opponents,
                   "An opponent of the conformance check after a build (repeatable; default: the sample bots)");
   run->add_option("--stop-after", a->stop_after, "Stop once this many matches are counted (0: run until stopped)");
@@ -406,6 +407,7 @@ RunCommand add_ladder(CLI::App& command) {
   CLI::App* worker = command.add_subcommand("worker", "Play the ladder's matches on this machine");
   worker->add_option("dir", a->dir, "The ladder folder (not needed with --db)");
   worker->add_option("-j,--workers", a->workers, "Workers (default: the usable CPUs)")->check(CLI::Range(1, 1024));
+  worker->add_flag("--affinity", a->affinity, kAffinityHelp);
   worker->add_option("--cache", a->cache,
                      "Where versions are unpacked and matches played (default: logs/ladder-worker)");
   worker->add_option("--idle-exit", a->idle_exit_s, "Stop after this many seconds with nothing to play (0: never)");

@@ -49,7 +49,8 @@ struct LadderArgs {
   bool organiser = false;  // author add: the organiser's account
   int version = 0;         // log: 0 = the latest
   // run, worker
-  int workers = -1;  // -j; run: default 1, worker: default the usable CPUs
+  int workers = -1;       // -j; run: default 1, worker: default the usable CPUs
+  bool affinity = false;  // --affinity: each worker and its bots pinned to one CPU
   std::string cache;
   std::uint64_t stop_after = 0;  // run: stop once this many matches are counted (0: never)
   std::uint64_t idle_exit_s = 0;

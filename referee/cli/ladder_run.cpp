@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "referee/bots/affinity.hpp"
 #include "referee/cli/ladder_cmd.hpp"
 #include "referee/core/host.hpp"
 #include "referee/core/markup.hpp"
@@ -38,7 +39,8 @@ class Printer {
   std::mutex mu_;
 };
 
-// N workers in threads of this process, each with its own cache folder and database connection.
+// N workers in threads of this process, each with its own cache folder and database connection;
+// with `affinity`, each pinned with its bots to one CPU (bots/affinity.hpp), as league --affinity.
 struct WorkerPool {
   std::vector<std::thread> threads;
   std::vector<ladder::WorkerOptions> options;
@@ -46,7 +48,8 @@ struct WorkerPool {
   std::mutex mu;
 
   void start(const ladder::Location& where, const ladder::LadderConfig& config, int count, const fs::path& cache,
-             const bots::SandboxPolicy& sandbox, const StopSignal& stop, std::uint64_t idle_exit_s, Printer& print) {
+             const bots::SandboxPolicy& sandbox, const StopSignal& stop, std::uint64_t idle_exit_s, bool affinity,
+             Printer& print) {
     options.resize(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       ladder::WorkerOptions& o = options[static_cast<std::size_t>(i)];
@@ -59,7 +62,8 @@ struct WorkerPool {
       o.say = [&print, i](const std::string& line) { print(fmt::format("worker {}: {}", i + 1, line)); };
     }
     for (int i = 0; i < count; ++i) {
-      threads.emplace_back([this, &where, &config, i] {
+      threads.emplace_back([this, &where, &config, i, affinity] {
+        if (affinity) bots::pin_thread_to_cpu(static_cast<std::size_t>(i));
         auto done = ladder::run_worker(where, config, options[static_cast<std::size_t>(i)]);
         if (!done) {
           std::lock_guard lock(mu);
@@ -165,8 +169,8 @@ int run_ladder_run(const LadderArgs& a) {
     server = start_web(a, a.listen, config, "run", exit);
     if (!server) return exit;
   }
-  say("referee ladder run: {} ({} seats), {} worker{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats, workers,
-      workers == 1 ? "" : "s", enum_name(sandbox.tier));
+  say("referee ladder run: {} ({} seats), {} worker{}{}, sandbox {}; Ctrl-C stops\n", config.game, config.seats,
+      workers, workers == 1 ? "" : "s", a.affinity ? " pinned to CPUs" : "", enum_name(sandbox.tier));
   if (sandbox.tier == bots::Tier::basic) {
     // In tier basic the bots run under their own uids on this file system: they must pass through
     // the ladder's folder (made owner-only by init) to their worker's cache. 0711: they pass, and
@@ -180,7 +184,7 @@ int run_ladder_run(const LadderArgs& a) {
     }
   }
   WorkerPool pool;
-  pool.start(where, config, workers, folder / "cache", sandbox, stop, 0, print);
+  pool.start(where, config, workers, folder / "cache", sandbox, stop, 0, a.affinity, print);
   std::string error;
   auto last_change = std::chrono::steady_clock::now();
   while (!stop.requested()) {
@@ -234,10 +238,11 @@ int run_ladder_worker(const LadderArgs& a) {
   const fs::path cache = fs::absolute(a.cache.empty() ? fs::path("logs") / fmt::format("ladder-worker-{}", ::getpid())
                                                       : fs::path(a.cache));
   Printer print("ladder worker: ");
-  say("referee ladder worker: {} worker{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
-      workers == 1 ? "" : "s", host_name(), enum_name(sandbox.tier), cache.string());
+  say("referee ladder worker: {} worker{}{} on {}, sandbox {}, files in {}; Ctrl-C stops\n", workers,
+      workers == 1 ? "" : "s", a.affinity ? " pinned to CPUs" : "", host_name(), enum_name(sandbox.tier),
+      cache.string());
   WorkerPool pool;
-  pool.start(where, config, workers, cache, sandbox, stop, a.idle_exit_s, print);
+  pool.start(where, config, workers, cache, sandbox, stop, a.idle_exit_s, a.affinity, print);
   pool.join();
   for (const std::string& e : pool.errors) say("referee ladder worker: {}\n", e);
   if (!pool.errors.empty()) return kDatabase;

@@ -224,9 +224,7 @@ RunCommand add_league(CLI::App& command) {
   l->add_flag("--reuse", a.reuse,
               "Keep a bot's process for its next match when it asks to (protocol 2, \"reuse\": true); a "
               "process never plays two legs of one duplicate deal");
-  l->add_flag("--affinity", a.affinity,
-              "Pin each worker, and the bots it starts, to one CPU (round robin over those the referee may use): "
-              "faster and steadier with fast bots; a bot then has one core however many threads it runs");
+  l->add_flag("--affinity", a.affinity, kAffinityHelp);
   l->add_option("--rating-interval", a.rating_interval,
                 "Every N journaled matches print each pair's score (\"Score of A vs B: W - L - D\") and the points "
                 "table; 0: never (default 10)")

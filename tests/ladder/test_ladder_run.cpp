@@ -1,16 +1,20 @@
 // The ladder end to end on one machine (SQLite), driven as a user drives it: `referee ladder init`,
 // submissions in three languages plus a bot that does not compile and one that crashes, `run`
 // with two workers, the leaderboard, a new version replacing the old, withdraw, export to a league
-// folder that `referee html` draws.
+// folder that `referee html` draws. And `run --affinity`: its bots see one CPU each.
 //
 // In the normal build only: its time goes to compiling and running the starter kits (g++, Python,
 // Node.js), none of it sanitized; the ladder's own code on these paths (store, coordinator, workers,
 // export) runs under the sanitizers in test_ladder_postgresql, test_ladder_storage and test_web_api.
 
+#include <sched.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <string>
 
 #include "referee/ladder/leaderboard.hpp"
 #include "referee/ladder/store.hpp"
@@ -171,4 +175,54 @@ TEST_CASE("ladder on SQLite: submissions built and checked, matches played, a le
     CHECK(c.exit_code == 0);
   }
   CHECK(stored == after.games());
+}
+
+TEST_CASE("ladder run --affinity: each worker's bots run on one CPU of the referee's", "[ladder]") {
+  const auto [dir, l, subs] = ladder_folders("affinity");
+  Command c = ladder_cli("init " + testing::quoted(l) + " --game stellar --placement-games 2 --check-games 1");
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  // Two Python bots that write the CPUs they may use (os.sched_getaffinity) on stderr at every
+  // decision, which the replay keeps with the step.
+  for (const char* name : {"cpus-a", "cpus-b"}) {
+    const fs::path folder = submission(subs, name, R"({"language": "python", "main": "bot.py"})", {});
+    testing::write_first_legal_bot(folder / "bot.py", "", "",
+                                   "print('cpus=' + ','.join(map(str, sorted(os.sched_getaffinity(0)))), "
+                                   "file=sys.stderr, flush=True)");
+    c = ladder_cli("submit " + testing::quoted(l) + " " + testing::quoted(folder) + " --name " + name);
+    INFO(c.out);
+    REQUIRE(c.exit_code == 0);
+  }
+  c = ladder_cli("run " + testing::quoted(l) + " -j 2 --affinity --stop-after 6");
+  INFO(c.out);
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(c.out, Catch::Contains("2 workers pinned to CPUs"));
+  const fs::path out = dir / "export";
+  c = ladder_cli("export " + testing::quoted(l) + " --out " + testing::quoted(out));
+  REQUIRE(c.exit_code == 0);
+
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  REQUIRE(::sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  std::size_t replays = 0;
+  for (const auto& entry : fs::directory_iterator(out / "replays")) {
+    ++replays;
+    INFO(entry.path());
+    std::set<std::string> seen;  // every step's line, both seats: one worker played the match
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) {
+      const auto step = nlohmann::json::parse(line);
+      if (!step.contains("stderr")) continue;
+      for (const auto& text : step["stderr"]) {  // the step's lines
+        REQUIRE(text.get<std::string>().rfind("cpus=", 0) == 0);
+        seen.insert(text.get<std::string>().substr(5));
+      }
+    }
+    REQUIRE(seen.size() == 1);
+    const std::string cpu = *seen.begin();
+    INFO("cpus=" << cpu);
+    REQUIRE(cpu.find(',') == std::string::npos);
+    CHECK(CPU_ISSET(static_cast<std::size_t>(std::stoi(cpu)), &allowed));
+  }
+  CHECK(replays >= 6);
 }
