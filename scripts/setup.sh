@@ -46,7 +46,7 @@ flags=("${normal[@]}")
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-asan
   # Debug keeps the asserts. -O1: at -O0 the build took 100 CPU seconds less and the sanitized
-  # suite 94 more (2-core CI machine), and a report's stack is the same.
+  # suite 94 more (2-core CI machine).
   # -g1 (line tables only) is all a sanitizer's report needs, and builds faster than -g.
   flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1")
   # A bot is never sanitized: the sanitizer build plays the normal build's (ARENA_BOTS_FROM in
