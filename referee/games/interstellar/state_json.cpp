@@ -61,9 +61,9 @@ json player_state(const Player& p) {
           {"hand", cards_json(p.hand)},
           {"water", cards_json(p.water)},
           {"stars", cards_json(p.stars)},
-          {"elements", elements},
-          {"planets", planets},
-          {"gates", gates},
+          {"elements", std::move(elements)},
+          {"planets", std::move(planets)},
+          {"gates", std::move(gates)},
           {"pods", cards_json(p.pods)},
           {"reinforcements", p.reinforcements.id == kNoCard ? json(nullptr) : card_json(p.reinforcements)},
           {"reinforcements_hp", p.reinforcements_hp},
@@ -155,8 +155,8 @@ json to_json(const State& s) {
           {"players", {player_state(s.players[0]), player_state(s.players[1])}},
           {"end", enum_name(s.end)},
           {"winner", s.winner},
-          {"events", events},
-          {"last_events", last}};
+          {"events", std::move(events)},
+          {"last_events", std::move(last)}};
 }
 
 Result<State> state_from_json(const json& j) {

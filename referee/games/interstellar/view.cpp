@@ -124,7 +124,7 @@ json player_view(const State& s, int seat, bool own, CardNamer& name) {
   for (const Element& e : p.elements) {
     json c = card_json(e.card);
     c["depleted"] = e.depleted;
-    elements.push_back(c);
+    elements.push_back(std::move(c));
   }
   json planets = json::array();
   for (const Planet& pl : p.planets) {
@@ -134,14 +134,14 @@ json player_view(const State& s, int seat, bool own, CardNamer& name) {
     if (own) c["harvest"] = name.list(pl.harvest);
     c["depleted"] = pl.depleted_turn >= 0;
     c["colony"] = pl.colony.id == kNoCard ? json(nullptr) : name(pl.colony);
-    planets.push_back(c);
+    planets.push_back(std::move(c));
   }
   json gates = json::array();
   for (const Gate& g : p.gates) {
     json c = card_json(g.card);
     c["at"] = loc_json(g.at);
     c["usable"] = g.used_turn != s.turn;
-    gates.push_back(c);
+    gates.push_back(std::move(c));
   }
   int resource_in_hand = 0;
   for (const Card& c : p.hand) resource_in_hand += is_resource_card(c.kind) ? 1 : 0;
@@ -158,10 +158,10 @@ json player_view(const State& s, int seat, bool own, CardNamer& name) {
       {"water", name.list(p.water)},
       {"stars", name.list(p.stars)},
       {"star_total", star_total(p)},
-      {"elements", elements},
-      {"planets", planets},
+      {"elements", std::move(elements)},
+      {"planets", std::move(planets)},
       {"planet_total", planet_total(p)},
-      {"gates", gates},
+      {"gates", std::move(gates)},
       {"pods", name.list(p.pods)},
       {"reinforcements",
        p.reinforcements.id == kNoCard ? json(nullptr) : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
@@ -214,9 +214,9 @@ json view_with(const State& s, Seat seat, CardNamer& name) {
           {"start_player", s.start_player},
           {"on_turn", s.on_turn},
           {"to_act", s.phase == Phase::over ? json(nullptr) : json(to_act(s))},
-          {"this_turn", turn},
-          {"pending", pending},
-          {"players", players},
+          {"this_turn", std::move(turn)},
+          {"pending", std::move(pending)},
+          {"players", std::move(players)},
           {"events", events_json(s.events, name)},
           {"last_events", events_json(s.last_events, name)},
           {"end", enum_name(s.end)},

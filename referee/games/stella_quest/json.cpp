@@ -124,7 +124,7 @@ json to_json(const Outcome& o) {
     players.push_back(
         {{"tokens", p.tokens}, {"jewels", p.jewels}, {"face_down", names(p.face_down)}, {"points", p.points}});
   }
-  return {{"end", enum_name(o.end)}, {"players", players}, {"scores", o.scores}, {"winners", o.winners}};
+  return {{"end", enum_name(o.end)}, {"players", std::move(players)}, {"scores", o.scores}, {"winners", o.winners}};
 }
 
 // ---- full state --------------------------------------------------------------------------
@@ -142,11 +142,11 @@ json to_json(const State& s) {
           {"phase", enum_name(s.phase)},
           {"deck", s.deck},
           {"discard", s.discard},
-          {"players", players},
+          {"players", std::move(players)},
           {"marker", seat_json(s.marker)},
           {"start_player", s.start_player},
           {"leader", s.leader},
-          {"trick", trick},
+          {"trick", std::move(trick)},
           {"leading_colour", colour_json(s.leading)},
           {"winner", seat_json(s.winner)},
           {"tricks", s.tricks},
@@ -241,7 +241,7 @@ json view(const State& s, Seat seat) {
             {"discard", names(s.discard)},
             {"deck_size", s.deck.size()},
             {"deck_top_colour", s.deck.empty() ? json(nullptr) : json(enum_name(colour_of(s.deck.back())))},
-            {"players", players}};
+            {"players", std::move(players)}};
   if (over) v["end"] = enum_name(s.end);
   return v;
 }
