@@ -49,7 +49,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   # suite 94 more (2-core CI machine).
   # -g1 (line tables only) is all a sanitizer's report needs, and builds faster than -g.
   flags+=(-DARENA_SANITIZE=ON -DARENA_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1")
-  # A bot is never sanitized: the sanitizer build plays the normal build's (ARENA_BOTS_FROM in
+  # A bot is never sanitized: the sanitizer build copies the normal build's (ARENA_BOTS_FROM in
   # CMakeLists.txt), built or brought up to date here first, under build/'s lock (below: .ci/run
   # runs this beside scripts/test.sh, whose set-up builds build/ too).
   mkdir -p build
