@@ -104,9 +104,16 @@ double value(const std::vector<double>& scores, int seat) {
 }
 
 // The greedy policy's request for the seat to act in `game` (a version-1 view, as it reads).
+// Member by member: a {{key, value}, ...} list builds each pair as an array first, and this runs at
+// every decision of every playout.
 json greedy_request(const Game& game, int seat) {
-  return {
-      {"type", "request"}, {"id", 0}, {"seat", seat}, {"view", game.view(seat, 1)}, {"legal", game.legal_actions()}};
+  json request;
+  request["type"] = "request";
+  request["id"] = 0;
+  request["seat"] = seat;
+  request["view"] = game.view(seat, 1);
+  request["legal"] = game.legal_actions();
+  return request;
 }
 
 // The greedy policy's value of every legal action (Stellar's look-ahead, Interstellar's scores);

@@ -29,7 +29,9 @@ struct ViewCards {
 using CardNamer = games::ViewCardNamer<ViewCards>;
 
 json event_json(const Event& e, CardNamer& name) {
-  json out = {{"event", enum_name(e.kind)}, {"seat", e.seat}};
+  json out;
+  out["event"] = enum_name(e.kind);
+  out["seat"] = e.seat;
   switch (e.kind) {
     case EventKind::start:
       out["turn"] = e.value;
@@ -145,36 +147,41 @@ json player_view(const State& s, int seat, bool own, CardNamer& name) {
   }
   int resource_in_hand = 0;
   for (const Card& c : p.hand) resource_in_hand += is_resource_card(c.kind) ? 1 : 0;
-  json out = {
-      {"seat", seat},
-      {"character", ch.key},
-      {"hp", p.hp},
-      {"max_hp", ch.hp},
-      {"ship", ch.ship_key},
-      {"ship_hp", p.ship_hp},
-      {"max_ship_hp", ch.ship_hp},
-      {"ship_at", loc_json(p.ship_at)},
-      {"character_at", loc_json(p.char_at)},
-      {"water", name.list(p.water)},
-      {"stars", name.list(p.stars)},
-      {"star_total", star_total(p)},
-      {"elements", std::move(elements)},
-      {"planets", std::move(planets)},
-      {"planet_total", planet_total(p)},
-      {"gates", std::move(gates)},
-      {"pods", name.list(p.pods)},
-      {"reinforcements",
-       p.reinforcements.id == kNoCard ? json(nullptr) : json{{"id", p.reinforcements.id}, {"hp", p.reinforcements_hp}}},
-      {"hand_size", p.hand.size()},
-      {"hand_resource", resource_in_hand},
-      {"hand_main", static_cast<int>(p.hand.size()) - resource_in_hand},
-      {"resource_deck", p.resource_deck.size()},
-      {"main_deck", p.main_deck.size()},
-      {"discard", name.list(p.discard)},
-      {"void", name.list(p.voided)},
-      {"timewarp", p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept")},
-      {"bonus_draw", p.bonus_draw},
-      {"invasion_used", p.invasion_used}};
+  // Member by member, as the whole view below (a search builds one at every decision): a
+  // {{key, value}, ...} list builds each pair as an array first, about twice the work.
+  json out;
+  out["seat"] = seat;
+  out["character"] = ch.key;
+  out["hp"] = p.hp;
+  out["max_hp"] = ch.hp;
+  out["ship"] = ch.ship_key;
+  out["ship_hp"] = p.ship_hp;
+  out["max_ship_hp"] = ch.ship_hp;
+  out["ship_at"] = loc_json(p.ship_at);
+  out["character_at"] = loc_json(p.char_at);
+  out["water"] = name.list(p.water);
+  out["stars"] = name.list(p.stars);
+  out["star_total"] = star_total(p);
+  out["elements"] = std::move(elements);
+  out["planets"] = std::move(planets);
+  out["planet_total"] = planet_total(p);
+  out["gates"] = std::move(gates);
+  out["pods"] = name.list(p.pods);
+  json& reinforcements = out["reinforcements"];  // null without one
+  if (p.reinforcements.id != kNoCard) {
+    reinforcements["id"] = p.reinforcements.id;
+    reinforcements["hp"] = p.reinforcements_hp;
+  }
+  out["hand_size"] = p.hand.size();
+  out["hand_resource"] = resource_in_hand;
+  out["hand_main"] = static_cast<int>(p.hand.size()) - resource_in_hand;
+  out["resource_deck"] = p.resource_deck.size();
+  out["main_deck"] = p.main_deck.size();
+  out["discard"] = name.list(p.discard);
+  out["void"] = name.list(p.voided);
+  out["timewarp"] = p.timewarp < 0 ? json(nullptr) : json(p.timewarp == 1 ? "took" : "kept");
+  out["bonus_draw"] = p.bonus_draw;
+  out["invasion_used"] = p.invasion_used;
   if (own) out["hand"] = name.list(p.hand);
   return out;
 }
@@ -182,45 +189,43 @@ json player_view(const State& s, int seat, bool own, CardNamer& name) {
 json view_with(const State& s, Seat seat, CardNamer& name) {
   json players = json::array();
   for (int p = 0; p < kSeats; ++p) players.push_back(player_view(s, p, p == seat, name));
-  const Player& me = s.players[idx(s.on_turn)];
-  json turn = nullptr;
+  json v;
+  v["game"] = "interstellar";
+  v["seat"] = seat;
+  v["config"] = to_json(s.config);
+  v["phase"] = enum_name(s.phase);
+  v["turn"] = s.turn;
+  v["start_player"] = s.start_player;
+  v["on_turn"] = s.on_turn;
+  v["to_act"] = s.phase == Phase::over ? json(nullptr) : json(to_act(s));
+  json& turn = v["this_turn"];  // null outside a turn
   if (s.phase == Phase::main || s.phase == Phase::reaction) {
     const auto next = [&](Unit by) { return attack_cost(s, s.on_turn, by); };
-    turn = {{"seat", s.on_turn},
-            {"moves", s.moves},
-            {"moves_left", kMaxMoves - s.moves},
-            {"actions", s.actions},
-            {"artifacts", s.artifacts},
-            {"ship_attacks", s.ship_attacks},
-            {"character_attacks", s.character_attacks},
-            {"bombards", s.bombards},
-            {"played_card", s.played_card},
-            {"next_ship_attack_ammo", next(Unit::ship)},
-            {"next_character_attack_energy", next(Unit::character)}};
-    (void)me;
+    turn["seat"] = s.on_turn;
+    turn["moves"] = s.moves;
+    turn["moves_left"] = kMaxMoves - s.moves;
+    turn["actions"] = s.actions;
+    turn["artifacts"] = s.artifacts;
+    turn["ship_attacks"] = s.ship_attacks;
+    turn["character_attacks"] = s.character_attacks;
+    turn["bombards"] = s.bombards;
+    turn["played_card"] = s.played_card;
+    turn["next_ship_attack_ammo"] = next(Unit::ship);
+    turn["next_character_attack_energy"] = next(Unit::character);
   }
-  json pending = nullptr;
+  json& pending = v["pending"];  // null without an attack to answer
   if (s.phase == Phase::reaction) {
-    pending = {{"attacker", s.on_turn},
-               {"by", enum_name(s.pending.by)},
-               {"target", enum_name(s.pending.target)},
-               {"base", base_damage(s, s.on_turn, s.pending.by)}};
+    pending["attacker"] = s.on_turn;
+    pending["by"] = enum_name(s.pending.by);
+    pending["target"] = enum_name(s.pending.target);
+    pending["base"] = base_damage(s, s.on_turn, s.pending.by);
   }
-  return {{"game", "interstellar"},
-          {"seat", seat},
-          {"config", to_json(s.config)},
-          {"phase", enum_name(s.phase)},
-          {"turn", s.turn},
-          {"start_player", s.start_player},
-          {"on_turn", s.on_turn},
-          {"to_act", s.phase == Phase::over ? json(nullptr) : json(to_act(s))},
-          {"this_turn", std::move(turn)},
-          {"pending", std::move(pending)},
-          {"players", std::move(players)},
-          {"events", events_json(s.events, name)},
-          {"last_events", events_json(s.last_events, name)},
-          {"end", enum_name(s.end)},
-          {"winner", s.phase == Phase::over && s.winner >= 0 ? json(s.winner) : json(nullptr)}};
+  v["players"] = std::move(players);
+  v["events"] = events_json(s.events, name);
+  v["last_events"] = events_json(s.last_events, name);
+  v["end"] = enum_name(s.end);
+  v["winner"] = s.phase == Phase::over && s.winner >= 0 ? json(s.winner) : json(nullptr);
+  return v;
 }
 
 }  // namespace

@@ -73,12 +73,11 @@ json telescope_json(CardNamer& name, const Player& p, bool owner) {
   for (const Slot& slot : p.telescope) {
     if (slot.empty()) {
       out.push_back(nullptr);
-    } else if (slot.face_up) {
-      out.push_back({{"face", "up"}, {"card", name(slot.card)}});
-    } else if (owner || slot.seen) {
-      out.push_back({{"face", "down"}, {"card", name(slot.card)}});
     } else {
-      out.push_back({{"face", "down"}});
+      json entry;
+      entry["face"] = slot.face_up ? "up" : "down";
+      if (slot.face_up || owner || slot.seen) entry["card"] = name(slot.card);
+      out.push_back(std::move(entry));
     }
   }
   return out;
@@ -156,7 +155,8 @@ Result<json> card_table_json(const Config& config, const std::array<SeatConfig, 
 // ---- action ------------------------------------------------------------------------------
 
 json to_json(const Action& a) {
-  json j = {{"kind", enum_name(a.kind)}};
+  json j;
+  j["kind"] = enum_name(a.kind);
   switch (a.kind) {
     case ActionKind::choose_starter:
       j["card"] = a.card;
@@ -372,10 +372,11 @@ json view_of(const State& s, Seat seat, bool by_id) {
   for (int i = 0; i < kSeats; ++i) {
     const Player& p = s.players[idx(i)];
     const bool own = i == seat;
-    json pj = {{"seat", i},
-               {"hand_size", p.hand.size()},
-               {"telescope", telescope_json(name, p, own)},
-               {"notebook", name.list(p.notebook)}};
+    json pj;
+    pj["seat"] = i;
+    pj["hand_size"] = p.hand.size();
+    pj["telescope"] = telescope_json(name, p, own);
+    pj["notebook"] = name.list(p.notebook);
     if (own) pj["hand"] = name.list(p.hand);
     if (s.phase == Phase::choose_starter) {
       pj["starter_chosen"] = p.starter_choice != kNone;
@@ -392,25 +393,32 @@ json view_of(const State& s, Seat seat, bool by_id) {
   }
   json row = json::array();
   for (auto c : s.row) row.push_back(c == kNone ? json(nullptr) : name(c));
-  json v = {{"game", "stellar"},
-            {"seat", seat},
-            {"phase", enum_name(s.phase)},
-            {"round", round_of(s)},
-            {"turn", s.turn},
-            {"start_player", s.phase == Phase::choose_starter ? json(nullptr) : json(s.start_player)},
-            {"to_act", is_over(s) ? json(nullptr) : json(to_act(s))},
-            {"row", std::move(row)},
-            {"deck_size", deck_of(s, seat).size()},
-            {"discard", name.list(discard_of(s, seat))},
-            {"players", std::move(players)},
-            {"refresh_available", s.refresh_pending},
-            {"placing", s.placing == kNone ? json(nullptr) : name(s.placing)},
-            {"last_step3_slot", s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1)},
-            {"config", {{"facedown_step3", enum_name(s.config.facedown_step3)}}}};
+  // Member by member, as the players' entries above (a search builds a view at every decision): a
+  // {{key, value}, ...} list builds each pair as an array first, about twice the work.
+  json v;
+  v["game"] = "stellar";
+  v["seat"] = seat;
+  v["phase"] = enum_name(s.phase);
+  v["round"] = round_of(s);
+  v["turn"] = s.turn;
+  v["start_player"] = s.phase == Phase::choose_starter ? json(nullptr) : json(s.start_player);
+  v["to_act"] = is_over(s) ? json(nullptr) : json(to_act(s));
+  v["row"] = std::move(row);
+  v["deck_size"] = deck_of(s, seat).size();
+  v["discard"] = name.list(discard_of(s, seat));
+  v["players"] = std::move(players);
+  v["refresh_available"] = s.refresh_pending;
+  v["placing"] = s.placing == kNone ? json(nullptr) : name(s.placing);
+  v["last_step3_slot"] = s.last_step3_slot == kNone ? json(nullptr) : json(s.last_step3_slot + 1);
+  v["config"]["facedown_step3"] = enum_name(s.config.facedown_step3);
   if (s.own) {
     json decks = json::array();
     for (int i = 0; i < kSeats; ++i) {
-      decks.push_back({{"seat", i}, {"deck_size", deck_of(s, i).size()}, {"discard", name.list(discard_of(s, i))}});
+      json deck;
+      deck["seat"] = i;
+      deck["deck_size"] = deck_of(s, i).size();
+      deck["discard"] = name.list(discard_of(s, i));
+      decks.push_back(std::move(deck));
     }
     v["decks"] = std::move(decks);
   }
