@@ -37,6 +37,7 @@ struct Traits {
   static nlohmann::json view(const State& s, Seat seat) { return interstellar::view(s, seat); }
   static nlohmann::json view_v2(const State& s, Seat seat) { return interstellar::view_v2(s, seat); }
   static void write_view_v2(const State& s, Seat seat, std::string& out) { interstellar::write_view_v2(s, seat, out); }
+  static void write_action(const Action& a, std::string& out) { interstellar::write_action(a, out); }
   static nlohmann::json outcome_json(const State& s) { return interstellar::to_json(outcome(s)); }
   static std::vector<double> scores(const State& s) {
     const auto o = outcome(s);

@@ -45,6 +45,9 @@ nlohmann::json view(const State& state, Seat seat);
 nlohmann::json view_v2(const State& state, Seat seat);
 // The same, written straight from the state as JSON text (wire.cpp): byte for byte view_v2's dump.
 void write_view_v2(const State& state, Seat seat, std::string& out);
+// An action as JSON text (wire.cpp): byte for byte to_json(action)'s dump, for the legal list of
+// every request.
+void write_action(const Action& action, std::string& out);
 // A state that shows `seat` exactly `view` (protocol 1's form), the cards the seat cannot see
 // dealt from the seats' deck lists and the chance to come drawn from `rng` (from_view.cpp; the
 // rules library's determinize from a request); an error names what no state could show.

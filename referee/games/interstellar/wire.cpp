@@ -15,9 +15,39 @@ namespace arena::interstellar {
 
 namespace {
 
-class Writer : games::JsonText {
+// What the view's and the actions' writers share: enums by name, places.
+class Text : protected games::JsonText {
  public:
-  Writer(const State& s, Seat seat, std::string& out) : JsonText(out), s_(s), seat_(seat) {}
+  explicit Text(std::string& out) : JsonText(out) {}
+
+ protected:
+  // An enum as its name, quoted (its EnumNames table: no name needs escaping).
+  template <typename E>
+  void name(E value) {
+    out_.push_back('"');
+    raw(enum_name(value));
+    out_.push_back('"');
+  }
+  void loc(const Loc& at) {
+    if (at.zone == Zone::none) {
+      raw("null");
+      return;
+    }
+    out_.push_back('{');
+    if (at.zone == Zone::planet) {
+      raw(R"("planet":)");
+      integer(at.planet);
+      out_.push_back(',');
+    }
+    raw(R"("zone":)");
+    name(at.zone);
+    out_.push_back('}');
+  }
+};
+
+class Writer : Text {
+ public:
+  Writer(const State& s, Seat seat, std::string& out) : Text(out), s_(s), seat_(seat) {}
 
   // The whole view, keys in sorted order. "cards" comes first but depends on every card the rest
   // names, so the rest is written first and "cards" inserted in front when there are any.
@@ -70,14 +100,6 @@ class Writer : games::JsonText {
   }
 
  private:
-  // An enum as its name, quoted (its EnumNames table: no name needs escaping).
-  template <typename E>
-  void name(E value) {
-    out_.push_back('"');
-    raw(enum_name(value));
-    out_.push_back('"');
-  }
-
   // A card by id; the other seat's are noted for "cards".
   void card(const Card& c) {
     if (owner(s_, c.id) != seat_) foreign_.push_back(c);
@@ -91,22 +113,6 @@ class Writer : games::JsonText {
     raw(info(c.kind).key);
     out_.push_back('"');
   }
-  void loc(const Loc& at) {
-    if (at.zone == Zone::none) {
-      raw("null");
-      return;
-    }
-    out_.push_back('{');
-    if (at.zone == Zone::planet) {
-      raw(R"("planet":)");
-      integer(at.planet);
-      out_.push_back(',');
-    }
-    raw(R"("zone":)");
-    name(at.zone);
-    out_.push_back('}');
-  }
-
   void events(const std::vector<Event>& v) {
     array(v, [&](const Event& e) { event(e); });
   }
@@ -412,10 +418,82 @@ class Writer : games::JsonText {
   std::vector<Card> foreign_;
 };
 
+// One action, byte for byte the dump of to_json(action) (json.cpp): the same keys, sorted.
+class ActionText : Text {
+ public:
+  using Text::Text;
+
+  void action(const Action& a) {
+    out_.push_back('{');
+    switch (a.kind) {
+      case ActionKind::move:
+      case ActionKind::pod:
+        kind(a);
+        raw(R"(,"to":)");
+        loc(a.to);
+        break;
+      case ActionKind::teleport:
+        raw(R"("gate":)");
+        integer(a.card);
+        out_.push_back(',');
+        kind(a);
+        break;
+      case ActionKind::play:
+        raw(R"("card":)");
+        integer(a.card);
+        out_.push_back(',');
+        kind(a);
+        target(a);
+        if (a.to.zone != Zone::none) {
+          raw(R"(,"to":)");
+          loc(a.to);
+        }
+        break;
+      case ActionKind::attack:
+        raw(R"("by":)");
+        name(a.unit);
+        out_.push_back(',');
+        kind(a);
+        target(a);  // the opponent's Reinforcements
+        break;
+      case ActionKind::invasion:
+        kind(a);
+        raw(R"(,"planet":)");
+        integer(a.target);
+        break;
+      case ActionKind::force_field:
+        raw(R"("card":)");
+        integer(a.card);
+        out_.push_back(',');
+        kind(a);
+        break;
+      default:
+        kind(a);
+        break;
+    }
+    out_.push_back('}');
+  }
+
+ private:
+  void kind(const Action& a) {
+    raw(R"("kind":)");
+    name(a.kind);
+  }
+  void target(const Action& a) {
+    if (a.target == kNoCard) return;
+    raw(R"(,"target":)");
+    integer(a.target);
+  }
+};
+
 }  // namespace
 
 void write_view_v2(const State& s, Seat seat, std::string& out) {
   Writer(s, seat, out).view();
+}
+
+void write_action(const Action& a, std::string& out) {
+  ActionText(out).action(a);
 }
 
 }  // namespace arena::interstellar
