@@ -433,15 +433,11 @@ class ActionText : Text {
         loc(a.to);
         break;
       case ActionKind::teleport:
-        raw(R"("gate":)");
-        integer(a.card);
-        out_.push_back(',');
+        id_before_kind(R"("gate":)", a.card);
         kind(a);
         break;
       case ActionKind::play:
-        raw(R"("card":)");
-        integer(a.card);
-        out_.push_back(',');
+        id_before_kind(R"("card":)", a.card);
         kind(a);
         target(a);
         if (a.to.zone != Zone::none) {
@@ -462,9 +458,7 @@ class ActionText : Text {
         integer(a.target);
         break;
       case ActionKind::force_field:
-        raw(R"("card":)");
-        integer(a.card);
-        out_.push_back(',');
+        id_before_kind(R"("card":)", a.card);
         kind(a);
         break;
       default:
@@ -475,6 +469,12 @@ class ActionText : Text {
   }
 
  private:
+  // A card's member whose key sorts before "kind" (`key` quoted, with its colon), and the comma.
+  void id_before_kind(std::string_view key, CardId id) {
+    raw(key);
+    integer(id);
+    out_.push_back(',');
+  }
   void kind(const Action& a) {
     raw(R"("kind":)");
     name(a.kind);
