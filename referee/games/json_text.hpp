@@ -20,6 +20,12 @@ class JsonText {
     out_.append(buf, r.ptr);
   }
   void boolean(bool b) { raw(b ? "true" : "false"); }
+  // A string that needs no escaping (an enum's or a card's name), in quotes.
+  void quoted(std::string_view text) {
+    out_.push_back('"');
+    out_.append(text);
+    out_.push_back('"');
+  }
   // A JSON array of `items`, each written by `write(item)`.
   template <typename Items, typename Write>
   void array(const Items& items, Write&& write) {

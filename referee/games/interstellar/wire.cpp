@@ -24,9 +24,7 @@ class Text : protected games::JsonText {
   // An enum as its name, quoted (its EnumNames table: no name needs escaping).
   template <typename E>
   void name(E value) {
-    out_.push_back('"');
-    raw(enum_name(value));
-    out_.push_back('"');
+    quoted(enum_name(value));
   }
   void loc(const Loc& at) {
     if (at.zone == Zone::none) {

@@ -30,6 +30,8 @@ struct Traits {
   static nlohmann::json action_to_json(const Action& a) { return stella_quest::to_json(a); }
   static Result<Action> action_from_json(const nlohmann::json& j) { return stella_quest::action_from_json(j); }
   static nlohmann::json view(const State& s, Seat seat) { return stella_quest::view(s, seat); }
+  static void write_view_v2(const State& s, Seat seat, std::string& out) { stella_quest::write_view(s, seat, out); }
+  static void write_action(const Action& a, std::string& out) { stella_quest::write_action(a, out); }
   static nlohmann::json outcome_json(const State& s) { return stella_quest::to_json(score(s)); }
   static std::vector<double> scores(const State& s) {
     const auto o = score(s);

@@ -5,6 +5,7 @@
 // Cards are named by face ("Blue 6", "Break"); seats are 0-based; the Dummy is "dummy".
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "referee/core/result.hpp"
 #include "referee/games/stella_quest/rules.hpp"
@@ -29,6 +30,10 @@ Result<State> state_from_json(const nlohmann::json& j);
 // and of the top deck card; collections, tokens, the marker, the whole discard pile, the current
 // trick, whose turn it is. Never the deck order or another hand's numbers.
 nlohmann::json view(const State& state, Seat seat);
+// The same, and an action, written straight from the state as JSON text (wire.cpp): byte for byte
+// the dumps of view() (protocol 2's view too) and to_json(action), for every request.
+void write_view(const State& state, Seat seat, std::string& out);
+void write_action(const Action& action, std::string& out);
 // A state that shows `seat` exactly `view` (view()'s form), every card the seat cannot identify
 // drawn from `rng` (from_view.cpp: the rules library's determinize from a request).
 Result<State> state_from_view(const nlohmann::json& view, Seat seat, Rng& rng);
