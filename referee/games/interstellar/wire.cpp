@@ -427,8 +427,7 @@ class ActionText : Text {
       case ActionKind::move:
       case ActionKind::pod:
         kind(a);
-        raw(R"(,"to":)");
-        loc(a.to);
+        to(a.to);
         break;
       case ActionKind::teleport:
         id_before_kind(R"("gate":)", a.card);
@@ -438,10 +437,7 @@ class ActionText : Text {
         id_before_kind(R"("card":)", a.card);
         kind(a);
         target(a);
-        if (a.to.zone != Zone::none) {
-          raw(R"(,"to":)");
-          loc(a.to);
-        }
+        if (a.to.zone != Zone::none) to(a.to);
         break;
       case ActionKind::attack:
         raw(R"("by":)");
@@ -476,6 +472,10 @@ class ActionText : Text {
   void kind(const Action& a) {
     raw(R"("kind":)");
     name(a.kind);
+  }
+  void to(const Loc& at) {
+    raw(R"(,"to":)");
+    loc(at);
   }
   void target(const Action& a) {
     if (a.target == kNoCard) return;
